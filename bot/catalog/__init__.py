@@ -1,0 +1,1 @@
+"""Getting data into the catalogue: the document format, the bundled data, importers."""

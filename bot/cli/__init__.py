@@ -1,0 +1,42 @@
+"""The `laurel` command line: one module per group of subcommands, wired here."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot import __version__
+from bot.cli import catalog, db
+from bot.errors import LaurelError
+from bot.settings import load_settings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="laurel", description="Laurel: a Discord bot about award-winning research papers."
+    )
+    parser.add_argument("--version", action="version", version=f"laurel {__version__}")
+    parser.add_argument(
+        "--config", type=Path, help="settings file (default: $LAUREL_CONFIG, else ./laurel.toml)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    db.register(commands)
+    catalog.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+        code: int = asyncio.run(args.handler(settings, args))
+    except LaurelError as exc:
+        print(f"laurel: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("laurel: interrupted; nothing was half-written", file=sys.stderr)
+        return 130
+    return code

@@ -1,0 +1,106 @@
+"""`laurel import | export | stats`: the catalogue in and out, and what it covers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from bot.catalog import formats
+from bot.domain.models import CatalogBatch, Coverage
+from bot.settings import Settings
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+from bot.store.plan import Plan
+
+
+def register(commands: Any) -> None:
+    importing = commands.add_parser("import", help="add a file's awards to the catalogue")
+    importing.add_argument("path", type=Path, help="a .toml file or folder, a .csv, or a .yml")
+    importing.add_argument("--format", choices=formats.FORMATS, help="default: by file suffix")
+    importing.add_argument("--dry-run", action="store_true", help="show what would change")
+    importing.add_argument(
+        "--strict", action="store_true", help="write nothing if any record is rejected"
+    )
+    importing.set_defaults(handler=import_file)
+    export = commands.add_parser("export", help="write the whole catalogue to a file")
+    export.add_argument("path", type=Path, help="a .toml file (or .csv: awards only)")
+    export.set_defaults(handler=export_file)
+    stats = commands.add_parser("stats", help="what the catalogue covers, per venue and year")
+    stats.set_defaults(handler=show_stats)
+
+
+async def import_file(settings: Settings, args: argparse.Namespace) -> int:
+    fmt: formats.Format = args.format or formats.detect(args.path)
+    async with await Database.open(settings.database.path) as db:
+        known = await EditionRepository(db).venues()
+        batch = formats.read(args.path, fmt, known)
+        catalog = CatalogRepository(db)
+        options = {"actor": f"import {args.path.name}", "policy": formats.POLICY[fmt]}
+        if args.dry_run or args.strict:
+            plan = await _with_progress(batch, catalog, options, dry_run=True)
+            if args.dry_run or plan.rejected:
+                _report(plan, details=True)
+                print("dry run: nothing was written" if args.dry_run else "strict: nothing written")
+                return 1 if plan.rejected and args.strict else 0
+        plan = await _with_progress(batch, catalog, options, dry_run=False)
+    _report(plan, details=False)
+    return 0
+
+
+async def _with_progress(
+    batch: CatalogBatch, catalog: CatalogRepository, options: dict[str, Any], *, dry_run: bool
+) -> Plan:
+    total = len(batch.venues) + len(batch.editions) + len(batch.awards)
+    with tqdm(total=total, unit="record", disable=None, file=sys.stderr, leave=False) as bar:
+        return await catalog.apply(batch, dry_run=dry_run, progress=bar.update, **options)
+
+
+def _report(plan: Plan, *, details: bool) -> None:
+    for line in plan.details() if details else [f"reject  {r.where}: {r.reason}" for r in plan.rejected]:
+        print(line)
+    print(plan.summary())
+
+
+async def export_file(settings: Settings, args: argparse.Namespace) -> int:
+    async with await Database.open(settings.database.path, create=False) as db:
+        batch = await CatalogRepository(db).export()
+    formats.write(args.path, batch)
+    print(
+        f"exported {len(batch.venues)} venues, {len(batch.editions)} editions and "
+        f"{len(batch.awards)} awards to {args.path}"
+    )
+    return 0
+
+
+async def show_stats(settings: Settings, args: argparse.Namespace) -> int:
+    async with await Database.open(settings.database.path, create=False) as db:
+        coverage = await EditionRepository(db).coverage()
+        papers = await PaperRepository(db).count()
+    print(render_coverage(coverage, papers))
+    return 0
+
+
+def render_coverage(coverage: list[Coverage], papers: int) -> str:
+    """One line per edition, newest first within each venue, then the totals."""
+    lines = [f"{'venue':<10} {'year':>4} {'awards':>6} {'papers':>6} {'submitted':>9} "
+             f"{'accepted':>8} {'rate':>6}"]  # fmt: skip
+    for c in sorted(coverage, key=lambda c: (c.venue_name.casefold(), -c.year)):
+        rate = f"{c.accepted / c.submissions:.1%}" if c.submissions and c.accepted else ""
+        lines.append(
+            f"{c.venue_name:<10} {c.year:>4} {c.awards:>6} {c.papers:>6} "
+            f"{_n(c.submissions):>9} {_n(c.accepted):>8} {rate:>6}"
+        )
+    venues = len({c.venue for c in coverage})
+    awards = sum(c.awards for c in coverage)
+    lines.append(f"{venues} venues, {len(coverage)} editions, {papers} papers, {awards} awards")
+    return "\n".join(lines)
+
+
+def _n(value: int | None) -> str:
+    return "" if value is None else f"{value:,}"

@@ -1,0 +1,63 @@
+"""`laurel db …`: make, migrate, check and back up the database."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from bot.catalog.bundled import load_bundled
+from bot.settings import Settings
+from bot.store import migrations
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+
+
+def register(commands: Any) -> None:
+    group = commands.add_parser("db", help="make, migrate, check or back up the database")
+    actions = group.add_subparsers(dest="action", required=True, metavar="ACTION")
+    init = actions.add_parser("init", help="make the database and load the bundled catalogue")
+    init.set_defaults(handler=init_database)
+    migrate = actions.add_parser("migrate", help="bring the schema up to date")
+    migrate.set_defaults(handler=migrate_database)
+    check = actions.add_parser("check", help="check integrity, foreign keys and schema version")
+    check.set_defaults(handler=check_database)
+    backup = actions.add_parser("backup", help="copy the live database, checked, to a file")
+    backup.add_argument("path", nargs="?", type=Path, help="default: a dated file in backup_dir")
+    backup.set_defaults(handler=backup_database)
+
+
+async def init_database(settings: Settings, args: argparse.Namespace) -> int:
+    batch = load_bundled()
+    async with await Database.open(settings.database.path) as db:
+        plan = await CatalogRepository(db).apply(batch, actor="bundled data", policy="update")
+    print(f"{settings.database.path}: bundled catalogue loaded ({plan.summary()})")
+    return 0
+
+
+async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
+    async with await Database.open(settings.database.path, create=False) as db:
+        version = await db.schema_version()
+    print(f"{settings.database.path}: schema version {version}, up to date")
+    return 0
+
+
+async def check_database(settings: Settings, args: argparse.Namespace) -> int:
+    async with await Database.open(settings.database.path, create=False) as db:
+        problems = await db.integrity_check()
+        version = await db.schema_version()
+    latest = migrations.available()[-1].version
+    for problem in problems:
+        print(f"problem: {problem}")
+    print(f"{settings.database.path}: schema {version}/{latest}, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+async def backup_database(settings: Settings, args: argparse.Namespace) -> int:
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    target: Path = args.path or settings.database.backup_dir / f"laurel-{stamp}.db"
+    async with await Database.open(settings.database.path, create=False) as db:
+        await db.backup(target)
+    print(f"backed up {settings.database.path} to {target} (integrity checked)")
+    return 0

@@ -1,0 +1,107 @@
+"""Typed settings: a TOML file, then `LAUREL_*` environment variables over it.
+
+Nothing is built at import time: `load_settings` is called once, by the command line, and the
+result is handed to whatever needs it. The Discord token is read from `DISCORD_TOKEN` alone —
+a token in a file is refused — and is a `SecretStr`, so it never shows up in a repr or a log.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from bot.errors import LaurelError
+
+DEFAULT_CONFIG = Path("laurel.toml")
+DISCORD_API = "https://discord.com/api/v10"
+
+
+class SettingsError(LaurelError):
+    """The configuration is wrong; the message lists every problem by its location."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DatabaseSettings(_Section):
+    path: Path = Field(Path("laurel.db"), description="the SQLite database file")
+    backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
+
+
+class DiscordSettings(_Section):
+    api_base_url: str = Field(DISCORD_API, pattern=r"^https?://[^\s@]+$")
+    gateway_url: str | None = Field(None, pattern=r"^wss?://[^\s@]+$")
+    dev_guild_id: int | None = Field(None, gt=0)
+
+
+class LoggingSettings(_Section):
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    format: Literal["text", "json"] = "text"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    database: DatabaseSettings = DatabaseSettings()
+    discord: DiscordSettings = DiscordSettings()
+    logging: LoggingSettings = LoggingSettings()
+    # Filled from DISCORD_TOKEN by load_settings only; never from a file, never dumped.
+    token: SecretStr | None = Field(None, exclude=True, repr=False)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The environment overrides the file, which is handed in as init values.
+        return (env_settings, init_settings)
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read `path` (or `$LAUREL_CONFIG`, or ./laurel.toml if present) plus the environment."""
+    env = os.environ
+    explicit = path or (Path(env["LAUREL_CONFIG"]) if env.get("LAUREL_CONFIG") else None)
+    config_path = explicit or DEFAULT_CONFIG
+    data: dict[str, Any] = {}
+    if config_path.exists():
+        data = _read_toml(config_path)
+    elif explicit is not None:
+        raise SettingsError(f"no configuration file at {config_path}")
+    if "token" in data or "token" in data.get("discord", {}):
+        raise SettingsError(
+            f"{config_path}: the Discord token may not be written in a file; "
+            "set the DISCORD_TOKEN environment variable instead"
+        )
+    token = env.get("DISCORD_TOKEN") or None
+    try:
+        return Settings(**data, token=SecretStr(token) if token else None)
+    except ValidationError as exc:
+        problems = "\n".join(
+            f"  {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
+        raise SettingsError(
+            f"the configuration is not valid ({config_path}, then LAUREL_* variables):\n{problems}"
+        ) from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot be read: {exc.strerror}") from None

@@ -1,0 +1,1 @@
+"""The only place with SQL: the database, its migrations, and one repository per aggregate."""

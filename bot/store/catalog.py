@@ -1,0 +1,92 @@
+"""Writing the catalogue as a whole, and reading it back out as a document."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
+from bot.store import rows
+from bot.store.catalog_writer import Policy, apply_batch
+from bot.store.database import Database
+from bot.store.plan import Plan
+
+
+class CatalogRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def apply(
+        self,
+        batch: CatalogBatch,
+        *,
+        actor: str,
+        policy: Policy,
+        dry_run: bool = False,
+        progress: Callable[[int], object] | None = None,
+    ) -> Plan:
+        """Write `batch` in one transaction (or, with `dry_run`, rehearse it and roll back)."""
+        batch_id = uuid.uuid4().hex[:12]
+
+        def write(conn: sqlite3.Connection) -> Plan:
+            return apply_batch(
+                conn, batch, actor=actor, policy=policy, batch_id=batch_id, progress=progress
+            )
+
+        return await (self._db.rehearse(write) if dry_run else self._db.write(write))
+
+    async def export(self) -> CatalogBatch:
+        return await self._db.snapshot(_export)
+
+
+def _export(conn: sqlite3.Connection) -> CatalogBatch:
+    venues = [
+        rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS))
+        for r in conn.execute("SELECT * FROM venues ORDER BY key")
+    ]
+    editions = [
+        rows.edition_model(r["venue"], r["year"], rows.from_row(r, rows.EDITION_FIELDS))
+        for r in conn.execute("SELECT * FROM editions ORDER BY venue, year")
+    ]
+    papers = _papers(conn)
+    awards = [
+        Award.model_validate(
+            {
+                "venue": r["venue"],
+                "year": r["year"],
+                "kind": AwardKind(r["kind"]),
+                "track": r["track"],
+                "paper": papers[r["paper_id"]],
+                **{k: v for k, v in rows.from_row(r, rows.AWARD_FIELDS).items() if v},
+            }
+        )
+        for r in conn.execute(
+            """
+            SELECT a.*, e.venue, e.year FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+            ORDER BY e.venue, e.year, a.id
+            """
+        )
+    ]
+    return CatalogBatch(venues=tuple(venues), editions=tuple(editions), awards=tuple(awards))
+
+
+def _papers(conn: sqlite3.Connection) -> dict[int, Paper]:
+    lists: dict[str, dict[int, list[str]]] = {}
+    for field, table in rows.LIST_TABLES.items():
+        grouped: dict[int, list[str]] = {}
+        for r in conn.execute(
+            f"SELECT paper_id, name FROM {table} ORDER BY paper_id, position"  # noqa: S608
+        ):
+            grouped.setdefault(r[0], []).append(r[1])
+        lists[field] = grouped
+    papers = {}
+    for r in conn.execute("SELECT * FROM papers"):
+        stored: dict[str, Any] = rows.from_row(r, rows.PAPER_FIELDS)
+        for field, grouped in lists.items():
+            stored[field] = grouped.get(r["id"])
+        papers[int(r["id"])] = rows.paper_model(stored)
+    return papers
+
+

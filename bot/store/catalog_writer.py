@@ -1,0 +1,366 @@
+"""The one way into the catalogue.
+
+The bundled data, every importer and every curator's command hand a `CatalogBatch` of validated
+models to `apply_batch`, which runs inside the transaction `Database.write` (or, for a dry run,
+`Database.rehearse`) opened. Each record is written under a savepoint: it lands whole, with its
+audit row, or is rejected with a reason and leaves nothing behind.
+
+Two policies decide what happens when a record meets one already stored:
+- `update` (our own documents and curators): the values it gives replace the stored ones;
+- `fill` (foreign imports): it only fills what is missing, and where it disagrees with a stored
+  value, its value is kept as an alternative with its source — both are kept, ours preferred.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, Literal
+
+from bot.domain.models import Award, CatalogBatch, Edition, Paper, Rejection, Source, Venue
+from bot.domain.text import title_key
+from bot.store import rows
+from bot.store.plan import Action, Change, Entity, Plan
+
+Policy = Literal["update", "fill"]
+_UNION_FIELDS = frozenset({"aliases", "sources", "alternatives"})
+_MAPPING_FIELDS = frozenset({"links", "summaries"})
+
+
+class Rejected(Exception):
+    """A record that cannot be written as it is; the message says why."""
+
+
+def apply_batch(
+    conn: sqlite3.Connection,
+    batch: CatalogBatch,
+    *,
+    actor: str,
+    policy: Policy,
+    batch_id: str,
+    progress: Callable[[int], object] | None = None,
+) -> Plan:
+    """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
+    writer = _Writer(conn, actor=actor, policy=policy, batch_id=batch_id)
+    for venue in batch.venues:
+        writer.record(f"venue {venue.key}", lambda v=venue: writer.venue(v))
+    for edition in batch.editions:
+        where = f"edition {edition.venue} {edition.year}"
+        writer.record(where, lambda e=edition: writer.edition(e))
+    if progress:
+        progress(len(batch.venues) + len(batch.editions))
+    for index, award in enumerate(batch.awards, 1):
+        where = f"award {award.venue} {award.year} “{award.paper.title[:80]}”"
+        writer.record(where, lambda a=award: writer.award(a))
+        if progress and index % 100 == 0:
+            progress(100)
+    if progress and len(batch.awards) % 100:
+        progress(len(batch.awards) % 100)
+    return Plan(changes=writer.changes, rejected=[*batch.rejected, *writer.rejected], batch=batch_id)
+
+
+class _Writer:
+    def __init__(self, conn: sqlite3.Connection, *, actor: str, policy: Policy, batch_id: str):
+        self.conn = conn
+        self.actor = actor
+        self.policy = policy
+        self.batch_id = batch_id
+        self.now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        self.changes: list[Change] = []
+        self.rejected: list[Rejection] = []
+
+    def record(self, where: str, write: Callable[[], None]) -> None:
+        """Write one record under a savepoint; on failure undo it alone and say why."""
+        self.conn.execute("SAVEPOINT record")
+        mark = len(self.changes)
+        try:
+            write()
+        except (Rejected, sqlite3.IntegrityError) as exc:
+            self.conn.execute("ROLLBACK TO record")
+            del self.changes[mark:]
+            self.rejected.append(Rejection(where=where, reason=str(exc)))
+        self.conn.execute("RELEASE record")
+
+    # -- venues and editions -------------------------------------------------------------
+
+    def venue(self, venue: Venue) -> None:
+        row = self.conn.execute("SELECT * FROM venues WHERE key = ?", (venue.key,)).fetchone()
+        incoming = rows.values(venue, rows.VENUE_FIELDS)
+        if row is None:
+            self._insert("venues", {"key": venue.key, **incoming})
+            self._note("add", "venue", venue.key, venue.name, None, incoming)
+            return
+        before = rows.from_row(row, rows.VENUE_FIELDS)
+        after = self._merge(before, incoming, venue.model_dump(mode="json").get("sources"))
+        self._update("venues", "key = ?", (venue.key,), before, after)
+        self._note("change", "venue", venue.key, venue.name, before, after)
+
+    def edition(self, edition: Edition) -> None:
+        self._require_venue(edition.venue)
+        row = self._edition_row(edition.venue, edition.year)
+        incoming = rows.values(edition, rows.EDITION_FIELDS)
+        label = f"{edition.venue} {edition.year}"
+        if row is None:
+            row_id = self._insert("editions", {"venue": edition.venue, "year": edition.year, **incoming})
+            self._note("add", "edition", str(row_id), label, None, incoming)
+            return
+        before = rows.from_row(row, rows.EDITION_FIELDS)
+        after = self._merge(before, incoming, incoming["sources"])
+        self._update("editions", "id = ?", (row["id"],), before, after)
+        self._note("change", "edition", str(row["id"]), label, before, after)
+
+    def _edition_row(self, venue: str, year: int) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self.conn.execute(
+            "SELECT * FROM editions WHERE venue = ? AND year = ?", (venue, year)
+        ).fetchone()
+        return row
+
+    def _edition_id(self, venue: str, year: int) -> int:
+        """The edition an award belongs to, made (with no statistics) if it is not there yet."""
+        row = self._edition_row(venue, year)
+        if row is not None:
+            return int(row["id"])
+        self.edition(Edition(venue=venue, year=year))
+        return int(self._edition_row(venue, year)["id"])  # type: ignore[index]
+
+    def _require_venue(self, key: str) -> None:
+        if self.conn.execute("SELECT 1 FROM venues WHERE key = ?", (key,)).fetchone() is None:
+            known = ", ".join(r[0] for r in self.conn.execute("SELECT key FROM venues ORDER BY key"))
+            raise Rejected(f"unknown venue '{key}' (known: {known or 'none yet'})")
+
+    # -- papers and awards ---------------------------------------------------------------
+
+    def award(self, award: Award) -> None:
+        self._require_venue(award.venue)
+        edition_id = self._edition_id(award.venue, award.year)
+        paper_id = self.paper(award.paper, edition_id)
+        incoming = rows.values(award, rows.AWARD_FIELDS)
+        label = f"{award.venue} {award.year} {award.kind.value}: {award.paper.title[:60]}"
+        row = self.conn.execute(
+            """
+            SELECT * FROM awards
+            WHERE edition_id = ? AND paper_id = ? AND kind = ? AND ifnull(track, '') = ?
+            """,
+            (edition_id, paper_id, award.kind.value, award.track or ""),
+        ).fetchone()
+        if row is None:
+            identity = {"edition_id": edition_id, "paper_id": paper_id, "kind": award.kind.value}
+            row_id = self._insert("awards", {**identity, "track": award.track, **incoming})
+            self._note("add", "award", str(row_id), label, None, {**identity, **incoming})
+            return
+        before = rows.from_row(row, rows.AWARD_FIELDS)
+        after = self._merge(before, incoming, incoming["sources"])
+        self._update("awards", "id = ?", (row["id"],), before, after)
+        self._note("change", "award", str(row["id"]), label, before, after)
+
+    def paper(self, paper: Paper, edition_id: int) -> int:
+        """Write `paper` as a new row or into the row it resolves to; return the row id."""
+        incoming = rows.values(paper, rows.PAPER_FIELDS)
+        label = f"“{paper.title[:60]}”" + (f" arXiv:{paper.arxiv}" if paper.arxiv else "")
+        paper_id = self._resolve(paper, edition_id)
+        if paper_id is None:
+            columns = {k: v for k, v in incoming.items() if k not in rows.LIST_TABLES}
+            paper_id = self._insert("papers", {**columns, "title_key": title_key(paper.title)})
+            self._write_lists(paper_id, incoming, None)
+            self._index(paper_id, incoming)
+            self._note("add", "paper", str(paper_id), label, None, incoming)
+            return paper_id
+        before = self._stored_paper(paper_id)
+        after = self._merge(before, incoming, incoming["sources"])
+        after["arxiv_version"] = _latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
+        columns = {k: v for k, v in after.items() if k not in rows.LIST_TABLES}
+        before_columns = {k: v for k, v in before.items() if k not in rows.LIST_TABLES}
+        if columns != before_columns:
+            columns["title_key"] = title_key(after["title"])
+            self._update("papers", "id = ?", (paper_id,), {**before_columns, "title_key": None}, columns)
+        self._write_lists(paper_id, after, before)
+        if after != before:
+            self._index(paper_id, after)
+        self._note("merge", "paper", str(paper_id), label, before, after)
+        return paper_id
+
+    def _resolve(self, paper: Paper, edition_id: int) -> int | None:
+        """The stored paper this one is: same arXiv id, same DOI, or same title in the edition."""
+        by_arxiv = self._one("SELECT id FROM papers WHERE arxiv = ?", paper.arxiv)
+        by_doi = self._one("SELECT id FROM papers WHERE doi = ?", paper.doi)
+        if by_arxiv and by_doi and by_arxiv != by_doi:
+            raise Rejected(
+                f"arXiv:{paper.arxiv} is paper #{by_arxiv} but DOI {paper.doi} is paper #{by_doi}"
+            )
+        if by_arxiv or by_doi:
+            return by_arxiv or by_doi
+        row = self.conn.execute(
+            """
+            SELECT p.id, p.arxiv, p.doi
+            FROM papers AS p JOIN awards AS a ON a.paper_id = p.id
+            WHERE a.edition_id = ? AND p.title_key = ?
+            LIMIT 1
+            """,
+            (edition_id, title_key(paper.title)),
+        ).fetchone()
+        if row is None:
+            return None
+        # A stored id that differs from the one given means two papers that share a title.
+        if (paper.arxiv and row["arxiv"]) or (paper.doi and row["doi"]):
+            return None
+        return int(row["id"])
+
+    def _one(self, sql: str, value: str | None) -> int | None:
+        if value is None:
+            return None
+        row = self.conn.execute(sql, (value,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _stored_paper(self, paper_id: int) -> dict[str, Any]:
+        row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        stored = rows.from_row(row, rows.PAPER_FIELDS)
+        for field, table in rows.LIST_TABLES.items():
+            names = self.conn.execute(
+                f"SELECT name FROM {table} WHERE paper_id = ? ORDER BY position",  # noqa: S608
+                (paper_id,),
+            )
+            stored[field] = [r[0] for r in names] or None
+        return stored
+
+    def _write_lists(
+        self, paper_id: int, after: dict[str, Any], before: dict[str, Any] | None
+    ) -> None:
+        for field, table in rows.LIST_TABLES.items():
+            names = after.get(field) or []
+            if before is not None and (before.get(field) or []) == names:
+                continue
+            self.conn.execute(f"DELETE FROM {table} WHERE paper_id = ?", (paper_id,))  # noqa: S608
+            self.conn.executemany(
+                f"INSERT INTO {table} (paper_id, position, name) VALUES (?, ?, ?)",  # noqa: S608
+                [(paper_id, i, name) for i, name in enumerate(names)],
+            )
+
+    def _index(self, paper_id: int, paper: dict[str, Any]) -> None:
+        self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
+        self.conn.execute(
+            """
+            INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            (paper_id, *rows.search_document(paper)),
+        )
+
+    # -- merging, writing, auditing ------------------------------------------------------
+
+    def _merge(
+        self, before: dict[str, Any], incoming: dict[str, Any], sources: list[Any] | None
+    ) -> dict[str, Any]:
+        after = dict(before)
+        for field, new in incoming.items():
+            old = before.get(field)
+            if new in (None, [], {}):
+                continue
+            if field in _UNION_FIELDS:
+                after[field] = list(old or []) + [x for x in new if x not in (old or [])]
+            elif field in _MAPPING_FIELDS:
+                after[field] = self._merge_mapping(field, old or {}, new, sources, after)
+            elif old in (None, [], {}) or self.policy == "update":
+                after[field] = new
+            elif old != new:
+                self._keep_alternative(after, field, new, sources)
+        return after
+
+    def _merge_mapping(
+        self,
+        field: str,
+        old: dict[str, Any],
+        new: dict[str, Any],
+        sources: list[Any] | None,
+        after: dict[str, Any],
+    ) -> dict[str, Any]:
+        merged = dict(old)
+        for key, value in new.items():
+            if key not in old or self.policy == "update":
+                merged[key] = value
+            elif old[key] != value:
+                self._keep_alternative(after, f"{field}.{key}", value, sources)
+        return merged
+
+    def _keep_alternative(
+        self, after: dict[str, Any], field: str, value: Any, sources: list[Any] | None
+    ) -> None:
+        if "alternatives" not in after:
+            return  # venues keep no alternatives: the stored value stands
+        source = (sources or [None])[0] or Source(document=f"import by {self.actor}").model_dump(
+            mode="json", exclude_none=True
+        )
+        alternative = {
+            "field": field,
+            "value": value,
+            "source": source,
+            "reason": "given by a later import; the value already in the catalogue is kept",
+        }
+        existing = after.get("alternatives") or []
+        if not any(a["field"] == field and a["value"] == value for a in existing):
+            after["alternatives"] = [*existing, alternative]
+
+    def _insert(self, table: str, values: dict[str, Any]) -> int:
+        columns = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        cursor = self.conn.execute(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})",  # noqa: S608
+            [rows.to_column(k, v) for k, v in values.items()],
+        )
+        return int(cursor.lastrowid or 0)
+
+    def _update(
+        self,
+        table: str,
+        where: str,
+        key: tuple[Any, ...],
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
+        changed = {k: v for k, v in after.items() if before.get(k) != v}
+        if not changed:
+            return
+        assignments = ", ".join(f"{column} = ?" for column in changed)
+        self.conn.execute(
+            f"UPDATE {table} SET {assignments} WHERE {where}",  # noqa: S608
+            [*(rows.to_column(k, v) for k, v in changed.items()), *key],
+        )
+
+    def _note(
+        self,
+        action: Action,
+        entity: Entity,
+        entity_id: str,
+        label: str,
+        before: dict[str, Any] | None,
+        after: dict[str, Any],
+    ) -> None:
+        if before is not None:
+            fields = tuple(k for k in after if before.get(k) != after[k])
+            if not fields:
+                self.changes.append(Change("unchanged", entity, label))
+                return
+        else:
+            fields = ()
+        self.changes.append(Change(action, entity, label, fields))
+        self.conn.execute(
+            """
+            INSERT INTO audit (at, actor, batch, action, entity, entity_id, before, after)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            (
+                self.now,
+                self.actor,
+                self.batch_id,
+                action,
+                entity,
+                entity_id,
+                None if before is None else json.dumps(before, ensure_ascii=False),
+                json.dumps(after, ensure_ascii=False),
+            ),
+        )
+
+
+def _latest(old: int | None, new: int | None) -> int | None:
+    return max((v for v in (old, new) if v is not None), default=None)

@@ -1,0 +1,155 @@
+"""The SQLite database: one writer, one reader, migrations at open.
+
+Reads go through aiosqlite. Writes are whole functions run on one dedicated thread inside
+`BEGIN IMMEDIATE`: a catalogue import issues hundreds of thousands of small statements, and a
+thread hop per statement (what aiosqlite does) costs ~40x the statement itself
+(benchmarks/catalog measures it). The reader connection is `query_only`, so every write has to
+come through `Database.write`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+import aiosqlite
+
+from bot.store import migrations
+from bot.store.errors import StoreError
+
+T = TypeVar("T")
+Params = Sequence[Any] | Mapping[str, Any]
+BUSY_TIMEOUT_MS = 5_000
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+class Database:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
+        self._writer: sqlite3.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path, *, create: bool = True) -> Self:
+        """Open (and with `create`, make) the database at `path` and bring its schema up to date."""
+        if not create and not path.exists():
+            raise StoreError(f"no database at {path}: run `laurel db init` first")
+        db = cls(path)
+        try:
+            await db._run(db._open_writer)
+            db._reader = await aiosqlite.connect(path, isolation_level=None)
+            db._reader.row_factory = sqlite3.Row
+            await db._reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db._reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    def _open_writer(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None)
+            _configure(conn)
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable SQLite database: {exc}") from exc
+        self._writer = conn
+        if mode != "wal":
+            raise StoreError(f"{self.path}: could not switch to WAL journaling (got {mode})")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        migrations.migrate(conn, self.path)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            await self._run(writer.close)
+        self._executor.shutdown(wait=True)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none."""
+        async with self._write_lock:
+            return await self._run(self._in_transaction, fn, True)
+
+    async def rehearse(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` exactly as `write` would, then roll back: a dry run that cannot drift."""
+        async with self._write_lock:
+            return await self._run(self._in_transaction, fn, False)
+
+    def _in_transaction(self, fn: Callable[[sqlite3.Connection], T], commit: bool) -> T:
+        conn = self._require_writer()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT" if commit else "ROLLBACK")
+        return result
+
+    async def snapshot(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run a long read (an export, a backup) on the writer thread, without the per-row hop."""
+        async with self._write_lock:
+            return await self._run(lambda: fn(self._require_writer()))
+
+    def _require_writer(self) -> sqlite3.Connection:
+        if self._writer is None:
+            raise StoreError("the database is closed")
+        return self._writer
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        rows = await self._require_reader().execute_fetchall(sql, params)
+        return list(rows)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        async with self._require_reader().execute(sql, params) as cursor:
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
+
+    def _require_reader(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreError("the database is closed")
+        return self._reader
+
+    async def backup(self, target: Path) -> Path:
+        """An online backup of the live database, checked for integrity before it is kept."""
+        return await self.snapshot(lambda conn: migrations.backup_to(conn, target))
+
+    async def integrity_check(self) -> list[str]:
+        """Problems SQLite finds in the file and in foreign keys; empty when all is well."""
+
+        def check(conn: sqlite3.Connection) -> list[str]:
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+            problems += [
+                f"{r[0]} row {r[1]} points to a missing {r[2]}"
+                for r in conn.execute("PRAGMA foreign_key_check")
+            ]
+            return problems
+
+        return await self.snapshot(check)
+
+    async def schema_version(self) -> int:
+        return await self.snapshot(migrations.current_version)

@@ -1,0 +1,47 @@
+"""Reading venues and editions, and what the catalogue covers."""
+
+from __future__ import annotations
+
+from bot.domain.models import Coverage, Edition, Venue
+from bot.store import rows
+from bot.store.database import Database
+
+
+class EditionRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def venues(self) -> list[Venue]:
+        found = await self._db.fetchall("SELECT * FROM venues ORDER BY name COLLATE NOCASE")
+        return [rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS)) for r in found]
+
+    async def edition(self, venue: str, year: int) -> Edition | None:
+        row = await self._db.fetchone(
+            "SELECT * FROM editions WHERE venue = ? AND year = ?", (venue, year)
+        )
+        if row is None:
+            return None
+        return rows.edition_model(venue, year, rows.from_row(row, rows.EDITION_FIELDS))
+
+    async def editions(self, venue: str) -> list[Edition]:
+        found = await self._db.fetchall(
+            "SELECT * FROM editions WHERE venue = ? ORDER BY year", (venue,)
+        )
+        return [
+            rows.edition_model(venue, r["year"], rows.from_row(r, rows.EDITION_FIELDS))
+            for r in found
+        ]
+
+    async def coverage(self) -> list[Coverage]:
+        found = await self._db.fetchall(
+            """
+            SELECT e.venue, v.name AS venue_name, e.year, e.submissions, e.accepted,
+                   count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
+            FROM editions AS e
+            JOIN venues AS v ON v.key = e.venue
+            LEFT JOIN awards AS a ON a.edition_id = e.id
+            GROUP BY e.id
+            ORDER BY v.name COLLATE NOCASE, e.year
+            """
+        )
+        return [Coverage.model_validate(dict(r)) for r in found]

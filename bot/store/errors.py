@@ -1,0 +1,5 @@
+from bot.errors import LaurelError
+
+
+class StoreError(LaurelError):
+    """The database cannot be used as asked."""

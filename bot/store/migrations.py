@@ -1,0 +1,87 @@
+"""Numbered, forward-only migrations: `migrations/NNNN_name.sql`, version in PRAGMA user_version."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from bot.store.errors import StoreError
+
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def available() -> list[Migration]:
+    folder = resources.files("bot.store") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise StoreError("migrations must be numbered 0001, 0002, … without gaps")
+    return found
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, db_path: Path | None) -> list[Migration]:
+    """Bring the schema up to date; return what was applied.
+
+    A database written by a newer Laurel is refused rather than guessed at. An existing database
+    is backed up beside itself before its schema changes.
+    """
+    migrations = available()
+    latest = migrations[-1].version if migrations else 0
+    version = current_version(conn)
+    if version > latest:
+        raise StoreError(
+            f"the database is at schema version {version}, newer than this Laurel knows "
+            f"({latest}): upgrade Laurel, or restore a backup made by this version"
+        )
+    pending = [m for m in migrations if m.version > version]
+    if pending and version > 0 and db_path is not None:
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        backup_to(conn, db_path.with_name(f"{db_path.name}.v{version}-{stamp}.bak"))
+    for migration in pending:
+        try:
+            conn.executescript(
+                f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\n"
+                "COMMIT;"
+            )
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise StoreError(f"migration {migration.name} failed: {exc}") from exc
+    return pending
+
+
+def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
+    """Copy the live database to `target` with SQLite's online backup, then check the copy."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    copy = sqlite3.connect(partial)
+    try:
+        conn.backup(copy)
+        verdict = copy.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        copy.close()
+    if verdict != "ok":
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"the backup failed its integrity check: {verdict}")
+    partial.replace(target)
+    return target

@@ -1,0 +1,122 @@
+"""Reading papers: by id, by search, with the awards each one holds."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+from bot.domain.models import AwardKind, AwardRef, StoredPaper
+from bot.store import rows
+from bot.store.database import Database
+from bot.store.search import match_query
+
+_PAPER_COLUMNS = """
+    p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
+    p.sources, p.alternatives,
+    (SELECT json_group_array(name) FROM
+        (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
+    (SELECT json_group_array(name) FROM
+        (SELECT name FROM paper_affiliations WHERE paper_id = p.id ORDER BY position))
+        AS affiliations
+"""
+# bm25 weights per column: title, authors, affiliations, summaries, abstract.
+_RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
+
+
+class PaperRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, paper_id: int) -> StoredPaper | None:
+        found = await self._load(
+            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.id = ?",  # noqa: S608
+            (paper_id,),
+        )
+        return found[0] if found else None
+
+    async def search(
+        self,
+        text: str,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[StoredPaper]:
+        """Papers matching `text`, best first; any text at all finds results or none."""
+        query = match_query(text)
+        if query is None:
+            return []
+        sql = f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM paper_search
+            JOIN papers AS p ON p.id = paper_search.rowid
+            WHERE paper_search MATCH :query
+              AND (:venue IS NULL AND :year IS NULL AND :kind IS NULL OR EXISTS (
+                    SELECT 1 FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                    WHERE a.paper_id = p.id
+                      AND (:venue IS NULL OR e.venue = :venue)
+                      AND (:year IS NULL OR e.year = :year)
+                      AND (:kind IS NULL OR a.kind = :kind)))
+            ORDER BY {_RANK}, p.id
+            LIMIT :limit OFFSET :offset
+        """  # noqa: S608
+        params = {
+            "query": query,
+            "venue": venue,
+            "year": year,
+            "kind": kind.value if kind else None,
+            "limit": max(1, min(limit, 100)),
+            "offset": max(0, offset),
+        }
+        return await self._load(sql, params)
+
+    async def count(self) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM papers")
+        return int(row[0]) if row else 0
+
+    async def _load(
+        self, sql: str, params: tuple[object, ...] | dict[str, object]
+    ) -> list[StoredPaper]:
+        paper_rows = await self._db.fetchall(sql, params)
+        if not paper_rows:
+            return []
+        awards = await self._awards_of([int(r["id"]) for r in paper_rows])
+        return [
+            StoredPaper(
+                id=int(r["id"]),
+                paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
+                awards=tuple(awards[int(r["id"])]),
+            )
+            for r in paper_rows
+        ]
+
+    async def _awards_of(self, paper_ids: list[int]) -> dict[int, list[AwardRef]]:
+        marks = ", ".join("?" for _ in paper_ids)
+        award_rows = await self._db.fetchall(
+            f"""
+            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
+            FROM awards AS a
+            JOIN editions AS e ON e.id = a.edition_id
+            JOIN venues AS v ON v.key = e.venue
+            WHERE a.paper_id IN ({marks})
+            ORDER BY e.year DESC, e.venue, a.id
+            """,  # noqa: S608
+            paper_ids,
+        )
+        grouped: dict[int, list[AwardRef]] = defaultdict(list)
+        for r in award_rows:
+            grouped[int(r["paper_id"])].append(_award_ref(r))
+        return grouped
+
+
+def _award_ref(r: sqlite3.Row) -> AwardRef:
+    return AwardRef(
+        venue=r["venue"],
+        venue_name=r["venue_name"],
+        year=r["year"],
+        name=r["name"],
+        kind=AwardKind(r["kind"]),
+        track=r["track"],
+    )

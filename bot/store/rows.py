@@ -1,0 +1,91 @@
+"""Converting between domain models and the values stored in rows.
+
+A record's stored form is a dict of column values in which JSON columns hold Python lists and
+dicts; the writer compares, merges and audits these dicts, and the readers turn them back into
+models.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from bot.domain.models import Award, Edition, Paper, Venue
+from bot.store.search import index_text
+
+VENUE_FIELDS = ("name", "full_name", "url", "aliases")
+EDITION_FIELDS = (
+    "start_date", "end_date", "month", "city", "country", "submissions", "accepted",
+    "orals", "spotlights", "posters", "reviewers", "area_chairs", "senior_area_chairs",
+    "note", "sources", "alternatives",
+)  # fmt: skip
+PAPER_FIELDS = (
+    "title", "year", "arxiv", "arxiv_version", "doi", "links", "abstract", "summaries",
+    "sources", "alternatives", "authors", "affiliations",
+)  # fmt: skip
+AWARD_FIELDS = ("name", "sources", "alternatives")
+JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries"})
+# Stored in tables of their own, not as columns of `papers`.
+LIST_TABLES = {"authors": "paper_authors", "affiliations": "paper_affiliations"}
+
+
+def values(model: Venue | Edition | Paper | Award, fields: tuple[str, ...]) -> dict[str, Any]:
+    dumped = model.model_dump(mode="json", exclude_none=True)
+    result = {}
+    for field in fields:
+        value = dumped.get(field)
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v is not None}
+        result[field] = value
+    return result
+
+
+def from_row(row: sqlite3.Row, fields: tuple[str, ...]) -> dict[str, Any]:
+    keys = row.keys()
+    result: dict[str, Any] = {}
+    for field in fields:
+        if field not in keys:
+            continue
+        value = row[field]
+        if field in JSON_FIELDS or field in LIST_TABLES:
+            value = json.loads(value) if value is not None else None
+        result[field] = value
+    return result
+
+
+def to_column(field: str, value: Any) -> Any:
+    if field in JSON_FIELDS:
+        return json.dumps(value if value is not None else _empty(field), ensure_ascii=False)
+    return value
+
+
+def _empty(field: str) -> Any:
+    return {} if field in {"links", "summaries"} else []
+
+
+def search_document(paper: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """The five columns of `paper_search` for a stored paper's values."""
+    summaries = paper.get("summaries") or {}
+    return (
+        index_text(paper["title"]),
+        index_text(" ; ".join(paper.get("authors") or [])),
+        index_text(" ; ".join(paper.get("affiliations") or [])),
+        index_text("\n".join(summaries.values())),
+        index_text(paper.get("abstract") or ""),
+    )
+
+
+def paper_model(stored: dict[str, Any]) -> Paper:
+    data = {k: v for k, v in stored.items() if v not in (None, [], {})}
+    return Paper.model_validate(data)
+
+
+def edition_model(venue: str, year: int, stored: dict[str, Any]) -> Edition:
+    data = {k: v for k, v in stored.items() if v not in (None, [], {})}
+    return Edition.model_validate({"venue": venue, "year": year, **data})
+
+
+def venue_model(key: str, stored: dict[str, Any]) -> Venue:
+    data = {k: v for k, v in stored.items() if v not in (None, [], {})}
+    return Venue.model_validate({"key": key, **data})
