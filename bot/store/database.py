@@ -59,13 +59,15 @@ class Database:
 
     def _open_writer(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        self._writer = conn
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None)
             _configure(conn)
+            # Checked before anything writes to the file: a refused database stays as it was.
+            migrations.refuse_newer(conn)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a usable SQLite database: {exc}") from exc
-        self._writer = conn
         if mode != "wal":
             raise StoreError(f"{self.path}: could not switch to WAL journaling (got {mode})")
         conn.execute("PRAGMA synchronous = NORMAL")

@@ -38,6 +38,18 @@ def current_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
+def refuse_newer(conn: sqlite3.Connection) -> int:
+    """The database's schema version, unless it is newer than this code knows."""
+    latest = available()[-1].version
+    version = current_version(conn)
+    if version > latest:
+        raise StoreError(
+            f"the database is at schema version {version}, newer than this Laurel knows "
+            f"({latest}): upgrade Laurel, or restore a backup made by this version"
+        )
+    return version
+
+
 def migrate(conn: sqlite3.Connection, db_path: Path | None) -> list[Migration]:
     """Bring the schema up to date; return what was applied.
 
@@ -45,13 +57,7 @@ def migrate(conn: sqlite3.Connection, db_path: Path | None) -> list[Migration]:
     is backed up beside itself before its schema changes.
     """
     migrations = available()
-    latest = migrations[-1].version if migrations else 0
-    version = current_version(conn)
-    if version > latest:
-        raise StoreError(
-            f"the database is at schema version {version}, newer than this Laurel knows "
-            f"({latest}): upgrade Laurel, or restore a backup made by this version"
-        )
+    version = refuse_newer(conn)
     pending = [m for m in migrations if m.version > version]
     if pending and version > 0 and db_path is not None:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import migrations
+from bot.store.database import Database
+from bot.store.errors import StoreError
+
+
+async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
+    async with await Database.open(tmp_path / "x.db") as db:
+        assert await db.schema_version() == migrations.available()[-1].version
+    conn = sqlite3.connect(tmp_path / "x.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"venues", "editions", "papers", "awards", "audit", "paper_search"} <= tables
+
+
+async def test_writer_enforces_foreign_keys(db: Database) -> None:
+    def orphan(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO editions (venue, year) VALUES ('nowhere', 2025)")
+
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.write(orphan)
+    assert await db.fetchall("SELECT * FROM editions") == []
+
+
+async def test_reader_cannot_write(db: Database) -> None:
+    with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+        await db.fetchall("INSERT INTO venues (key, name) VALUES ('x', 'X')")
+
+
+async def test_failed_write_rolls_back_everything(db: Database) -> None:
+    def half(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        await db.write(half)
+    assert await db.fetchall("SELECT * FROM venues") == []
+
+
+async def test_rehearse_runs_the_write_then_rolls_it_back(db: Database) -> None:
+    def add(conn: sqlite3.Connection) -> int:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
+        return int(conn.execute("SELECT count(*) FROM venues").fetchone()[0])
+
+    assert await db.rehearse(add) == 1
+    assert await db.fetchall("SELECT * FROM venues") == []
+
+
+async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer than this Laurel"):
+        await Database.open(path)
+    assert path.read_bytes() == before
+
+
+def _with_extra_migration(monkeypatch: pytest.MonkeyPatch, sql: str) -> None:
+    real = migrations.available()
+    extra = migrations.Migration(len(real) + 1, f"{len(real) + 1:04d}_extra.sql", sql)
+    monkeypatch.setattr(migrations, "available", lambda: [*real, extra])
+
+
+async def test_an_existing_database_is_backed_up_before_migrating(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "laurel.db"
+    async with await Database.open(path) as db:
+        current = await db.schema_version()
+    _with_extra_migration(monkeypatch, "CREATE TABLE extra (x);")
+
+    async with await Database.open(path) as db:
+        assert await db.schema_version() == current + 1
+
+    (backup,) = tmp_path.glob(f"laurel.db.v{current}-*.bak")
+    conn = sqlite3.connect(backup)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == current
+    assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'extra'").fetchone() is None
+
+
+async def test_a_failing_migration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "laurel.db"
+    async with await Database.open(path) as db:
+        current = await db.schema_version()
+    _with_extra_migration(monkeypatch, "CREATE TABLE half_done (x);\nCREATE TABLE broken (;")
+
+    with pytest.raises(StoreError, match="migration 0002_extra.sql failed"):
+        await Database.open(path)
+
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == current
+    assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'half_done'").fetchone() is None
+
+
+async def test_not_a_database_is_a_clear_error_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a usable SQLite database"):
+        await Database.open(path)
+    assert path.read_bytes() == b"this is not sqlite" * 100
+
+
+async def test_open_without_create_refuses_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="laurel db init"):
+        await Database.open(tmp_path / "missing.db", create=False)
+    assert not (tmp_path / "missing.db").exists()
+
+
+async def test_backup_and_integrity_check(db: Database, tmp_path: Path) -> None:
+    def add(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
+
+    await db.write(add)
+    target = await db.backup(tmp_path / "b" / "copy.db")
+    assert sqlite3.connect(target).execute("SELECT name FROM venues").fetchall() == [("A",)]
+    assert await db.integrity_check() == []
+
+
+async def test_audit_log_is_append_only(db: Database) -> None:
+    def tamper(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO audit (at, actor, batch, action, entity, entity_id) "
+            "VALUES ('t', 'a', 'b', 'add', 'venue', 'x')"
+        )
+        conn.execute("DELETE FROM audit")
+
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.write(tamper)

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from bot.domain.models import AwardKind
+from bot.store import migrations
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from bot.store.search import match_query
+from tests.store.conftest import award, batch
+
+NASTY = [
+    '"',
+    '"unbalanced',
+    "(((",
+    "a AND OR NOT b",
+    "NEAR(a b, 3)",
+    "title:foo",
+    "*",
+    "^start",
+    "-minus +plus",
+    "😀🎉",
+    "x" * 10_000,
+    "\x00\u202e\u200b",
+    "注意力機制",
+    "'; DROP TABLE papers; --",
+    "",
+    "   ",
+]
+
+
+@pytest.fixture(scope="module")
+def fts() -> Iterator[sqlite3.Connection]:
+    """The real schema in memory, with a few rows, for fuzzing queries against FTS5 itself."""
+    conn = sqlite3.connect(":memory:")
+    for migration in migrations.available():
+        conn.executescript(migration.sql)
+    conn.execute(
+        "INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract) "
+        "VALUES (1, 'gated attention', 'a b', 'c', '注 意 力', 'x')"
+    )
+    yield conn
+    conn.close()
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300))
+@example("AND")
+@example('a"b')
+@example("NOT")
+def test_any_text_makes_a_query_fts5_accepts(fts: sqlite3.Connection, text: str) -> None:
+    query = match_query(text)
+    if query is None:
+        return
+    fts.execute("SELECT rowid FROM paper_search WHERE paper_search MATCH ?", (query,)).fetchall()
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_nasty_text_makes_a_valid_query_or_none(fts: sqlite3.Connection, text: str) -> None:
+    query = match_query(text)
+    if query is not None:
+        fts.execute("SELECT rowid FROM paper_search WHERE paper_search MATCH ?", (query,))
+
+
+def test_text_without_words_is_no_query() -> None:
+    assert match_query("😀 (( ** ^") is None
+
+
+async def _seed(catalog: CatalogRepository) -> None:
+    await catalog.apply(
+        batch(
+            award(
+                "Gated Attention for Large Language Models",
+                arxiv="2505.06708",
+                summaries={"zh-TW": "在注意力後加入門控", "zh-CN": "在注意力后加入门控"},
+            ),
+            award("Roll the dice", abstract="We compare attention to diffusion.", year=2024),
+            award("Scaling laws", authors=["Jürgen Müller"], venue="neurips"),
+        ),
+        actor="t",
+        policy="update",
+    )
+
+
+@pytest.mark.parametrize("text", NASTY)
+async def test_search_never_raises(db: Database, catalog: CatalogRepository, text: str) -> None:
+    await _seed(catalog)
+    result = await PaperRepository(db).search(text)
+    assert isinstance(result, list)
+
+
+async def test_title_match_ranks_above_abstract_match(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await _seed(catalog)
+    titles = [p.paper.title for p in await PaperRepository(db).search("attention")]
+    assert titles == ["Gated Attention for Large Language Models", "Roll the dice"]
+
+
+async def test_prefix_chinese_and_diacritics(db: Database, catalog: CatalogRepository) -> None:
+    await _seed(catalog)
+    papers = PaperRepository(db)
+    assert [p.paper.title for p in await papers.search("gat")] == [
+        "Gated Attention for Large Language Models"
+    ]
+    assert len(await papers.search("注意力")) == 1
+    assert len(await papers.search("门控")) == 1  # the Simplified summary is indexed too
+    assert [p.paper.title for p in await papers.search("jurgen muller")] == ["Scaling laws"]
+
+
+async def test_filters_by_venue_year_and_kind(db: Database, catalog: CatalogRepository) -> None:
+    await _seed(catalog)
+    papers = PaperRepository(db)
+    assert len(await papers.search("attention", year=2024)) == 1
+    assert len(await papers.search("attention", venue="neurips")) == 0
+    assert len(await papers.search("scaling", venue="neurips")) == 1
+    assert len(await papers.search("attention", kind=AwardKind.BEST)) == 0
+    (hit,) = await papers.search("gated", kind=AwardKind.OUTSTANDING)
+    assert hit.awards[0].venue_name == "ICML"
+
+
+async def test_pagination(db: Database, catalog: CatalogRepository) -> None:
+    await catalog.apply(
+        batch(*(award(f"Graph paper {i}") for i in range(15))), actor="t", policy="update"
+    )
+    papers = PaperRepository(db)
+    first = await papers.search("graph", limit=10)
+    second = await papers.search("graph", limit=10, offset=10)
+    assert len(first) == 10
+    assert len(second) == 5
+    assert not {p.id for p in first} & {p.id for p in second}
