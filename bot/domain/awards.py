@@ -1,0 +1,108 @@
+"""Classification of award names: what kind of award it is, and in which track.
+
+Venues name their awards freely: "Outstanding Main Track Runner-Up Paper", "Best Student
+Paper Honourable Mention", "Retrospective Most Impactful Paper from CVPR 2005". The catalogue
+keeps the name as published and adds a normalized `AwardKind` plus the track (the category the
+award was given in, e.g. "Main Track", "Systems", "Datasets & Benchmarks") when there is one.
+
+How a name is read:
+
+* The most specific marker decides the kind, in this order: test of time, classic, honorable
+  mention, runner-up, position, student, distinguished, best, outstanding, datasets &
+  benchmarks. So "Best Student Paper Honorable Mention" is an honorable mention (in the
+  "Student" track) and "Datasets & Benchmarks Best Paper" is a best paper (in the
+  "Datasets & Benchmarks" track).
+* A *finalist* counts as a runner-up: like a runner-up it is recognised just below the
+  winner, and "other" would lose that. (Venues that list the winner among the finalists list
+  it again under the winning award.)
+* Whatever remains once the kind's words and filler ("paper", "award", "track") are removed
+  is the track. Category words (student, distinguished, position, datasets & benchmarks) are
+  removed only when they are the kind; otherwise they name the track.
+* Test-of-time, classic and "other" awards have no track: their wording is not a category.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.domain.models import AwardKind
+from bot.domain.text import clean_text
+
+_SEP = r"[\s_\-‐-―]*"  # spaces, underscores and every kind of hyphen or dash
+_DB = rf"datasets?{_SEP}(?:and|&){_SEP}benchmarks?"
+
+
+def _words(*patterns: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(patterns) + r")\b", re.IGNORECASE)
+
+
+# The marker of each kind, most specific first: the first one found decides.
+_KINDS: tuple[tuple[AwardKind, re.Pattern[str]], ...] = (
+    (
+        AwardKind.TEST_OF_TIME,
+        _words(
+            rf"test{_SEP}of{_SEP}time",
+            r"retrospective",
+            r"most\s+(?:influential|impactful)",
+            rf"(?:10|ten|twenty|20){_SEP}years?",
+            rf"time{_SEP}tested",
+        ),
+    ),
+    (AwardKind.CLASSIC, _words(r"classic")),
+    (AwardKind.HONORABLE_MENTION, _words(r"hono(?:u)?rable(?:\s+mentions?)?", r"mentions?")),
+    (AwardKind.RUNNER_UP, _words(rf"runners?{_SEP}ups?", r"finalists?", r"second\s+place")),
+    (AwardKind.POSITION, _words(r"position\s+(?:papers?|track)")),
+    (AwardKind.STUDENT, _words(r"student")),
+    (AwardKind.DISTINGUISHED, _words(r"distinguished")),
+    (AwardKind.BEST, _words(r"best")),
+    (AwardKind.OUTSTANDING, _words(r"outstanding")),
+    (AwardKind.DATASETS_BENCHMARKS, _words(_DB)),
+)
+_PATTERN = dict(_KINDS)
+# Markers that only qualify an award and never name a track.
+_QUALIFIERS = (
+    AwardKind.HONORABLE_MENTION,
+    AwardKind.RUNNER_UP,
+    AwardKind.BEST,
+    AwardKind.OUTSTANDING,
+)
+_FILLER = _words(r"papers?", r"awards?", r"prizes?", r"special\s+track\s+on", r"track", r"winners?")
+_NO_TRACK = {AwardKind.TEST_OF_TIME, AwardKind.CLASSIC, AwardKind.OTHER}
+
+# What a remaining track reads as, keyed by its casefolded text.
+_TRACK_NAMES = {
+    "main": "Main Track",
+    "datasets & benchmarks": "Datasets & Benchmarks",
+    "position": "Position Paper Track",
+    "demo": "Demo",
+    "demonstration": "Demo",
+    "system": "Systems",
+    "systems": "Systems",
+    "long": "Long Paper",
+    "short": "Short Paper",
+    "abstract": "Student Abstract",
+    # A typo in the published name ("Recue") must not make a second track.
+    "safety, security, and recue robotics": "Safety, Security, and Rescue Robotics",
+}
+
+
+def classify_award(name: str) -> tuple[AwardKind, str | None]:
+    """The normalized kind of the award called `name`, and its track if it names one."""
+    text = clean_text(name, max_length=300)
+    kind = next((kind for kind, pattern in _KINDS if pattern.search(text)), AwardKind.OTHER)
+    if kind in _NO_TRACK:
+        return kind, None
+    return kind, _track(text, kind)
+
+
+def _track(text: str, kind: AwardKind) -> str | None:
+    for marker in (*_QUALIFIERS, kind):
+        text = _PATTERN[marker].sub(" ", text)
+    text = _FILLER.sub(" ", text)
+    text = re.sub(_DB, "Datasets & Benchmarks", text, flags=re.IGNORECASE)
+    text = re.sub(r"[()\[\]]", " ", text)
+    # Separators left dangling at either end ("Outstanding Paper: …", "… - Honorable Mention").
+    text = re.sub(r"\s+", " ", text).strip(" :;,-–—/")
+    if not text:
+        return None
+    return _TRACK_NAMES.get(text.casefold(), text)
