@@ -79,7 +79,8 @@ def load_settings(path: Path | None = None) -> Settings:
         data = _read_toml(config_path)
     elif explicit is not None:
         raise SettingsError(f"no configuration file at {config_path}")
-    if "token" in data or "token" in data.get("discord", {}):
+    discord = data.get("discord")
+    if "token" in data or (isinstance(discord, dict) and "token" in discord):
         raise SettingsError(
             f"{config_path}: the Discord token may not be written in a file; "
             "set the DISCORD_TOKEN environment variable instead"

@@ -96,5 +96,8 @@ def merge(batches: Iterable[CatalogBatch]) -> CatalogBatch:
         awards += batch.awards
         rejected += batch.rejected
     return CatalogBatch(
-        venues=tuple(venues), editions=tuple(editions), awards=tuple(awards), rejected=tuple(rejected)
+        venues=tuple(venues),
+        editions=tuple(editions),
+        awards=tuple(awards),
+        rejected=tuple(rejected),
     )

@@ -72,7 +72,8 @@ def parse_arxiv_id(text: str) -> ArxivId:
         version = int(old["version"]) if old["version"] else None
         return ArxivId(f"{old['archive']}{subject}/{old['num']}", version)
     raise IdentifierError(
-        f"{raw[:80]!r} is not an arXiv id (expected e.g. 2502.06768, hep-th/9901001 or an arxiv.org link)"
+        f"{raw[:80]!r} is not an arXiv id "
+        "(expected e.g. 2502.06768, hep-th/9901001 or an arxiv.org link)"
     )
 
 

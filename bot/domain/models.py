@@ -235,7 +235,7 @@ class Paper(Model):
         }.get(language, ("en", "zh-TW", "zh-CN"))
         for lang in order:
             if lang in self.summaries:
-                return self.summaries[lang]  # type: ignore[index]
+                return self.summaries[lang]
         return None
 
 

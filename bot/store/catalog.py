@@ -88,5 +88,3 @@ def _papers(conn: sqlite3.Connection) -> dict[int, Paper]:
             stored[field] = grouped.get(r["id"])
         papers[int(r["id"])] = rows.paper_model(stored)
     return papers
-
-

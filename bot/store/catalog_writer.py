@@ -17,6 +17,7 @@ import datetime as dt
 import json
 import sqlite3
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
 from bot.domain.models import Award, CatalogBatch, Edition, Paper, Rejection, Source, Venue
@@ -45,20 +46,21 @@ def apply_batch(
     """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
     writer = _Writer(conn, actor=actor, policy=policy, batch_id=batch_id)
     for venue in batch.venues:
-        writer.record(f"venue {venue.key}", lambda v=venue: writer.venue(v))
+        writer.record(f"venue {venue.key}", partial(writer.venue, venue))
     for edition in batch.editions:
-        where = f"edition {edition.venue} {edition.year}"
-        writer.record(where, lambda e=edition: writer.edition(e))
+        writer.record(f"edition {edition.venue} {edition.year}", partial(writer.edition, edition))
     if progress:
         progress(len(batch.venues) + len(batch.editions))
     for index, award in enumerate(batch.awards, 1):
         where = f"award {award.venue} {award.year} “{award.paper.title[:80]}”"
-        writer.record(where, lambda a=award: writer.award(a))
+        writer.record(where, partial(writer.award, award))
         if progress and index % 100 == 0:
             progress(100)
     if progress and len(batch.awards) % 100:
         progress(len(batch.awards) % 100)
-    return Plan(changes=writer.changes, rejected=[*batch.rejected, *writer.rejected], batch=batch_id)
+    return Plan(
+        changes=writer.changes, rejected=[*batch.rejected, *writer.rejected], batch=batch_id
+    )
 
 
 class _Writer:
@@ -103,7 +105,9 @@ class _Writer:
         incoming = rows.values(edition, rows.EDITION_FIELDS)
         label = f"{edition.venue} {edition.year}"
         if row is None:
-            row_id = self._insert("editions", {"venue": edition.venue, "year": edition.year, **incoming})
+            row_id = self._insert(
+                "editions", {"venue": edition.venue, "year": edition.year, **incoming}
+            )
             self._note("add", "edition", str(row_id), label, None, incoming)
             return
         before = rows.from_row(row, rows.EDITION_FIELDS)
@@ -127,7 +131,9 @@ class _Writer:
 
     def _require_venue(self, key: str) -> None:
         if self.conn.execute("SELECT 1 FROM venues WHERE key = ?", (key,)).fetchone() is None:
-            known = ", ".join(r[0] for r in self.conn.execute("SELECT key FROM venues ORDER BY key"))
+            known = ", ".join(
+                r[0] for r in self.conn.execute("SELECT key FROM venues ORDER BY key")
+            )
             raise Rejected(f"unknown venue '{key}' (known: {known or 'none yet'})")
 
     # -- papers and awards ---------------------------------------------------------------
@@ -174,7 +180,9 @@ class _Writer:
         before_columns = {k: v for k, v in before.items() if k not in rows.LIST_TABLES}
         if columns != before_columns:
             columns["title_key"] = title_key(after["title"])
-            self._update("papers", "id = ?", (paper_id,), {**before_columns, "title_key": None}, columns)
+            self._update(
+                "papers", "id = ?", (paper_id,), {**before_columns, "title_key": None}, columns
+            )
         self._write_lists(paper_id, after, before)
         if after != before:
             self._index(paper_id, after)

@@ -43,7 +43,7 @@ class Database:
     @classmethod
     async def open(cls, path: Path, *, create: bool = True) -> Self:
         """Open (and with `create`, make) the database at `path` and bring its schema up to date."""
-        if not create and not path.exists():
+        if not create and not path.exists():  # noqa: ASYNC240 (one stat, before any I/O starts)
             raise StoreError(f"no database at {path}: run `laurel db init` first")
         db = cls(path)
         try:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
+from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
-from bot.store.database import Database
+from bot.store.database import Database, Params
 from bot.store.search import match_query
 
 _PAPER_COLUMNS = """
@@ -33,6 +34,30 @@ class PaperRepository:
             (paper_id,),
         )
         return found[0] if found else None
+
+    async def by_arxiv(self, arxiv_id: str) -> StoredPaper | None:
+        """The paper with this arXiv id, whatever version the id names."""
+        found = await self._load(
+            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.arxiv = ?",  # noqa: S608
+            (parse_arxiv_id(arxiv_id).id,),
+        )
+        return found[0] if found else None
+
+    async def awarded_at(
+        self, venue: str, year: int, kind: AwardKind | None = None
+    ) -> list[StoredPaper]:
+        """The papers awarded at one edition (optionally one kind), in the order awarded."""
+        return await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM papers AS p
+            WHERE p.id IN (
+                SELECT a.paper_id FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                WHERE e.venue = :venue AND e.year = :year AND (:kind IS NULL OR a.kind = :kind))
+            ORDER BY (SELECT min(a.id) FROM awards AS a WHERE a.paper_id = p.id)
+            """,  # noqa: S608
+            {"venue": venue, "year": year, "kind": kind.value if kind else None},
+        )
 
     async def search(
         self,
@@ -76,9 +101,7 @@ class PaperRepository:
         row = await self._db.fetchone("SELECT count(*) FROM papers")
         return int(row[0]) if row else 0
 
-    async def _load(
-        self, sql: str, params: tuple[object, ...] | dict[str, object]
-    ) -> list[StoredPaper]:
+    async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
         paper_rows = await self._db.fetchall(sql, params)
         if not paper_rows:
             return []

@@ -33,9 +33,7 @@ class Plan:
     batch: str = ""
 
     def count(self, action: Action, entity: Entity | None = None) -> int:
-        return sum(
-            1 for c in self.changes if c.action == action and entity in (None, c.entity)
-        )
+        return sum(1 for c in self.changes if c.action == action and entity in (None, c.entity))
 
     @property
     def changes_anything(self) -> bool:

@@ -72,7 +72,9 @@ async def test_same_title_in_same_edition_merges_but_not_across_editions(
         policy="update",
     )
     assert await _count(db, "papers") == 1
-    await catalog.apply(batch(award("Deep Residual Learning", year=2016)), actor="t", policy="update")
+    await catalog.apply(
+        batch(award("Deep Residual Learning", year=2016)), actor="t", policy="update"
+    )
     assert await _count(db, "papers") == 2
 
 
@@ -197,7 +199,9 @@ async def test_export_then_apply_changes_nothing(db: Database, catalog: CatalogR
         CatalogBatch(
             editions=(Edition(venue="icml", year=2025, city="Vancouver", submissions=12107),),
             awards=(
-                award("P", arxiv="2101.00001v2", summaries={"en": "e", "zh-TW": "繁", "zh-CN": "简"}),
+                award(
+                    "P", arxiv="2101.00001v2", summaries={"en": "e", "zh-TW": "繁", "zh-CN": "简"}
+                ),
                 award("P", arxiv="2101.00001", venue="neurips"),
                 award("Q", links={"code": "https://example.org/q"}),
             ),

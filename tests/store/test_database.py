@@ -29,7 +29,7 @@ async def test_writer_enforces_foreign_keys(db: Database) -> None:
 
 
 async def test_reader_cannot_write(db: Database) -> None:
-    with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+    with pytest.raises(sqlite3.OperationalError, match=r"readonly|read-only|query_only"):
         await db.fetchall("INSERT INTO venues (key, name) VALUES ('x', 'X')")
 
 
@@ -94,7 +94,7 @@ async def test_a_failing_migration_changes_nothing(
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE half_done (x);\nCREATE TABLE broken (;")
 
-    with pytest.raises(StoreError, match="migration 0002_extra.sql failed"):
+    with pytest.raises(StoreError, match=r"migration 0002_extra\.sql failed"):
         await Database.open(path)
 
     conn = sqlite3.connect(path)
