@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import LaurelError
@@ -53,8 +53,16 @@ class Settings(BaseSettings):
     database: DatabaseSettings = DatabaseSettings()
     discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
-    # Filled from DISCORD_TOKEN by load_settings only; never from a file, never dumped.
-    token: SecretStr | None = Field(None, exclude=True, repr=False)
+    # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
+    # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
+    token: SecretStr | None = Field(
+        None, validation_alias="DISCORD_TOKEN", exclude=True, repr=False
+    )
+
+    @field_validator("token")
+    @classmethod
+    def _no_empty_token(cls, value: SecretStr | None) -> SecretStr | None:
+        return value if value and value.get_secret_value() else None
 
     @classmethod
     def settings_customise_sources(
@@ -85,9 +93,8 @@ def load_settings(path: Path | None = None) -> Settings:
             f"{config_path}: the Discord token may not be written in a file; "
             "set the DISCORD_TOKEN environment variable instead"
         )
-    token = env.get("DISCORD_TOKEN") or None
     try:
-        return Settings(**data, token=SecretStr(token) if token else None)
+        return Settings(**data)
     except ValidationError as exc:
         problems = "\n".join(
             f"  {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"

@@ -37,7 +37,7 @@ def register(commands: Any) -> None:
 
 async def import_file(settings: Settings, args: argparse.Namespace) -> int:
     fmt: formats.Format = args.format or formats.detect(args.path)
-    async with await Database.open(settings.database.path) as db:
+    async with await Database.open(settings.database.path, create=False) as db:
         known = await EditionRepository(db).venues()
         batch = formats.read(args.path, fmt, known)
         catalog = CatalogRepository(db)
@@ -62,7 +62,9 @@ async def _with_progress(
 
 
 def _report(plan: Plan, *, details: bool) -> None:
-    for line in plan.details() if details else [f"reject  {r.where}: {r.reason}" for r in plan.rejected]:
+    for line in (
+        plan.details() if details else [f"reject  {r.where}: {r.reason}" for r in plan.rejected]
+    ):
         print(line)
     print(plan.summary())
 

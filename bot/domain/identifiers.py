@@ -7,19 +7,21 @@ the id alone and keeps the version beside it, so `2502.06768v2` and `2502.06768`
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
+# Digits are spelled [0-9]: \d would also take full-width and other scripts' digits.
 # New form (April 2007 on): YYMM.NNNN, five digits from January 2015 (1501.xxxxx).
-_NEW = re.compile(r"(?P<yymm>\d{4})\.(?P<num>\d{4,5})(?:v(?P<version>[1-9]\d{0,3}))?")
+_NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]{4,5})(?:v(?P<version>[1-9][0-9]{0,3}))?")
 # Old form: archive[.SUBJECT-CLASS]/YYMMNNN, e.g. hep-th/9901001, math.GT/0309136.
 _OLD = re.compile(
-    r"(?P<archive>[a-z]+(?:-[a-z]+)*)(?:\.(?P<subject>[A-Za-z]{2}))?/(?P<num>\d{7})"
-    r"(?:v(?P<version>[1-9]\d{0,3}))?"
+    r"(?P<archive>[a-z]+(?:-[a-z]+)*)(?:\.(?P<subject>[A-Za-z]{2}))?/(?P<num>[0-9]{7})"
+    r"(?:v(?P<version>[1-9][0-9]{0,3}))?"
 )
 _URL_PREFIX = re.compile(
     r"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/", re.IGNORECASE
 )
-_DOI = re.compile(r"^10\.\d{4,9}/[^\s]+$")
+_DOI = re.compile(r"^10\.[0-9]{4,9}/[^\s]+$")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
@@ -81,6 +83,7 @@ def normalize_doi(text: str) -> str:
     """Return the DOI in its canonical, lower-case form (DOIs are case-insensitive)."""
     raw = text.strip()
     value = _DOI_PREFIX.sub("", raw).strip()
-    if not _DOI.fullmatch(value):
+    # Control and format characters (bidi overrides, zero-width spaces) would disguise it.
+    if not _DOI.fullmatch(value) or any(unicodedata.category(ch)[0] == "C" for ch in value):
         raise IdentifierError(f"{raw[:80]!r} is not a DOI (expected e.g. 10.1145/3292500.3330701)")
     return value.lower()

@@ -63,7 +63,17 @@ def _check_url(value: str) -> str:
 
 
 Url = Annotated[str, AfterValidator(_check_url)]
-VENUE_KEY = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+_VENUE_KEY = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+def _check_venue_key(value: str) -> str:
+    key = value.strip().lower()
+    if not _VENUE_KEY.match(key):
+        raise ValueError("a venue key is 1–32 lower-case letters, digits or dashes")
+    return key
+
+
+VenueKey = Annotated[str, AfterValidator(_check_venue_key)]
 Year = Annotated[int, Field(ge=1950, le=2100)]
 Count = Annotated[int, Field(ge=0, le=10_000_000)]
 
@@ -119,25 +129,17 @@ class Alternative(Model):
 
 
 class Venue(Model):
-    key: str
+    key: VenueKey
     name: ShortText
     full_name: Name | None = None
     url: Url | None = None
     aliases: tuple[ShortText, ...] = ()
 
-    @field_validator("key")
-    @classmethod
-    def _key(cls, value: str) -> str:
-        key = value.strip().lower()
-        if not VENUE_KEY.match(key):
-            raise ValueError("a venue key is 1–32 lower-case letters, digits or dashes")
-        return key
-
 
 class Edition(Model):
     """A venue in one year, with its statistics where known."""
 
-    venue: str
+    venue: VenueKey
     year: Year
     start_date: dt.date | None = None
     end_date: dt.date | None = None
@@ -155,11 +157,6 @@ class Edition(Model):
     note: Annotated[str, _cleaned(1_000)] | None = None
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
-
-    @field_validator("venue")
-    @classmethod
-    def _venue(cls, value: str) -> str:
-        return Venue._key(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -242,7 +239,7 @@ class Paper(Model):
 class Award(Model):
     """An award given at one edition of a venue to one paper."""
 
-    venue: str
+    venue: VenueKey
     year: Year
     name: ShortText
     kind: AwardKind
@@ -250,11 +247,6 @@ class Award(Model):
     paper: Paper
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
-
-    @field_validator("venue")
-    @classmethod
-    def _venue(cls, value: str) -> str:
-        return Venue._key(value)
 
 
 class Rejection(Model):

@@ -32,16 +32,15 @@ def clean_text(value: str, *, max_length: int, multiline: bool = False) -> str:
     breaks (one blank line at most) and folds the rest. Text longer than `max_length` is cut at
     a word boundary where one is near, and marked with an ellipsis.
     """
-    text = unicodedata.normalize("NFC", value)
-    text = _INVISIBLE.sub("", text)
+    text = _INVISIBLE.sub("", value)
     if multiline:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        paragraphs = [p for p in re.split(r"\n\s*\n", text)]
-        cleaned = [_fold(p) for p in paragraphs]
+        cleaned = [_fold(p) for p in re.split(r"\n\s*\n", text)]
         text = "\n\n".join(p for p in cleaned if p)
     else:
         text = _fold(text)
-    return truncate(text, max_length)
+    # Normalised last: removing a character can join its neighbours (e, ZWSP, U+0301 → é).
+    return truncate(unicodedata.normalize("NFC", text), max_length)
 
 
 def _fold(text: str) -> str:
@@ -54,6 +53,8 @@ def truncate(text: str, max_length: int) -> str:
     """Cut `text` to at most `max_length` characters, at a space if one is in the last fifth."""
     if len(text) <= max_length:
         return text
+    if max_length < 1:  # not even the ellipsis fits: text[:-1] would cut from the other end
+        raise ValueError(f"max_length must be at least 1 to cut {text[:20]!r}…, not {max_length}")
     cut = text[: max_length - 1]
     space = cut.rfind(" ")
     if space >= max_length * 4 // 5:
@@ -70,5 +71,5 @@ def title_key(title: str) -> str:
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = text.casefold()
-    words = re.findall(r"\w+", text)
+    words = re.findall(r"[^\W_]+", text)  # \w less the underscore, which is punctuation
     return " ".join(words)

@@ -1,0 +1,233 @@
+"""Awards as a spreadsheet: CSV that curators edit in Excel, LibreOffice or Google Sheets.
+
+One row is one award. The first line is the header; columns may come in any order, and their
+names are read without regard to case or surrounding spaces:
+
+    venue,year,award,kind,track,title,authors,affiliations,paper_year,arxiv,doi,arxiv_url,
+    pdf_url,openreview_url,project_url,code_url,abstract,summary_en,summary_zh_tw,
+    summary_zh_cn,source_url
+
+(one line in the file). Required: `venue` (its key, e.g. "icml"), `year`, `award` (the name as
+the venue published it) and `title`. Everything else may be left out or left empty:
+
+* `kind`: best, outstanding, runner-up, honorable-mention, test-of-time, position,
+  datasets-benchmarks, classic, distinguished, student or other. Empty: the kind, and the track
+  unless `track` is given, are read from the award's name.
+* `authors`, `affiliations`: separated by ";" (names may contain commas).
+* `paper_year`: the year the paper appeared, when it differs (test-of-time awards).
+* `arxiv`: an id such as 2502.06768v2 (the version is kept apart); `doi`: 10.xxxx/….
+* `*_url`: http(s) links; `source_url` is where the award was announced.
+* `abstract`, `summary_*`: may span lines inside quotes.
+
+The file is UTF-8 (with or without the BOM Excel writes), comma-separated, quoted as in
+RFC 4180. A row that is not a valid award is rejected with its line and the column at fault;
+a file that cannot be read as a whole (not UTF-8, no header, missing or unknown columns) is
+an error.
+
+`write` writes the same header, so what CSV holds survives a round trip. What it cannot hold:
+alternatives, sources beyond the award's first link (source documents, covers and notes, the
+paper's own sources), venues and editions with their statistics. Authors and affiliations that
+contain ";" cannot be written, since ";" separates them. Cells are written as they are, so a
+spreadsheet may take one that starts with "=", "+", "-" or "@" for a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.catalog.document import DocumentError
+from bot.domain.awards import classify_award
+from bot.domain.models import Award, CatalogBatch, Language, Rejection
+
+COLUMNS = (
+    "venue", "year", "award", "kind", "track", "title", "authors", "affiliations",
+    "paper_year", "arxiv", "doi", "arxiv_url", "pdf_url", "openreview_url", "project_url",
+    "code_url", "abstract", "summary_en", "summary_zh_tw", "summary_zh_cn", "source_url",
+)  # fmt: skip
+REQUIRED = ("venue", "year", "award", "title")
+_LINKS = ("arxiv", "pdf", "openreview", "project", "code")
+_SUMMARIES: dict[Language, str] = {
+    "en": "summary_en",
+    "zh-TW": "summary_zh_tw",
+    "zh-CN": "summary_zh_cn",
+}
+_LISTS = ("authors", "affiliations")
+
+
+def parse(path: Path) -> CatalogBatch:
+    """Read the CSV file at `path`: every row becomes an Award or a Rejection."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(
+            f"{path.name}: not UTF-8 text (byte {exc.start}); save it as “CSV UTF-8”"
+        ) from None
+    rows = _rows(text, path.name)
+    first = next(rows, None)
+    if first is None:
+        raise DocumentError(f"{path.name}: empty file; the first line must be the header")
+    header = _header(first[1], path.name)
+    awards: list[Award] = []
+    rejected: list[Rejection] = []
+    for line, row in rows:
+        where = f"{path.name} line {line}"
+        if len(row) != len(header):
+            reason = f"{len(row)} values, but the header has {len(header)} columns"
+            rejected.append(Rejection(where=where, reason=reason))
+            continue
+        cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
+        empty = [name for name in REQUIRED if not cells[name]]
+        if empty:
+            rejected.append(Rejection(where=where, reason=f"empty {', '.join(empty)}"))
+            continue
+        try:
+            awards.append(Award.model_validate(_record(cells)))
+        except ValidationError as exc:
+            rejected.append(Rejection(where=where, reason=_describe(exc)))
+    return CatalogBatch(awards=tuple(awards), rejected=tuple(rejected))
+
+
+def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank rows of `text`, each with the line it starts on."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    line = 1
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                yield line, row
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise DocumentError(f"{origin} line {line}: not readable as CSV: {exc}") from None
+
+
+def _header(row: list[str], origin: str) -> list[str]:
+    names = [cell.strip().lower() for cell in row]
+    unknown = [name or f"(unnamed column {i})" for i, name in enumerate(names, 1)]
+    unknown = [name for name in unknown if name not in COLUMNS]
+    missing = [name for name in REQUIRED if name not in names]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    problems = [
+        f"{label} {', '.join(found)}"
+        for label, found in (
+            ("unknown column(s)", unknown),
+            ("missing column(s)", missing),
+            ("column(s) given twice:", twice),
+        )
+        if found
+    ]
+    if problems:
+        optional = ", ".join(name for name in COLUMNS if name not in REQUIRED)
+        raise DocumentError(
+            f"{origin}: {'; '.join(problems)}. The first line must be the header: "
+            f"{', '.join(REQUIRED)} and any of {optional}"
+        )
+    return names
+
+
+def _record(cells: dict[str, str]) -> dict[str, Any]:
+    """The award a row describes, as the dict the model validates; empty cells are absent."""
+    value = {name: cell for name, cell in cells.items() if cell}
+    kind, track = value.get("kind", "").lower(), value.get("track")
+    if not kind:
+        derived, derived_track = classify_award(value["award"])
+        kind, track = derived.value, track or derived_track
+    paper: dict[str, Any] = {
+        name: [part.strip() for part in value[name].split(";") if part.strip()]
+        for name in _LISTS
+        if name in value
+    }
+    paper |= {name: value[name] for name in ("title", "arxiv", "doi", "abstract") if name in value}
+    if "paper_year" in value:
+        paper["year"] = value["paper_year"]
+    paper["links"] = {link: value[f"{link}_url"] for link in _LINKS if f"{link}_url" in value}
+    paper["summaries"] = {lang: value[col] for lang, col in _SUMMARIES.items() if col in value}
+    record: dict[str, Any] = {
+        "venue": value["venue"],
+        "year": value["year"],
+        "name": value["award"],
+        "kind": kind,
+        "track": track,
+        "paper": paper,
+    }
+    if "source_url" in value:
+        record["sources"] = [{"url": value["source_url"]}]
+    return record
+
+
+def _describe(error: ValidationError) -> str:
+    """Like `describe_errors`, but each problem is placed by its CSV column, not its model path."""
+    return "; ".join(
+        f"{_column(item['loc'])}: {item['msg'].removeprefix('Value error, ')}"
+        for item in error.errors(include_url=False)
+    )
+
+
+def _column(loc: tuple[int | str, ...]) -> str:
+    match loc:
+        case ("name", *_):
+            return "award"
+        case ("sources", *_):
+            return "source_url"
+        case ("paper",):
+            return "arxiv"  # the paper's only whole-record check is its arXiv id
+        case ("paper", "year", *_):
+            return "paper_year"
+        case ("paper", "links", str(link), *_):
+            return f"{link}_url"
+        case ("paper", "summaries", str(language), *_):
+            return "summary_" + language.lower().replace("-", "_")
+        case ("paper", "authors" | "affiliations" as name, int(index), *_):
+            return f"{name} (#{index + 1})"
+        case ("paper", str(name), *_):
+            return name
+        case (str(name), *_):
+            return name
+    return "row"
+
+
+def write(batch: CatalogBatch) -> str:
+    """The awards of `batch` as CSV with the full header (venues and editions are not written).
+
+    Raises DocumentError for an award CSV cannot hold (a ";" inside an author or affiliation).
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for award in batch.awards:
+        cells = _cells(award)
+        writer.writerow([cells[name] for name in COLUMNS])
+    return out.getvalue()
+
+
+def _cells(award: Award) -> dict[str, str]:
+    paper = award.paper
+    for name in _LISTS:
+        if any(";" in item for item in getattr(paper, name)):
+            raise DocumentError(
+                f"{award.venue} {award.year} “{paper.title}”: one of its {name} contains “;”, "
+                "which CSV uses to separate them"
+            )
+    cells = {
+        "venue": award.venue,
+        "year": str(award.year),
+        "award": award.name,
+        "kind": award.kind.value,
+        "track": award.track or "",
+        "title": paper.title,
+        "authors": "; ".join(paper.authors),
+        "affiliations": "; ".join(paper.affiliations),
+        "paper_year": "" if paper.year is None else str(paper.year),
+        "arxiv": str(paper.arxiv_id or ""),
+        "doi": paper.doi or "",
+        "abstract": paper.abstract or "",
+        "source_url": next((s.url for s in award.sources if s.url), None) or "",
+    }
+    cells |= {f"{link}_url": getattr(paper.links, link) or "" for link in _LINKS}
+    cells |= {column: paper.summaries.get(lang, "") for lang, column in _SUMMARIES.items()}
+    return cells

@@ -1,0 +1,271 @@
+"""load_settings: the file, the environment over it, and the token kept out of both."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, SecretStr
+
+from bot.settings import DISCORD_API, Settings, SettingsError, load_settings
+
+EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
+SECRET = "MTIz.not-a-real-token.but-secret-enough"
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No LAUREL_* or DISCORD_TOKEN from the outside, and no laurel.toml in the working dir."""
+    for name in list(os.environ):
+        if name.startswith("LAUREL_") or name == "DISCORD_TOKEN":
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def documented_keys(text: str) -> dict[str, set[str]]:
+    """Every key the example shows, per section ("" = top level), commented-out ones too.
+
+    A commented line counts as a key when, uncommented, it parses as TOML: `# level = "INFO"`
+    does, prose such as `# unset = global.` does not.
+    """
+    keys: dict[str, set[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]").strip()
+            keys.setdefault(section, set())
+            continue
+        candidate = line.lstrip("#").strip()
+        if "=" not in candidate:
+            continue
+        try:
+            parsed = tomllib.loads(candidate)
+        except tomllib.TOMLDecodeError:
+            continue
+        keys.setdefault(section, set()).update(parsed)
+    return keys
+
+
+def uncommented(text: str) -> str:
+    """The example with every commented-out key switched on."""
+    lines = []
+    for raw in text.splitlines():
+        candidate = raw.lstrip("#").strip()
+        try:
+            is_key = raw.startswith("#") and "=" in candidate and bool(tomllib.loads(candidate))
+        except tomllib.TOMLDecodeError:
+            is_key = False
+        lines.append(candidate if is_key else raw)
+    return "\n".join(lines) + "\n"
+
+
+def section_model(section: str) -> type[BaseModel]:
+    annotation: Any = Settings.model_fields[section].annotation
+    assert isinstance(annotation, type)
+    assert issubclass(annotation, BaseModel)
+    return annotation
+
+
+# -- defaults and the example ---------------------------------------------------------------
+
+
+def test_defaults_when_there_is_no_file() -> None:
+    settings = load_settings()
+
+    assert settings.database.path == Path("laurel.db")
+    assert settings.database.backup_dir == Path("backups")
+    assert settings.discord.api_base_url == DISCORD_API
+    assert settings.discord.gateway_url is None
+    assert settings.discord.dev_guild_id is None
+    assert settings.logging.level == "INFO"
+    assert settings.logging.format == "text"
+    assert settings.token is None
+
+
+def test_the_example_loads_and_shows_the_defaults() -> None:
+    assert load_settings(EXAMPLE).model_dump() == load_settings().model_dump()
+
+
+def test_every_key_in_the_example_is_a_setting() -> None:
+    keys = documented_keys(EXAMPLE.read_text(encoding="utf-8"))
+    # The parser must see the commented-out keys too, or this test proves nothing.
+    assert {"gateway_url", "dev_guild_id"} <= keys["discord"]
+
+    assert keys.pop("", set()) == set(), "the example sets keys outside any section"
+    for section, names in keys.items():
+        assert section in Settings.model_fields, f"[{section}] is not a settings section"
+        unknown = names - set(section_model(section).model_fields)
+        assert not unknown, f"[{section}] documents keys the model lacks: {sorted(unknown)}"
+
+
+def test_every_setting_is_documented_in_the_example() -> None:
+    keys = documented_keys(EXAMPLE.read_text(encoding="utf-8"))
+    sections = set(Settings.model_fields) - {"token"}  # the token is never in a file
+
+    assert set(keys) - {""} == sections
+    for section in sections:
+        assert set(section_model(section).model_fields) == keys[section], section
+
+
+def test_the_commented_out_examples_are_valid_values(tmp_path: Path) -> None:
+    config = write(tmp_path / "all.toml", uncommented(EXAMPLE.read_text(encoding="utf-8")))
+
+    settings = load_settings(config)
+
+    assert settings.discord.gateway_url == "wss://gateway.discord.gg"
+    assert settings.discord.dev_guild_id == 123456789012345678
+
+
+# -- the file and the environment -----------------------------------------------------------
+
+
+def test_the_default_file_in_the_working_directory_is_read(tmp_path: Path) -> None:
+    write(tmp_path / "laurel.toml", '[logging]\nlevel = "DEBUG"\n')
+
+    assert load_settings().logging.level == "DEBUG"
+
+
+def test_laurel_config_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = write(tmp_path / "elsewhere.toml", '[logging]\nformat = "json"\n')
+    monkeypatch.setenv("LAUREL_CONFIG", str(config))
+
+    assert load_settings().logging.format == "json"
+
+
+def test_the_environment_wins_over_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = write(
+        tmp_path / "laurel.toml", '[database]\npath = "from-file.db"\nbackup_dir = "file-backups"\n'
+    )
+    monkeypatch.setenv("LAUREL_DATABASE__PATH", "/data/from-env.db")
+
+    settings = load_settings(config)
+
+    assert settings.database.path == Path("/data/from-env.db")
+    # Only the key set in the environment is overridden; the rest of the section stays.
+    assert settings.database.backup_dir == Path("file-backups")
+
+
+def test_a_wrong_configuration_lists_every_problem_by_location(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "wrong.toml",
+        '[database]\npath = 5\ncolour = "red"\n\n[logging]\nlevel = "LOUD"\n',
+    )
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config)
+
+    message = str(caught.value)
+    assert "wrong.toml" in message
+    for location in ("database.path", "database.colour", "logging.level"):
+        assert f"  {location}: " in message, location
+    assert len([line for line in message.splitlines() if line.startswith("  ")]) == 3
+
+
+def test_a_bad_environment_variable_is_named_by_location(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LAUREL_LOGGING__LEVEL", "LOUD")
+
+    with pytest.raises(SettingsError, match=r"logging\.level"):
+        load_settings()
+
+
+def test_a_section_that_is_not_a_table_is_a_settings_error(tmp_path: Path) -> None:
+    config = write(tmp_path / "flat.toml", "discord = 5\n")
+
+    with pytest.raises(SettingsError, match=r"  discord: "):
+        load_settings(config)
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    config = write(tmp_path / "broken.toml", "[database\npath = \n")
+
+    with pytest.raises(SettingsError, match=r"broken\.toml: not valid TOML"):
+        load_settings(config)
+
+
+def test_an_explicit_file_that_is_missing_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match=r"no configuration file at .*absent\.toml"):
+        load_settings(tmp_path / "absent.toml")
+
+
+def test_a_missing_file_named_by_laurel_config_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LAUREL_CONFIG", str(tmp_path / "absent.toml"))
+
+    with pytest.raises(SettingsError, match=r"absent\.toml"):
+        load_settings()
+
+
+# -- the token ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f'token = "{SECRET}"\n', f'[discord]\ntoken = "{SECRET}"\n'],
+    ids=["top-level", "discord-section"],
+)
+def test_a_token_in_the_file_is_refused(tmp_path: Path, text: str) -> None:
+    config = write(tmp_path / "laurel.toml", text)
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config)
+
+    message = str(caught.value)
+    assert "DISCORD_TOKEN" in message
+    assert "laurel.toml" in message
+    assert SECRET not in message
+
+
+def test_a_token_in_a_laurel_variable_is_refused_without_echoing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LAUREL_DISCORD__TOKEN", SECRET)
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+
+    assert "discord.token" in str(caught.value)
+    assert SECRET not in str(caught.value)
+
+
+def test_discord_token_is_read_and_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+
+    settings = load_settings()
+
+    assert isinstance(settings.token, SecretStr)
+    assert settings.token.get_secret_value() == SECRET
+    for shown in (
+        repr(settings),
+        str(settings),
+        str(settings.model_dump()),
+        str(settings.model_dump(mode="json")),
+        settings.model_dump_json(),
+    ):
+        assert SECRET not in shown
+    assert "token" not in settings.model_dump()
+
+
+def test_an_empty_discord_token_means_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+
+    assert load_settings().token is None
+
+
+def test_only_discord_token_sets_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAUREL_TOKEN", SECRET)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert load_settings().token is None
