@@ -4,3 +4,16 @@ class LaurelError(Exception):
     The command line prints it and exits non-zero; Discord shows it ephemerally. Anything else
     that escapes is a bug, and is logged with its traceback instead.
     """
+
+
+class UserError(LaurelError):
+    """A mistake in what someone asked Discord for, told back in their own language.
+
+    `key` names a message in `bot/render/locales/*.toml`; `params` fill it in. `str()` gives the
+    English text, for logs and the command line.
+    """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params

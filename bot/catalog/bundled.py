@@ -6,6 +6,10 @@ from pathlib import Path
 
 from bot.catalog.document import DocumentError, merge, read_document
 from bot.domain.models import CatalogBatch
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+from bot.store.plan import Plan
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -23,6 +27,13 @@ def load_bundled(root: Path = DATA_DIR) -> CatalogBatch:
         problems = "\n".join(f"  {r.where}: {r.reason}" for r in batch.rejected)
         raise DocumentError(f"the bundled catalogue has invalid records:\n{problems}")
     return batch
+
+
+async def load_bundled_into(db: Database, *, only_if_empty: bool = False) -> Plan | None:
+    """Write the bundled catalogue through the one write path; `only_if_empty` for first starts."""
+    if only_if_empty and await EditionRepository(db).venues():
+        return None
+    return await CatalogRepository(db).apply(load_bundled(), actor="bundled data", policy="update")
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, db
+from bot.cli import catalog, db, run
 from bot.errors import LaurelError
 from bot.settings import load_settings
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db.register(commands)
     catalog.register(commands)
+    run.register(commands)
     return parser
 
 

@@ -7,10 +7,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from bot.catalog.bundled import load_bundled
+from bot.catalog.bundled import load_bundled_into
 from bot.settings import Settings
 from bot.store import migrations
-from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 
 
@@ -29,9 +28,9 @@ def register(commands: Any) -> None:
 
 
 async def init_database(settings: Settings, args: argparse.Namespace) -> int:
-    batch = load_bundled()
     async with await Database.open(settings.database.path) as db:
-        plan = await CatalogRepository(db).apply(batch, actor="bundled data", policy="update")
+        plan = await load_bundled_into(db)
+    assert plan is not None
     print(f"{settings.database.path}: bundled catalogue loaded ({plan.summary()})")
     return 0
 

@@ -25,8 +25,8 @@ from pydantic import (
 from bot.domain.identifiers import ArxivId, normalize_doi, parse_arxiv_id
 from bot.domain.text import clean_text
 
-LANGUAGES = ("en", "zh-TW", "zh-CN")
 Language = Literal["en", "zh-TW", "zh-CN"]
+LANGUAGES: tuple[Language, ...] = ("en", "zh-TW", "zh-CN")
 
 
 def _cleaned(max_length: int, *, multiline: bool = False) -> AfterValidator:

@@ -94,7 +94,8 @@ async def test_a_failing_migration_changes_nothing(
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE half_done (x);\nCREATE TABLE broken (;")
 
-    with pytest.raises(StoreError, match=r"migration 0002_extra\.sql failed"):
+    extra = f"{current + 1:04d}_extra"
+    with pytest.raises(StoreError, match=rf"migration {extra}\.sql failed"):
         await Database.open(path)
 
     conn = sqlite3.connect(path)

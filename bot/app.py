@@ -1,0 +1,103 @@
+"""LaurelBot, the composition root: settings, store and scheduler come in; commands are wired.
+
+Nothing here runs at import time, and nothing reaches for globals: whoever starts Laurel (the
+`laurel run` and `laurel console` commands, the tests) opens the database, builds the scheduler,
+and hands them in — as discord.py's advanced_startup example does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+import yarl
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from discord.ext import commands
+
+from bot.commands.about import About
+from bot.commands.errors import LaurelTree
+from bot.render.i18n import LaurelTranslator, Strings
+from bot.settings import DISCORD_API, Settings
+from bot.store.bot_state import BotStateRepository
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+
+log = logging.getLogger(__name__)
+
+
+def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
+    """Point discord.py at a Discord-compatible endpoint (Discord itself by default).
+
+    discord.py keeps its endpoints as class attributes, so this is process-wide by the library's
+    design; it is called once, by whoever builds the bot, before it logs in.
+    """
+    discord.http.Route.BASE = api_base_url.rstrip("/")
+    if gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class LaurelBot(commands.Bot):
+    def __init__(self, *, settings: Settings, db: Database, scheduler: AsyncIOScheduler) -> None:
+        self.strings = Strings.load()  # before super().__init__, which builds the LaurelTree
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no message content
+            intents=discord.Intents.default(),  # no privileged intents
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            tree_cls=LaurelTree,
+        )
+        self.settings = settings
+        self.db = db
+        self.scheduler = scheduler
+        self.papers = PaperRepository(db)
+        self.editions = EditionRepository(db)
+        self.bot_state = BotStateRepository(db)
+
+    async def setup_hook(self) -> None:
+        # setup_hook runs once per process, unlike on_ready (which fires again after a resume
+        # that fails): background work and command wiring start here and only here.
+        await self.tree.set_translator(LaurelTranslator(self.strings))
+        await self.add_cog(About(self.editions, self.papers, self.strings, self.tree))
+        await self.sync_commands()
+        self.scheduler.start()
+
+    async def login(self, token: str) -> None:
+        await super().login(token)
+        custom_api = self.settings.discord.api_base_url.rstrip("/") != DISCORD_API
+        if custom_api and self.settings.discord.gateway_url is None:
+            # Another implementation tells us its own gateway, as Discord's REST API does.
+            _, gateway, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+    async def sync_commands(self) -> bool:
+        """Push the command tree to Discord only if it changed since the last push."""
+        guild = self._dev_guild()
+        payload = [
+            await command.get_translated_payload(self.tree, self.tree.translator)  # type: ignore[arg-type]
+            for command in self.tree.get_commands(guild=guild)
+        ]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"command-tree:{self.application_id}:{guild.id if guild else 'global'}"
+        if await self.bot_state.get(key) == digest:
+            log.info("command tree unchanged; not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.bot_state.put(key, digest)
+        log.info("command tree synced (%s commands)", len(payload))
+        return True
+
+    def _dev_guild(self) -> discord.Object | None:
+        guild_id = self.settings.discord.dev_guild_id
+        if guild_id is None:
+            return None
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        return guild
+
+    async def close(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        await super().close()

@@ -1,0 +1,39 @@
+"""`laurel run`: the bot itself, on Discord or on any Discord-compatible endpoint."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.app import LaurelBot, use_endpoints
+from bot.catalog.bundled import load_bundled_into
+from bot.errors import LaurelError
+from bot.logs import configure_logging
+from bot.settings import Settings
+from bot.store.database import Database
+from bot.store.lock import InstanceLock
+
+
+def register(commands: Any) -> None:
+    run = commands.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    run.set_defaults(handler=run_bot)
+
+
+async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
+    if settings.token is None:
+        raise LaurelError(
+            "DISCORD_TOKEN is not set: export your bot's token (Discord Developer Portal → "
+            "your application → Bot → Reset Token) as DISCORD_TOKEN, "
+            "or try Laurel without Discord with `laurel console`"
+        )
+    configure_logging(settings.logging)
+    with InstanceLock(settings.database.path):
+        async with await Database.open(settings.database.path) as db:
+            await load_bundled_into(db, only_if_empty=True)
+            use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
+            scheduler = AsyncIOScheduler(timezone="UTC")
+            async with LaurelBot(settings=settings, db=db, scheduler=scheduler) as bot:
+                await bot.start(settings.token.get_secret_value())
+    return 0

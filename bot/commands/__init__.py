@@ -1,0 +1,1 @@
+"""Slash commands: one module per command group, plus the central error handler."""

@@ -1,0 +1,61 @@
+"""/about and /help: what Laurel is, what it covers, and what it can do."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.render.about import about_embed, help_embed
+from bot.render.i18n import Strings, language_of
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+
+
+class About(commands.Cog):
+    def __init__(
+        self,
+        editions: EditionRepository,
+        papers: PaperRepository,
+        strings: Strings,
+        tree: app_commands.CommandTree[discord.Client],
+    ) -> None:
+        self._tree = tree
+        self._editions = editions
+        self._papers = papers
+        self._strings = strings
+
+    @app_commands.command(
+        name=_("about"),
+        description=_("What Laurel is, what it covers and where its data comes from"),
+    )
+    async def about(self, interaction: discord.Interaction) -> None:
+        coverage = await self._editions.coverage()
+        papers = await self._papers.count()
+        language = language_of(interaction.locale)
+        embed = about_embed(coverage, papers, self._strings, language)
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name=_("help"), description=_("List Laurel's commands"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        language = language_of(interaction.locale)
+        translator = self._tree.translator
+        listed = []
+        for command in self._tree.walk_commands():
+            if isinstance(command, app_commands.Group):
+                continue
+            description = command.description
+            if translator is not None:
+                translated = await translator.translate(
+                    _(description),
+                    interaction.locale,
+                    app_commands.TranslationContext(
+                        app_commands.TranslationContextLocation.command_description, command
+                    ),
+                )
+                description = translated or description
+            listed.append((f"/{command.qualified_name}", description))
+        await interaction.response.send_message(
+            embed=help_embed(listed, self._strings, language), ephemeral=True
+        )

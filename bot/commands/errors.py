@@ -1,0 +1,128 @@
+"""The one place where errors from commands and components become answers.
+
+A person's mistake gets a short ephemeral answer in their language. Anything unexpected gets an
+apology with an error id, and the full traceback goes to the log under that id — never to the
+user. Answering works whether the interaction was already answered, deferred, or has expired.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Protocol, cast
+
+import discord
+from discord import app_commands
+
+from bot.domain.models import Language
+from bot.errors import LaurelError, UserError
+from bot.render.i18n import Strings, language_of
+
+log = logging.getLogger(__name__)
+
+# Discord's code for an interaction whose 3-second (or 15-minute) window has passed.
+UNKNOWN_INTERACTION = 10062
+
+
+def describe(error: Exception, strings: Strings, locale: discord.Locale) -> tuple[str, bool]:
+    """The text to show for `error`, and whether it was expected (a mistake, not a bug)."""
+    language = language_of(locale)
+    error = _unwrap(error)
+    if isinstance(error, LaurelError):
+        return _user_text(error, strings, language), True
+    if isinstance(error, app_commands.TransformerError):
+        value = discord.utils.escape_markdown(str(error.value))[:100]
+        return strings.text("error-bad-value", language, value=value), True
+    if isinstance(error, app_commands.MissingPermissions):
+        names = ", ".join(error.missing_permissions)
+        return strings.text("error-missing-permissions", language, permissions=names), True
+    if isinstance(error, app_commands.BotMissingPermissions):
+        names = ", ".join(error.missing_permissions)
+        return strings.text("error-bot-missing-permissions", language, permissions=names), True
+    if isinstance(error, app_commands.CommandOnCooldown):
+        seconds = max(1, round(error.retry_after))
+        return strings.text("error-cooldown", language, seconds=seconds), True
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return strings.text("error-guild-only", language), True
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return strings.text("error-stale-command", language), True
+    if isinstance(error, app_commands.CheckFailure):
+        return strings.text("error-check-failed", language), True
+    error_id = secrets.token_hex(4)
+    log.error("unexpected error %s", error_id, exc_info=error)
+    return strings.text("error-unexpected", language, error_id=error_id), False
+
+
+def _unwrap(error: Exception) -> Exception:
+    """The error behind discord.py's wrappers: what the command or transformer raised."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    if isinstance(error, app_commands.TransformerError) and isinstance(
+        error.__cause__, LaurelError
+    ):
+        return error.__cause__
+    return error
+
+
+def _user_text(error: LaurelError, strings: Strings, language: Language) -> str:
+    if isinstance(error, UserError):
+        return strings.text(error.key, language, **error.params)
+    return str(error)
+
+
+async def send_ephemeral(interaction: discord.Interaction, content: str) -> None:
+    """Answer privately, whatever state the interaction is in; never raise for a lost one."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_INTERACTION:
+            raise
+        log.warning("interaction %s expired before the error could be shown", interaction.id)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error", exc_info=True)
+
+
+class _HasStrings(Protocol):
+    strings: Strings
+
+
+class LaurelTree(app_commands.CommandTree[discord.Client]):
+    """The command tree, with the central error handler.
+
+    discord.py builds the tree itself (`tree_cls(client)`), so the strings come from the client,
+    which sets them before it builds its tree.
+    """
+
+    def __init__(self, client: discord.Client) -> None:
+        super().__init__(client)
+        self.strings = cast(_HasStrings, client).strings
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error, self.strings)
+
+
+async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:
+    """Tell the user what went wrong, and log it if it was not their mistake."""
+    text, _expected = describe(error, strings, interaction.locale)
+    await send_ephemeral(interaction, text)
+
+
+class LaurelView(discord.ui.View):
+    """Base for every view: errors in buttons and menus go through the same handler."""
+
+    def __init__(self, *, strings: Strings, timeout: float | None = 180) -> None:
+        super().__init__(timeout=timeout)
+        self.strings = strings
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction,
+        error: Exception,
+        item: discord.ui.Item[discord.ui.View],
+    ) -> None:
+        await report(interaction, error, self.strings)

@@ -1,0 +1,1 @@
+"""Pure builders: domain objects in, Discord embeds and localized text out. No I/O."""

@@ -1,0 +1,58 @@
+"""The /about and /help answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.domain.models import Coverage, Language
+from bot.render.embeds import Field, build_embed
+from bot.render.i18n import Strings
+
+
+def about_embed(
+    coverage: Sequence[Coverage], papers: int, strings: Strings, language: Language
+) -> discord.Embed:
+    fields: list[Field] = []
+    if coverage:
+        years = [c.year for c in coverage]
+        venues = sorted({c.venue_name for c in coverage}, key=str.casefold)
+        value = strings.text(
+            "about-coverage-value",
+            language,
+            venues=len(venues),
+            editions=len(coverage),
+            first=min(years),
+            last=max(years),
+            papers=f"{papers:,}",
+            awards=f"{sum(c.awards for c in coverage):,}",
+        )
+        fields.append(Field(strings.text("about-coverage", language), value))
+        fields.append(Field(strings.text("about-venues", language), ", ".join(venues)))
+    else:
+        fields.append(
+            Field(strings.text("about-coverage", language), strings.text("about-empty", language))
+        )
+    fields.append(
+        Field(
+            strings.text("about-sources", language), strings.text("about-sources-value", language)
+        )
+    )
+    return build_embed(
+        title=strings.text("about-title", language),
+        description=strings.text("about-description", language),
+        fields=fields,
+    )
+
+
+def help_embed(
+    commands: Sequence[tuple[str, str]], strings: Strings, language: Language
+) -> discord.Embed:
+    """`commands` is (mention or /name, description) for every command, in display order."""
+    lines = "\n".join(f"{name} — {description}" for name, description in commands)
+    return build_embed(
+        title=strings.text("help-title", language),
+        description=lines,
+        footer=strings.text("help-footer", language),
+    )
