@@ -43,9 +43,14 @@ def clean_text(value: str, *, max_length: int, multiline: bool = False) -> str:
     return truncate(unicodedata.normalize("NFC", text), max_length)
 
 
+_LINE_BREAKS = str.maketrans("\t\n\x0b\x0c\r", "     ")
+
+
 def _fold(text: str) -> str:
-    text = "".join(" " if ch in "\t\n\x0b\x0c\r" else ch for ch in text)
-    text = "".join(ch for ch in text if not _is_control(ch))
+    text = text.translate(_LINE_BREAKS)
+    # Most text is printable, and isprintable() (in C) says so without a Python loop per char.
+    if not text.isprintable():
+        text = "".join(ch for ch in text if not _is_control(ch))
     return _SPACES.sub(" ", text).strip()
 
 

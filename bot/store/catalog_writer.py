@@ -58,6 +58,7 @@ def apply_batch(
             progress(100)
     if progress and len(batch.awards) % 100:
         progress(len(batch.awards) % 100)
+    writer.flush_index()
     return Plan(
         changes=writer.changes, rejected=[*batch.rejected, *writer.rejected], batch=batch_id
     )
@@ -72,18 +73,36 @@ class _Writer:
         self.now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         self.changes: list[Change] = []
         self.rejected: list[Rejection] = []
+        # Search-index rows are written once, after the last record: FTS5 flushes its pending
+        # data at every savepoint, which made each record's savepoint ~4x dearer.
+        self._to_index: list[tuple[int, dict[str, Any]]] = []
 
     def record(self, where: str, write: Callable[[], None]) -> None:
         """Write one record under a savepoint; on failure undo it alone and say why."""
         self.conn.execute("SAVEPOINT record")
-        mark = len(self.changes)
+        marks = len(self.changes), len(self._to_index)
         try:
             write()
         except (Rejected, sqlite3.IntegrityError) as exc:
             self.conn.execute("ROLLBACK TO record")
-            del self.changes[mark:]
+            del self.changes[marks[0] :]
+            del self._to_index[marks[1] :]
             self.rejected.append(Rejection(where=where, reason=str(exc)))
         self.conn.execute("RELEASE record")
+
+    def flush_index(self) -> None:
+        latest = dict(self._to_index)  # a paper written twice in one batch: its last version
+        self.conn.executemany(
+            "DELETE FROM paper_search WHERE rowid = ?", [(paper_id,) for paper_id in latest]
+        )
+        self.conn.executemany(
+            """
+            INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [(paper_id, *rows.search_document(paper)) for paper_id, paper in latest.items()],
+        )
+        self._to_index.clear()
 
     # -- venues and editions -------------------------------------------------------------
 
@@ -165,10 +184,11 @@ class _Writer:
         """Write `paper` as a new row or into the row it resolves to; return the row id."""
         incoming = rows.values(paper, rows.PAPER_FIELDS)
         label = f"“{paper.title[:60]}”" + (f" arXiv:{paper.arxiv}" if paper.arxiv else "")
-        paper_id = self._resolve(paper, edition_id)
+        key = title_key(paper.title)
+        paper_id = self._resolve(paper, key, edition_id)
         if paper_id is None:
             columns = {k: v for k, v in incoming.items() if k not in rows.LIST_TABLES}
-            paper_id = self._insert("papers", {**columns, "title_key": title_key(paper.title)})
+            paper_id = self._insert("papers", {**columns, "title_key": key})
             self._write_lists(paper_id, incoming, None)
             self._index(paper_id, incoming)
             self._note("add", "paper", str(paper_id), label, None, incoming)
@@ -189,7 +209,7 @@ class _Writer:
         self._note("merge", "paper", str(paper_id), label, before, after)
         return paper_id
 
-    def _resolve(self, paper: Paper, edition_id: int) -> int | None:
+    def _resolve(self, paper: Paper, key: str, edition_id: int) -> int | None:
         """The stored paper this one is: same arXiv id, same DOI, or same title in the edition."""
         by_arxiv = self._one("SELECT id FROM papers WHERE arxiv = ?", paper.arxiv)
         by_doi = self._one("SELECT id FROM papers WHERE doi = ?", paper.doi)
@@ -199,14 +219,17 @@ class _Writer:
             )
         if by_arxiv or by_doi:
             return by_arxiv or by_doi
+        # Written so that SQLite starts from papers_by_title_key; joining from awards made it
+        # walk every award of the edition, and imports slowed down as editions grew.
         row = self.conn.execute(
             """
             SELECT p.id, p.arxiv, p.doi
-            FROM papers AS p JOIN awards AS a ON a.paper_id = p.id
-            WHERE a.edition_id = ? AND p.title_key = ?
+            FROM papers AS p
+            WHERE p.title_key = ?
+              AND EXISTS (SELECT 1 FROM awards AS a WHERE a.paper_id = p.id AND a.edition_id = ?)
             LIMIT 1
             """,
-            (edition_id, title_key(paper.title)),
+            (key, edition_id),
         ).fetchone()
         if row is None:
             return None
@@ -237,23 +260,17 @@ class _Writer:
     ) -> None:
         for field, table in rows.LIST_TABLES.items():
             names = after.get(field) or []
-            if before is not None and (before.get(field) or []) == names:
-                continue
-            self.conn.execute(f"DELETE FROM {table} WHERE paper_id = ?", (paper_id,))  # noqa: S608
+            if before is not None:
+                if (before.get(field) or []) == names:
+                    continue
+                self.conn.execute(f"DELETE FROM {table} WHERE paper_id = ?", (paper_id,))  # noqa: S608
             self.conn.executemany(
                 f"INSERT INTO {table} (paper_id, position, name) VALUES (?, ?, ?)",  # noqa: S608
                 [(paper_id, i, name) for i, name in enumerate(names)],
             )
 
     def _index(self, paper_id: int, paper: dict[str, Any]) -> None:
-        self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
-        self.conn.execute(
-            """
-            INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            (paper_id, *rows.search_document(paper)),
-        )
+        self._to_index.append((paper_id, paper))
 
     # -- merging, writing, auditing ------------------------------------------------------
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 
 MAX_TERMS = 12
+# A prefix of one or two letters ("li*") matches a large part of any catalogue and costs a
+# ranking of all of it; a whole short word ("li") is still matched exactly.
+MIN_PREFIX = 3
 MAX_TERM_LENGTH = 64
 # Scripts written without spaces between words: indexed and queried one character a token.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -36,7 +39,8 @@ def match_query(text: str) -> str | None:
     if not terms:
         return None
     quoted = [f'"{term}"' for term in terms]
-    quoted[-1] += "*"  # what someone is still typing
+    if len(terms[-1]) >= MIN_PREFIX:
+        quoted[-1] += "*"  # what someone is still typing
     return " ".join(quoted)
 
 
