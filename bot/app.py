@@ -40,7 +40,14 @@ def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
 
 
 class LaurelBot(commands.Bot):
-    def __init__(self, *, settings: Settings, db: Database, scheduler: AsyncIOScheduler) -> None:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        db: Database,
+        scheduler: AsyncIOScheduler,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
         self.strings = Strings.load()  # before super().__init__, which builds the LaurelTree
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
@@ -48,6 +55,7 @@ class LaurelBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=LaurelTree,
+            guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
         self.db = db

@@ -1,0 +1,56 @@
+"""LaurelBot running against a LocalDiscord in the same process: for the console, tests, benchmarks.
+
+The bot is the real one (real discord.py, real commands, real SQLite); only Discord is local.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.app import LaurelBot, use_endpoints
+from bot.localdiscord.server import LocalDiscord
+from bot.settings import DiscordSettings, Settings
+from bot.store.database import Database
+
+
+class HarnessBot(LaurelBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before every IDENTIFY but the first, for Discord's identify rate
+        limit; the stand-in has none, so a re-identify need not wait."""
+
+
+@asynccontextmanager
+async def laurel_on(
+    server: LocalDiscord,
+    db: Database,
+    settings: Settings | None = None,
+    *,
+    ready_timeout: float = 10,
+) -> AsyncIterator[LaurelBot]:
+    """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after."""
+    endpoint = DiscordSettings(api_base_url=server.rest_url, gateway_url=server.gateway_url)
+    settings = (settings or Settings()).model_copy(update={"discord": endpoint})
+    use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    bot = HarnessBot(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01)
+    await bot.login(server.token)
+    running = asyncio.create_task(bot.connect(), name="laurel-gateway")
+    try:
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {ready, running}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if running in done:
+            ready.cancel()
+            running.result()  # raises whatever stopped the bot
+        if not done:
+            ready.cancel()
+            raise TimeoutError(f"LaurelBot was not ready within {ready_timeout} s")
+        yield bot
+    finally:
+        await bot.close()
+        await asyncio.gather(running, return_exceptions=True)

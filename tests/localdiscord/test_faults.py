@@ -1,0 +1,128 @@
+"""Injected faults against discord.py's own handling: 429s, 5xx before and after the store,
+lost access, and the optional global limiter."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.localdiscord.server import LocalDiscord
+from tests.localdiscord.conftest import Laurel, connected
+
+CREATE = "POST /channels/{channel_id}/messages"
+
+
+def general(bot: Laurel) -> discord.TextChannel:
+    channel = discord.utils.get(bot.get_all_channels(), name="general")
+    assert isinstance(channel, discord.TextChannel)
+    return channel
+
+
+async def test_a_429_is_retried_by_discord_py_and_stores_one_message(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.inject("rate_limit", route=CREATE, retry_after=0.05)
+        await general(bot).send("once")
+        assert [r.status for r in server.requests_to(CREATE)] == [429, 200]
+        assert [m["content"] for m in server.messages("general")] == ["once"]
+        limited = server.requests_to(CREATE)[0]
+        assert limited.response == {
+            "message": "You are being rate limited.",
+            "retry_after": 0.05,
+            "global": False,
+        }
+
+
+async def test_a_global_429_is_waited_out(server: LocalDiscord, bot: Laurel) -> None:
+    async with connected(bot, server):
+        server.inject("global_rate_limit", retry_after=0.05)
+        await general(bot).send("after the wait")
+        assert [r.status for r in server.requests_to(CREATE)] == [429, 200]
+        assert server.requests_to(CREATE)[0].response["global"] is True
+
+
+async def test_a_5xx_after_the_store_duplicates_a_retry_without_a_fixed_nonce(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.inject("server_error", route=CREATE, status=503, after_store=True)
+        with pytest.raises(discord.DiscordServerError):
+            await general(bot).send("digest")
+        await general(bot).send("digest")  # the caller's retry
+        assert [m["content"] for m in server.messages("general")] == ["digest", "digest"]
+
+
+async def test_a_5xx_after_the_store_with_a_nonce_stores_once(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.inject("server_error", route=CREATE, status=503, after_store=True)
+        with pytest.raises(discord.DiscordServerError):
+            await general(bot).send("digest", nonce="ledger-41")
+        retried = await general(bot).send("digest", nonce="ledger-41")
+        (stored,) = server.messages("general")
+        assert stored["id"] == str(retried.id)
+
+
+async def test_discord_py_sends_a_random_nonce_of_its_own(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    # Messageable.send() makes up a nonce (64 random bits, as a string, enforced) when given
+    # none, so its own retry of a 500 is safe; a caller's retry is a new send(), a new nonce.
+    # discord.py sleeps 1 s before retrying a 500: the one slow test here.
+    async with connected(bot, server):
+        server.inject("server_error", route=CREATE, status=500, after_store=True)
+        await general(bot).send("digest")
+        first, retry = server.requests_to(CREATE)
+        assert first.body["nonce"].isdigit()
+        assert first.body["enforce_nonce"] is True
+        assert retry.body["nonce"] == first.body["nonce"]
+        assert len(server.messages("general")) == 1
+
+
+async def test_a_5xx_before_the_store_stores_nothing(server: LocalDiscord, bot: Laurel) -> None:
+    async with connected(bot, server):
+        server.inject("server_error", route=CREATE, status=503)
+        with pytest.raises(discord.DiscordServerError):
+            await general(bot).send("lost")
+        assert server.messages("general") == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "error", "code"),
+    [
+        ("missing_access", discord.Forbidden, 50001),
+        ("missing_permissions", discord.Forbidden, 50013),
+        ("unknown_channel", discord.NotFound, 10003),
+    ],
+)
+async def test_channel_errors(
+    server: LocalDiscord, bot: Laurel, kind: str, error: type[discord.HTTPException], code: int
+) -> None:
+    async with connected(bot, server):
+        channel = general(bot)
+        server.inject(kind, channel_id=channel.id, times=None)
+        with pytest.raises(error) as caught:
+            await channel.send("hello")
+        assert caught.value.code == code
+        with pytest.raises(error):
+            await channel.fetch_message(1)
+        server.clear_faults()
+        await channel.send("hello again")
+
+
+async def test_the_global_limiter_answers_429_beyond_its_rate(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.limit_rate(50.0, burst=1)  # one request per 20 ms
+        for i in range(3):
+            await general(bot).send(f"m{i}")
+        assert len(server.messages("general")) == 3
+        statuses = [r.status for r in server.requests_to(CREATE)]
+        assert statuses.count(200) == 3
+        assert 429 in statuses
+        limited = next(r for r in server.requests_to(CREATE) if r.status == 429)
+        assert limited.response["global"] is True
+        assert limited.response["retry_after"] <= 0.02
