@@ -20,17 +20,6 @@ from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
-
-
-@pytest.fixture(scope="session")
-def spec_validator() -> SpecValidatorProtocol | None:
-    if not SPEC.is_file():
-        return None
-    from bot.localdiscord.spec import SpecValidator
-
-    return SpecValidator.from_file(SPEC)
-
 
 @pytest.fixture(scope="session")
 def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -21,18 +20,6 @@ from discord import app_commands
 from bot.localdiscord.config import Config
 from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
-
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
-
-
-@pytest.fixture(scope="session")
-def spec_validator() -> SpecValidatorProtocol | None:
-    """Discord's OpenAPI spec from ../shared; None (requests go unchecked) where it is absent."""
-    if not SPEC.is_file():
-        return None
-    from bot.localdiscord.spec import SpecValidator
-
-    return SpecValidator.from_file(SPEC)
 
 
 @pytest.fixture
