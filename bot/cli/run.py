@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import signal
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -35,5 +37,8 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with LaurelBot(settings=settings, db=db, scheduler=scheduler) as bot:
+                # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
+                loop = asyncio.get_running_loop()
+                loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
                 await bot.start(settings.token.get_secret_value())
     return 0
