@@ -49,6 +49,8 @@ class LaurelBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
     ) -> None:
         self.strings = Strings.load()  # before super().__init__, which builds the LaurelTree
+        # Laurel never joins voice: don't warn at every start that voice libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
             intents=discord.Intents.default(),  # no privileged intents

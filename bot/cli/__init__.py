@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, db, localdiscord, run
+from bot.cli import catalog, console, db, localdiscord, run
 from bot.errors import LaurelError
 from bot.settings import load_settings
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     db.register(commands)
     catalog.register(commands)
     run.register(commands)
+    console.register(commands)
     localdiscord.register(commands)
     return parser
 

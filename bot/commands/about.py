@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -40,22 +42,36 @@ class About(commands.Cog):
     @app_commands.command(name=_("help"), description=_("List Laurel's commands"))
     async def help(self, interaction: discord.Interaction) -> None:
         language = language_of(interaction.locale)
-        translator = self._tree.translator
         listed = []
         for command in self._tree.walk_commands():
             if isinstance(command, app_commands.Group):
                 continue
-            description = command.description
-            if translator is not None:
-                translated = await translator.translate(
-                    _(description),
-                    interaction.locale,
-                    app_commands.TranslationContext(
-                        app_commands.TranslationContextLocation.command_description, command
-                    ),
-                )
-                description = translated or description
-            listed.append((f"/{command.qualified_name}", description))
+            name = await self._translate(interaction, command, command.qualified_name, "name")
+            description = await self._translate(
+                interaction, command, command.description, "description"
+            )
+            listed.append((f"/{name}", description))
         await interaction.response.send_message(
             embed=help_embed(listed, self._strings, language), ephemeral=True
         )
+
+    async def _translate(
+        self,
+        interaction: discord.Interaction,
+        command: app_commands.Command,  # type: ignore[type-arg]
+        text: str,
+        what: Literal["name", "description"],
+    ) -> str:
+        """`text` as the reader's Discord client shows it (localized names and descriptions)."""
+        translator = self._tree.translator
+        if translator is None:
+            return text
+        if what == "name":
+            context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+                app_commands.TranslationContextLocation.command_name, command
+            )
+        else:
+            context = app_commands.TranslationContext(
+                app_commands.TranslationContextLocation.command_description, command
+            )
+        return await translator.translate(_(text), interaction.locale, context) or text

@@ -17,16 +17,17 @@ def about_embed(
     fields: list[Field] = []
     if coverage:
         years = [c.year for c in coverage]
+        award_years = [c.year for c in coverage if c.awards] or years
         venues = sorted({c.venue_name for c in coverage}, key=str.casefold)
         value = strings.text(
             "about-coverage-value",
             language,
             venues=len(venues),
             editions=len(coverage),
-            first=min(years),
-            last=max(years),
+            years=_span(years),
             papers=f"{papers:,}",
             awards=f"{sum(c.awards for c in coverage):,}",
+            award_years=_span(award_years),
         )
         fields.append(Field(strings.text("about-coverage", language), value))
         fields.append(Field(strings.text("about-venues", language), ", ".join(venues)))
@@ -56,3 +57,8 @@ def help_embed(
         description=lines,
         footer=strings.text("help-footer", language),
     )
+
+
+def _span(years: Sequence[int]) -> str:
+    first, last = min(years), max(years)
+    return str(first) if first == last else f"{first}–{last}"

@@ -12,7 +12,8 @@ async def test_about_answers_with_the_catalogue_coverage(
     (embed,) = message["embeds"]
     assert embed["title"] == "Laurel"
     coverage = embed["fields"][0]["value"]
-    assert "5 venues" in coverage
+    assert coverage.startswith("5 venues with statistics for 59 editions (2013–2025)")
+    assert coverage.endswith("33 awards to 33 papers (2025)")
     assert "ICML" in embed["fields"][1]["value"]
     assert message["flags"] & 64 == 0  # public
 
@@ -21,3 +22,12 @@ async def test_about_in_traditional_chinese(laurel: LaurelBot, server: LocalDisc
     interaction = await server.slash("about", locale="zh-TW")
     (embed,) = (await interaction.message())["embeds"]
     assert embed["fields"][0]["name"] == "收錄範圍"
+
+
+async def test_help_lists_commands_as_the_readers_client_names_them(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    english = (await (await server.slash("help")).message())["embeds"][0]["description"]
+    assert "/about — What Laurel is" in english
+    chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
+    assert "/關於 — Laurel 是什麼" in chinese["description"]

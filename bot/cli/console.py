@@ -1,0 +1,201 @@
+"""`laurel console`: Laurel in this terminal, against a Discord stand-in on 127.0.0.1.
+
+The bot is the real one, on the configured database, holding the same single-instance lock as
+`laurel run`; only Discord is local. Type slash commands as in Discord, or run one with -c.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.catalog.bundled import load_bundled_into
+from bot.errors import LaurelError
+from bot.localdiscord.console import AttachmentSaver, Console, canonical_locale
+from bot.localdiscord.console_complete import console_completer, install_readline
+from bot.localdiscord.console_parse import CommandLineError
+from bot.localdiscord.console_repl import PROMPT, Display, Reader, Repl, run_lines
+from bot.localdiscord.harness import laurel_on
+from bot.localdiscord.limits import SpecValidatorProtocol
+from bot.localdiscord.server import LocalDiscord
+from bot.logs import configure_logging
+from bot.settings import LoggingSettings, Settings
+from bot.store.database import Database
+from bot.store.lock import InstanceLock
+
+MIN_WIDTH, MAX_WIDTH = 24, 100  # at most about as wide as Discord draws an embed
+
+
+def register(commands: Any) -> None:
+    console = commands.add_parser(
+        "console",
+        help="try Laurel in this terminal, on a local stand-in for Discord",
+        description="Run Laurel against a Discord stand-in on 127.0.0.1 and type slash "
+        "commands as in Discord (/about, /help); `help` at the prompt lists the rest.",
+    )
+    console.add_argument(
+        "-c",
+        "--command",
+        dest="lines",
+        action="append",
+        metavar="LINE",
+        help='run LINE (e.g. "/about") and exit instead of prompting; repeat to run several',
+    )
+    console.add_argument(
+        "--json", action="store_true", help="print the JSON the bot sent instead of drawing it"
+    )
+    console.add_argument(
+        "--locale",
+        type=_locale,
+        default="en-US",
+        help="your Discord language: en-US (default), zh-TW or zh-CN",
+    )
+    console.add_argument(
+        "--attachments",
+        type=Path,
+        metavar="DIR",
+        help="where files the bot sends are saved (default: a new folder in the temp dir)",
+    )
+    console.add_argument(
+        "--spec",
+        type=Path,
+        metavar="PATH",
+        help="Discord's openapi.json: check every request the bot makes against it",
+    )
+    console.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for a deferred answer (default: 60)",
+    )
+    console.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the bot's log at the configured level (default: warnings and errors only)",
+    )
+    console.set_defaults(handler=run_console)
+
+
+def _locale(value: str) -> str:
+    try:
+        return canonical_locale(value)
+    except CommandLineError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+async def run_console(settings: Settings, args: argparse.Namespace) -> int:
+    validator = _validator(args.spec)
+    path = settings.database.path
+    with _logging(settings.logging, verbose=args.verbose), InstanceLock(path):
+        async with await Database.open(path) as db:
+            await load_bundled_into(db, only_if_empty=True)
+            async with (
+                LocalDiscord(validator=validator) as server,
+                laurel_on(server, db, settings),
+            ):
+                display = Display(
+                    sys.stdout,
+                    sys.stderr,
+                    width=max(MIN_WIDTH, min(shutil.get_terminal_size().columns, MAX_WIDTH)),
+                    colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+                    json=args.json,
+                    saver=AttachmentSaver(server.attachment_bytes, args.attachments),
+                )
+                console = Console(
+                    server, locale=args.locale, timeout=args.timeout, notify=display.note
+                )
+                if args.lines:
+                    return await run_lines(console, display, args.lines)
+                display.note(
+                    f"Laurel is on a local Discord at {server.base_url}, with the database "
+                    f"{path}. Type /about, help, or quit."
+                )
+                return await _interactive(console, display)
+
+
+async def _interactive(console: Console, display: Display) -> int:
+    if not sys.stdin.isatty():
+        return await Repl(console, display, _echoing_reader(sys.stdin, display.out)).run()
+    install_readline(console_completer(console, asyncio.get_running_loop()), PROMPT)
+    with _terminal_restored():
+        try:
+            return await Repl(console, display, input).run()
+        except asyncio.CancelledError:  # Ctrl-C: end the half-typed line before the goodbye
+            display.say("")
+            raise
+
+
+def _echoing_reader(stream: TextIO, out: TextIO) -> Reader:
+    """Lines from a pipe, echoed after their prompt so that the output reads as a session."""
+
+    def read(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        out.write(prompt + line if line.endswith("\n") else f"{prompt}{line}\n")
+        return line.rstrip("\n")
+
+    return read
+
+
+@contextlib.contextmanager
+def _terminal_restored() -> Iterator[None]:
+    """Put the terminal back as it was: Ctrl-C ends the console while readline, in the reading
+    thread, still has the terminal in its own mode."""
+    try:
+        import termios
+    except ImportError:
+        yield
+        return
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _validator(path: Path | None) -> SpecValidatorProtocol | None:
+    if path is None:
+        return None
+    from bot.localdiscord.spec import SpecValidator
+
+    try:
+        return SpecValidator.from_file(path)
+    except OSError as exc:
+        raise LaurelError(f"cannot read the OpenAPI spec {path}: {exc.strerror}") from None
+    except (ValueError, KeyError) as exc:
+        raise LaurelError(f"{path} is not Discord's OpenAPI spec: {exc}") from None
+
+
+class _NoVoice(logging.Filter):
+    """discord.py warns at every start that voice needs extra packages; Laurel has no voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _logging(settings: LoggingSettings, *, verbose: bool) -> Iterator[None]:
+    """The bot's log on stderr, warnings and errors only unless verbose; put back after, so
+    that running the console in-process (as the tests do) leaves logging as it found it."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    configure_logging(settings if verbose else settings.model_copy(update={"level": "WARNING"}))
+    for handler in root.handlers:
+        handler.addFilter(_NoVoice())
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
