@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from bot.catalog.bundled import load_bundled_into
 from bot.localdiscord.limits import SpecValidatorProtocol
+from bot.store.database import Database
 
 # ../shared sits beside the checkout (as in CI); it is never committed into the project.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -28,6 +31,19 @@ def spec_validator() -> SpecValidatorProtocol | None:
 def pytest_report_header() -> str:
     where = SPEC if SPEC.is_file() else f"absent ({SPEC}): requests are checked against limits only"
     return f"Discord OpenAPI spec: {where}"
+
+
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with the bundled catalogue, built once; tests copy it rather than rebuild."""
+    path = tmp_path_factory.mktemp("template") / "laurel.db"
+
+    async def build() -> None:
+        async with await Database.open(path) as db:
+            await load_bundled_into(db)
+
+    asyncio.run(build())
+    return path
 
 
 @pytest.fixture

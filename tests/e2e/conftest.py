@@ -13,27 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot.app import LaurelBot
-from bot.catalog.bundled import load_bundled_into
 from bot.localdiscord.config import Config
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
-
-
-@pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled catalogue loaded once; each test gets its own copy."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("template") / "laurel.db"
-
-    async def build() -> None:
-        async with await Database.open(path) as db:
-            await load_bundled_into(db)
-
-    asyncio.run(build())
-    return path
 
 
 @pytest.fixture

@@ -26,7 +26,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.app import LaurelBot
-from bot.catalog.bundled import load_bundled_into
 from bot.cli import main
 from bot.localdiscord.console import AttachmentSaver, Console
 from bot.localdiscord.console_complete import Completion, complete
@@ -235,18 +234,6 @@ def test_a_modal_lists_its_fields_old_and_new_style() -> None:
 
 
 # -- registries recorded from real bots ------------------------------------------------------
-@pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("console") / "laurel.db"
-
-    async def build() -> None:
-        async with await Database.open(path) as db:
-            await load_bundled_into(db)
-
-    asyncio.run(build())
-    return path
-
-
 @pytest.fixture
 async def laurel(
     server: LocalDiscord, template_db: Path, tmp_path: Path
