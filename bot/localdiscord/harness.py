@@ -13,7 +13,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
 from bot.localdiscord.server import LocalDiscord
-from bot.settings import DiscordSettings, Settings
+from bot.settings import Settings
 from bot.store.database import Database
 
 
@@ -32,8 +32,11 @@ async def laurel_on(
     ready_timeout: float = 10,
 ) -> AsyncIterator[LaurelBot]:
     """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after."""
-    endpoint = DiscordSettings(api_base_url=server.rest_url, gateway_url=server.gateway_url)
-    settings = (settings or Settings()).model_copy(update={"discord": endpoint})
+    settings = settings or Settings()
+    endpoint = settings.discord.model_copy(
+        update={"api_base_url": server.rest_url, "gateway_url": server.gateway_url}
+    )
+    settings = settings.model_copy(update={"discord": endpoint})
     use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
     scheduler = AsyncIOScheduler(timezone="UTC")
     bot = HarnessBot(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01)

@@ -14,6 +14,7 @@ from bot.app import LaurelBot
 from bot.errors import UserError
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import DiscordSettings, Settings
 from bot.store.database import Database
 
 SYNC = "PUT /applications/{application_id}/commands"
@@ -161,3 +162,15 @@ async def test_a_dropped_gateway_is_resumed_and_the_next_command_answered(
     assert embed["title"] == "Laurel"
     assert laurel.ws is not None
     assert laurel.is_ready()
+
+
+async def test_a_development_guild_gets_the_commands_instead_of_the_world(
+    server: LocalDiscord, db: Database
+) -> None:
+    (guild,) = server.world.guilds.values()
+    settings = Settings(discord=DiscordSettings(dev_guild_id=guild.id))
+    async with laurel_on(server, db, settings):
+        pass
+    assert server.requests_to(SYNC) == []
+    (synced,) = server.requests_to("PUT /applications/{application_id}/guilds/{guild_id}/commands")
+    assert {c["name"] for c in synced.body} >= {"about", "help"}  # type: ignore[union-attr]
