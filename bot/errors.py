@@ -9,8 +9,8 @@ class LaurelError(Exception):
 class UserError(LaurelError):
     """A mistake in what someone asked Discord for, told back in their own language.
 
-    `key` names a message in `bot/render/locales/*.toml`; `params` fill it in. `str()` gives the
-    English text, for logs and the command line.
+    `key` names a message in `bot/render/locales/<language>/*.toml`; `params` fill it in.
+    `str()` gives the English text, for logs and the command line.
     """
 
     def __init__(self, key: str, /, **params: object) -> None:

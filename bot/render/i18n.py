@@ -1,7 +1,8 @@
 """Localized text: response strings and command translations for en-US, zh-TW and zh-CN.
 
-The words live in `locales/*.toml`, not in code, so a translator edits one file. `Strings` is
-built once by the composition root and handed to whoever renders; nothing is loaded at import.
+The words live in `locales/<language>/*.toml`, not in code, so a translator edits text, not
+Python. `Strings` is built once by the composition root and handed to whoever renders; nothing
+is loaded at import.
 """
 
 from __future__ import annotations
@@ -39,11 +40,16 @@ class Strings:
         commands: dict[Language, dict[str, str]] = {}
         folder = resources.files("bot.render") / "locales"
         for language in LANGUAGES:
-            data: dict[str, Any] = tomllib.loads(
-                (folder / f"{language}.toml").read_text(encoding="utf-8")
+            messages[language], commands[language] = {}, {}
+            # One file per feature (core.toml, paper.toml, …), so features don't share a file.
+            files = sorted(
+                (f for f in (folder / language).iterdir() if f.name.endswith(".toml")),
+                key=lambda f: f.name,
             )
-            messages[language] = dict(data.get("messages", {}))
-            commands[language] = dict(data.get("commands", {}))
+            for file in files:
+                data: dict[str, Any] = tomllib.loads(file.read_text(encoding="utf-8"))
+                _merge_new(messages[language], data.get("messages", {}), f"{language}/{file.name}")
+                _merge_new(commands[language], data.get("commands", {}), f"{language}/{file.name}")
         return cls(messages, commands)
 
     def text(self, key: str, language: Language, /, **params: object) -> str:
@@ -56,6 +62,13 @@ class Strings:
         if language == "en":
             return None
         return self.commands[language].get(english)
+
+
+def _merge_new(into: dict[str, str], new: dict[str, str], where: str) -> None:
+    clash = sorted(set(into) & set(new))
+    if clash:
+        raise ValueError(f"{where} repeats keys defined in another file: {', '.join(clash)}")
+    into.update(new)
 
 
 class LaurelTranslator(app_commands.Translator):
