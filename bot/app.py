@@ -16,8 +16,8 @@ import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.ext import commands
 
-from bot.commands.about import About
 from bot.commands.errors import LaurelTree
+from bot.commands.registry import command_groups
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.bot_state import BotStateRepository
@@ -70,7 +70,8 @@ class LaurelBot(commands.Bot):
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
         # that fails): background work and command wiring start here and only here.
         await self.tree.set_translator(LaurelTranslator(self.strings))
-        await self.add_cog(About(self.editions, self.papers, self.strings, self.tree))
+        for group in command_groups(self):
+            await self.add_cog(group)
         await self.sync_commands()
         self.scheduler.start()
 

@@ -10,7 +10,7 @@ class UserError(LaurelError):
     """A mistake in what someone asked Discord for, told back in their own language.
 
     `key` names a message in `bot/render/locales/<language>/*.toml`; `params` fill it in.
-    `str()` gives the English text, for logs and the command line.
+    `str()` gives the key, for logs; the central error handler renders the text.
     """
 
     def __init__(self, key: str, /, **params: object) -> None:

@@ -1,0 +1,85 @@
+"""Typed command options shared by the command groups: venues, award kinds, years.
+
+Options are validated before a command runs: a venue is looked up (by key, name or alias, any
+case) and autocompleted from the store; an award kind is one of fixed, translated choices.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.domain.models import AwardKind, Venue
+from bot.errors import UserError
+from bot.store.editions import EditionRepository
+
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+Year = app_commands.Range[int, 1950, 2100]
+
+
+class _HasEditions(Protocol):
+    editions: EditionRepository
+
+
+def _editions(interaction: discord.Interaction) -> EditionRepository:
+    return cast(_HasEditions, interaction.client).editions
+
+
+def find_venue(venues: list[Venue], text: str) -> Venue | None:
+    wanted = text.strip().casefold()
+    for venue in venues:
+        names = {venue.key, venue.name.casefold(), *(a.casefold() for a in venue.aliases)}
+        if wanted in names:
+            return venue
+    return None
+
+
+class VenueTransformer(app_commands.Transformer):
+    """A venue typed or picked by name; unknown names are a clear mistake, not an error."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> Venue:
+        venues = await _editions(interaction).venues()
+        venue = find_venue(venues, value)
+        if venue is None:
+            known = ", ".join(v.name for v in venues[:20])
+            raise UserError("error-unknown-venue", venue=value[:50], known=known)
+        return venue
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = value.strip().casefold()
+        venues = await _editions(interaction).venues()
+        starts = [
+            v for v in venues if v.name.casefold().startswith(typed) or v.key.startswith(typed)
+        ]
+        contains = [
+            v
+            for v in venues
+            if v not in starts
+            and (typed in v.name.casefold() or typed in (v.full_name or "").casefold())
+        ]
+        return [
+            app_commands.Choice(name=_choice_label(v), value=v.key)
+            for v in (starts + contains)[:AUTOCOMPLETE_LIMIT]
+        ]
+
+
+def _choice_label(venue: Venue) -> str:
+    label = f"{venue.name} — {venue.full_name}" if venue.full_name else venue.name
+    return label[:100]  # Discord's limit for a choice name
+
+
+VenueOption = app_commands.Transform[Venue, VenueTransformer]
+
+KIND_CHOICES = [
+    app_commands.Choice(name=_(kind.value.replace("-", " ")), value=kind.value)
+    for kind in AwardKind
+]
+
+
+def kind_of(choice: app_commands.Choice[str] | None) -> AwardKind | None:
+    return None if choice is None else AwardKind(choice.value)

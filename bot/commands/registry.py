@@ -1,0 +1,21 @@
+"""Every command group the bot loads, built from what the composition root holds.
+
+A new group is one module under bot/commands/ plus one line here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+from bot.commands.about import About
+
+if TYPE_CHECKING:
+    from bot.app import LaurelBot
+
+
+def command_groups(bot: LaurelBot) -> list[commands.Cog]:
+    return [
+        About(bot.editions, bot.papers, bot.strings, bot.tree),
+    ]
