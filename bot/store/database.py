@@ -149,6 +149,10 @@ class Database:
                 f"{r[0]} row {r[1]} points to a missing {r[2]}"
                 for r in conn.execute("PRAGMA foreign_key_check")
             ]
+            try:  # the search index against its content
+                conn.execute("INSERT INTO paper_search (paper_search) VALUES ('integrity-check')")
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"search index: {exc}")
             return problems
 
         return await self.snapshot(check)

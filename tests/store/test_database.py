@@ -137,3 +137,17 @@ async def test_audit_log_is_append_only(db: Database) -> None:
 
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         await db.write(tamper)
+
+
+async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) -> None:
+    def corrupt(conn: sqlite3.Connection) -> None:
+        # A row in the index whose content is gone: what a lost write would leave behind.
+        conn.execute(
+            "INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)"
+            " VALUES (999, 'ghost', '', '', '', '')"
+        )
+        conn.execute("DELETE FROM paper_search_content WHERE id = 999")
+
+    await db.write(corrupt)
+    problems = await db.integrity_check()
+    assert any(p.startswith("search index") for p in problems)
