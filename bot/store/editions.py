@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from bot.domain.models import Coverage, Edition, Venue
+from dataclasses import dataclass
+
+from bot.domain.models import AwardKind, Coverage, Edition, Venue
 from bot.store import rows
 from bot.store.database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class AwardTally:
+    """How many awards of one kind one edition gave."""
+
+    year: int
+    kind: AwardKind
+    count: int
 
 
 class EditionRepository:
@@ -32,6 +43,21 @@ class EditionRepository:
             for r in found
         ]
 
+    async def editions_in_year(self, year: int) -> list[Edition]:
+        """Every venue's edition of `year`, by venue key."""
+        found = await self._db.fetchall(
+            """
+            SELECT * FROM editions
+            WHERE year = ?
+            ORDER BY venue
+            """,
+            (year,),
+        )
+        return [
+            rows.edition_model(r["venue"], year, rows.from_row(r, rows.EDITION_FIELDS))
+            for r in found
+        ]
+
     async def coverage(self) -> list[Coverage]:
         found = await self._db.fetchall(
             """
@@ -45,3 +71,18 @@ class EditionRepository:
             """
         )
         return [Coverage.model_validate(dict(r)) for r in found]
+
+    async def award_tallies(self, venue: str) -> list[AwardTally]:
+        """How many awards of each kind every edition of `venue` gave, newest first."""
+        found = await self._db.fetchall(
+            """
+            SELECT e.year, a.kind, count(*) AS awards
+            FROM awards AS a
+            JOIN editions AS e ON e.id = a.edition_id
+            WHERE e.venue = ?
+            GROUP BY e.year, a.kind
+            ORDER BY e.year DESC, a.kind
+            """,
+            (venue,),
+        )
+        return [AwardTally(r["year"], AwardKind(r["kind"]), r["awards"]) for r in found]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import defaultdict
 
@@ -22,6 +23,16 @@ _PAPER_COLUMNS = """
 """
 # bm25 weights per column: title, authors, affiliations, summaries, abstract.
 _RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
+# Words too common in titles to say two papers are alike.
+_STOPWORDS = frozenset(
+    {
+        *("and", "are", "for", "from", "how", "into", "its", "not", "the", "their", "this"),
+        *("through", "toward", "towards", "via", "what", "when", "where", "which", "with"),
+        "without",
+    }
+)
+_SIMILAR_MIN_WORD = 3
+_SIMILAR_MAX_TERMS = 12
 
 
 class PaperRepository:
@@ -57,6 +68,26 @@ class PaperRepository:
             ORDER BY (SELECT min(a.id) FROM awards AS a WHERE a.paper_id = p.id)
             """,  # noqa: S608
             {"venue": venue, "year": year, "kind": kind.value if kind else None},
+        )
+
+    async def with_award(
+        self, kind: AwardKind, *, venue: str | None = None, limit: int = 500
+    ) -> list[StoredPaper]:
+        """Papers holding an award of `kind` (optionally at `venue`), latest award first."""
+        return await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM papers AS p
+            JOIN (
+                SELECT a.paper_id, max(e.year) AS latest
+                FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                WHERE a.kind = :kind AND (:venue IS NULL OR e.venue = :venue)
+                GROUP BY a.paper_id
+            ) AS won ON won.paper_id = p.id
+            ORDER BY won.latest DESC, p.id
+            LIMIT :limit
+            """,  # noqa: S608
+            {"kind": kind.value, "venue": venue, "limit": max(1, limit)},
         )
 
     async def search(
@@ -101,6 +132,56 @@ class PaperRepository:
             "limit": max(1, min(limit, 100)),
             "offset": max(0, offset),
         }
+        return await self._load(sql, params)
+
+    async def ids(
+        self,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+    ) -> list[int]:
+        """The ids of every awarded paper (optionally at a venue, year or kind), ascending."""
+        found = await self._db.fetchall(
+            """
+            SELECT DISTINCT a.paper_id
+            FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+            WHERE (:venue IS NULL OR e.venue = :venue)
+              AND (:year IS NULL OR e.year = :year)
+              AND (:kind IS NULL OR a.kind = :kind)
+            ORDER BY a.paper_id
+            """,
+            {"venue": venue, "year": year, "kind": kind.value if kind else None},
+        )
+        return [int(r[0]) for r in found]
+
+    async def similar(self, paper_id: int, *, limit: int = 5) -> list[StoredPaper]:
+        """Papers sharing the most telling words of this paper's title, best first, not itself."""
+        row = await self._db.fetchone("SELECT title FROM papers WHERE id = ?", (paper_id,))
+        if row is None:
+            return []
+        terms = [
+            query
+            for word in dict.fromkeys(re.findall(r"[^\W_]+", str(row[0]).casefold()))
+            if len(word) >= _SIMILAR_MIN_WORD
+            and word not in _STOPWORDS
+            and (query := match_query(word)) is not None
+        ][:_SIMILAR_MAX_TERMS]
+        if not terms:
+            return []
+        sql = f"""
+            WITH hits AS (
+                SELECT rowid AS id, {_RANK} AS score
+                FROM paper_search
+                WHERE paper_search MATCH :query AND rowid != :paper_id
+                ORDER BY score, rowid
+                LIMIT :limit
+            )
+            SELECT {_PAPER_COLUMNS}
+            FROM hits JOIN papers AS p ON p.id = hits.id
+            ORDER BY hits.score, p.id
+        """  # noqa: S608
+        params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
         return await self._load(sql, params)
 
     async def count(self) -> int:

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from bot.domain.models import CatalogBatch, Edition
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+
+
+async def test_editions_in_year_gives_every_venue_of_that_year(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    editions = (
+        Edition(venue="neurips", year=2025, submissions=21575, accepted=5290),
+        Edition(venue="icml", year=2025, submissions=12107, accepted=3260),
+        Edition(venue="icml", year=2024, submissions=9473),
+    )
+    await catalog.apply(CatalogBatch(editions=editions), actor="test", policy="update")
+    repository = EditionRepository(db)
+
+    found = await repository.editions_in_year(2025)
+
+    assert [(e.venue, e.submissions, e.accepted) for e in found] == [
+        ("icml", 12107, 3260),
+        ("neurips", 21575, 5290),
+    ]
+    assert await repository.editions_in_year(1999) == []
