@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -46,32 +44,11 @@ class About(commands.Cog):
         for command in self._tree.walk_commands():
             if isinstance(command, app_commands.Group):
                 continue
-            name = await self._translate(interaction, command, command.qualified_name, "name")
-            description = await self._translate(
-                interaction, command, command.description, "description"
-            )
-            listed.append((f"/{name}", description))
+            # As the reader's client shows them: each word of "awards edition" is translated.
+            words = command.qualified_name.split()
+            name = " ".join(self._strings.command_text(w, language) or w for w in words)
+            description = self._strings.command_text(command.description, language)
+            listed.append((f"/{name}", description or command.description))
         await interaction.response.send_message(
             embed=help_embed(listed, self._strings, language), ephemeral=True
         )
-
-    async def _translate(
-        self,
-        interaction: discord.Interaction,
-        command: app_commands.Command,  # type: ignore[type-arg]
-        text: str,
-        what: Literal["name", "description"],
-    ) -> str:
-        """`text` as the reader's Discord client shows it (localized names and descriptions)."""
-        translator = self._tree.translator
-        if translator is None:
-            return text
-        if what == "name":
-            context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
-                app_commands.TranslationContextLocation.command_name, command
-            )
-        else:
-            context = app_commands.TranslationContext(
-                app_commands.TranslationContextLocation.command_description, command
-            )
-        return await translator.translate(_(text), interaction.locale, context) or text

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 from bot.commands.about import About
+from bot.commands.awards import Awards
+from bot.commands.paper import PaperCommands
+from bot.commands.stats import Stats
 
 if TYPE_CHECKING:
     from bot.app import LaurelBot
@@ -18,4 +21,7 @@ if TYPE_CHECKING:
 def command_groups(bot: LaurelBot) -> list[commands.Cog]:
     return [
         About(bot.editions, bot.papers, bot.strings, bot.tree),
+        Awards(bot),
+        Stats(bot.editions, bot.strings),
+        PaperCommands(bot, bot.papers, bot.strings),
     ]

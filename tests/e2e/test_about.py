@@ -31,3 +31,11 @@ async def test_help_lists_commands_as_the_readers_client_names_them(
     assert "/about — What Laurel is" in english
     chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
     assert "/關於 — Laurel 是什麼" in chinese["description"]
+
+
+async def test_help_translates_each_word_of_a_subcommand(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
+    assert "/獎項 屆次 — " in chinese["description"]
+    assert "/awards" not in chinese["description"]

@@ -359,13 +359,13 @@ async def test_laurels_own_commands_parse_and_refuse_what_they_do_not_take(
 ) -> None:
     catalog = laurel_catalog(server)
 
-    assert catalog.names == ["about", "help"]
+    assert {"about", "help"} <= set(catalog.names)  # and every command group added since
     assert parse_slash("/about", catalog) == Invocation("about")
     assert parse_slash("/關於", catalog) == Invocation("about")  # as a zh-TW client shows it
     with pytest.raises(CommandLineError, match=r"^/about has no option venue:; it takes no"):
         parse_slash("/about venue:icml", catalog)
-    with pytest.raises(CommandLineError, match=r"^unknown command /stats; .*: /about, /help$"):
-        parse_slash("/stats venue:NeurIPS year:2025", catalog)
+    with pytest.raises(CommandLineError, match=r"^unknown command /nosuch; .*: /about, .*/help"):
+        parse_slash("/nosuch venue:NeurIPS year:2025", catalog)
     with pytest.raises(CommandLineError, match="unexpected 'now'"):
         parse_slash("/help now", catalog)
 
@@ -526,8 +526,8 @@ async def test_mistakes_cost_one_line_each_and_the_session_goes_on(
     assert await Repl(console, display, keyboard).run() == 0  # ended by end of input
 
     lines = out.getvalue().splitlines()
-    assert lines[:6] == [
-        "error: unknown command /nonexistent; the bot registered: /about, /help",
+    assert lines[0].startswith("error: unknown command /nonexistent; the bot registered: /about, ")
+    assert lines[1:6] == [
         "error: /about has no option venue:; it takes no options",
         'error: unbalanced ": a value that opens with " must close with "',
         "error: unknown 'dance': type a slash command such as /about, or help for the list",
@@ -675,7 +675,8 @@ def test_an_unknown_command_exits_1_listing_the_commands(
     code, _, err = run(capsys, "console", "-c", "/nonexistent")
 
     assert code == 1
-    assert err == "laurel: unknown command /nonexistent; the bot registered: /about, /help\n"
+    assert err.startswith("laurel: unknown command /nonexistent; the bot registered: /about, ")
+    assert "/help" in err
 
 
 def test_lines_from_a_pipe_are_a_session_checked_against_the_spec(

@@ -1,0 +1,300 @@
+"""/awards: every award of an edition, a venue's awards per year, and test-of-time awards.
+
+Long answers are paged with Previous/Next buttons that carry everything they need in their
+custom_id (which list, whose, which page), registered as dynamic items: they keep working after
+the bot restarts, with nothing kept in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.commands.errors import report, send_ephemeral
+from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.domain.models import AwardKind, Language, Venue
+from bot.errors import UserError
+from bot.render.awards import (
+    AwardEntry,
+    edition_embed,
+    escape,
+    history_embed,
+    kind_label,
+    kind_rank,
+    test_of_time_embed,
+    year_spans,
+)
+from bot.render.i18n import Strings, language_of
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+
+Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, test of time
+_KINDS = "|".join(kind.value for kind in AwardKind)
+# Only ids this module makes match, so a page button never fails to parse its own id.
+PAGE_ID = re.compile(
+    r"awards:(?P<shows>ed|hi|tt):(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,4}):(?P<step>[pn]):"
+    rf"(?P<venue>[a-z0-9-]{{0,32}}):(?P<year>[0-9]{{1,4}}):(?P<kind>{_KINDS}|)"
+)
+
+
+class Services(Protocol):
+    papers: PaperRepository
+    editions: EditionRepository
+    strings: Strings
+
+
+class _Bot(Services, Protocol):
+    def add_dynamic_items(self, *items: Any) -> None: ...
+    def remove_dynamic_items(self, *items: Any) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What a paged answer lists and for whom; all of it fits in a custom_id."""
+
+    shows: Shows
+    owner: int
+    venue: str = ""  # a venue key, or "" for every venue
+    year: int = 0
+    kind: AwardKind | None = None
+
+    def custom_id(self, page: int, step: Literal["p", "n"]) -> str:
+        kind = self.kind.value if self.kind else ""
+        return f"awards:{self.shows}:{self.owner}:{page}:{step}:{self.venue}:{self.year}:{kind}"
+
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> Listing:
+        kind = AwardKind(match["kind"]) if match["kind"] else None
+        return cls(
+            cast(Shows, match["shows"]), int(match["owner"]), match["venue"], int(match["year"]),
+            kind,
+        )  # fmt: skip
+
+
+async def render(
+    services: Services, listing: Listing, page: int, language: Language
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed for `page` of `listing`, and its page buttons if it has more than one page."""
+    venue = await _venue(services, listing.venue) if listing.venue else None
+    if listing.shows == "ed":
+        assert venue is not None
+        embed, pages = await _edition(services, venue, listing, page, language)
+    elif listing.shows == "hi":
+        assert venue is not None
+        embed, pages = await _history(services, venue, page, language)
+    else:
+        embed, pages = await _test_of_time(services, venue, page, language)
+    return embed, _pager(listing, page, pages, services.strings, language)
+
+
+async def _venue(services: Services, key: str) -> Venue:
+    venues = await services.editions.venues()
+    found = next((v for v in venues if v.key == key), None)
+    if found is None:  # removed from the catalogue since the buttons were made
+        raise UserError("error-unknown-venue", venue=key, known=", ".join(v.name for v in venues))
+    return found
+
+
+async def _edition(
+    services: Services, venue: Venue, listing: Listing, page: int, language: Language
+) -> tuple[discord.Embed, int]:
+    papers = await services.papers.awarded_at(venue.key, listing.year, listing.kind)
+    entries = [
+        AwardEntry(award, stored.paper)
+        for stored in papers
+        for award in stored.awards
+        if award.venue == venue.key
+        and award.year == listing.year
+        and (listing.kind is None or award.kind == listing.kind)
+    ]
+    if not entries:
+        await _explain_empty_edition(services, venue, listing, language)
+    return edition_embed(
+        venue, listing.year, entries, page, services.strings, language, kind=listing.kind
+    )
+
+
+async def _explain_empty_edition(
+    services: Services, venue: Venue, listing: Listing, language: Language
+) -> None:
+    """Raise the mistake behind an edition without awards: its year, its kind, or neither."""
+    name, year, strings = escape(venue.name), listing.year, services.strings
+    years = [e.year for e in await services.editions.editions(venue.key)]
+    if year not in years:
+        if not years:
+            raise UserError("awards-none-venue", venue=name)
+        raise UserError("error-year-not-covered", venue=name, year=year, years=year_spans(years))
+    tallies = [t for t in await services.editions.award_tallies(venue.key) if t.year == year]
+    if listing.kind is None or not tallies:
+        raise UserError("awards-none-edition", venue=name, year=year)
+    separator = strings.text("awards-list-separator", language)
+    available = separator.join(
+        f"{kind_label(t.kind, strings, language)} ({t.count:,})"
+        for t in sorted(tallies, key=lambda t: kind_rank(t.kind))
+    )
+    kind = kind_label(listing.kind, strings, language)
+    raise UserError("awards-none-kind", venue=name, year=year, kind=kind, available=available)
+
+
+async def _history(
+    services: Services, venue: Venue, page: int, language: Language
+) -> tuple[discord.Embed, int]:
+    tallies = await services.editions.award_tallies(venue.key)
+    covered = [e.year for e in await services.editions.editions(venue.key)]
+    if not tallies:
+        raise UserError("awards-none-venue", venue=escape(venue.name))
+    return history_embed(venue, tallies, covered, page, services.strings, language)
+
+
+async def _test_of_time(
+    services: Services, venue: Venue | None, page: int, language: Language
+) -> tuple[discord.Embed, int]:
+    key = venue.key if venue else None
+    papers = await services.papers.with_award(AwardKind.TEST_OF_TIME, venue=key)
+    entries = [
+        AwardEntry(award, stored.paper)
+        for stored in papers
+        for award in stored.awards
+        if award.kind == AwardKind.TEST_OF_TIME and (key is None or award.venue == key)
+    ]
+    if not entries:
+        if venue is None:
+            raise UserError("awards-none-tot")
+        raise UserError("awards-none-tot-venue", venue=escape(venue.name))
+    return test_of_time_embed(venue, entries, page, services.strings, language)
+
+
+def _pager(
+    listing: Listing, page: int, pages: int, strings: Strings, language: Language
+) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    page = max(0, min(page, pages - 1))
+    # timeout=None: a view that times out takes its dynamic items' registration with it.
+    view = discord.ui.View(timeout=None)
+    previous = strings.text("awards-previous", language)
+    following = strings.text("awards-next", language)
+    view.add_item(PageButton(listing, max(page - 1, 0), "p", previous, disabled=page == 0))
+    view.add_item(
+        PageButton(listing, min(page + 1, pages - 1), "n", following, disabled=page >= pages - 1)
+    )
+    return view
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=PAGE_ID):
+    """Previous or Next: shows page `page` of `listing` in place, for the one who asked."""
+
+    def __init__(
+        self,
+        listing: Listing,
+        page: int,
+        step: Literal["p", "n"],
+        label: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=label,
+                disabled=disabled,
+                custom_id=listing.custom_id(page, step),
+            )
+        )
+        self.listing = listing
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PageButton:
+        step = cast(Literal["p", "n"], match["step"])
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        disabled = isinstance(item, discord.ui.Button) and item.disabled
+        return cls(Listing.parse(match), int(match["page"]), step, label or "", disabled=disabled)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.user.id == self.listing.owner:
+            return True
+        strings = cast(Services, interaction.client).strings
+        text = strings.text("awards-not-yours", language_of(interaction.locale))
+        await send_ephemeral(interaction, text)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        services = cast(Services, interaction.client)
+        try:
+            language = language_of(interaction.locale)
+            embed, view = await render(services, self.listing, self.page, language)
+            await interaction.response.edit_message(embed=embed, view=view)
+        except Exception as error:  # answered as a command's errors are: the same handler
+            await report(interaction, error, services.strings)
+
+
+class Awards(
+    commands.GroupCog,
+    group_name=_("awards"),
+    group_description=_("Award-winning papers by conference and year"),
+):
+    def __init__(self, bot: _Bot) -> None:
+        self._bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self._bot.add_dynamic_items(PageButton)
+
+    async def cog_unload(self) -> None:
+        self._bot.remove_dynamic_items(PageButton)
+
+    @app_commands.command(
+        name=_("edition"), description=_("Every award given at one edition of a conference")
+    )
+    @app_commands.describe(
+        venue=_("The conference, e.g. ICML or NeurIPS"),
+        year=_("The year of the conference"),
+        kind=_("Only this kind of award"),
+    )
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def edition(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption,
+        year: Year,
+        kind: app_commands.Choice[str] | None = None,
+    ) -> None:
+        listing = Listing("ed", interaction.user.id, venue.key, year, kind_of(kind))
+        await self._answer(interaction, listing)
+
+    @app_commands.command(
+        name=_("history"), description=_("How many awards a conference gave, year by year")
+    )
+    @app_commands.describe(venue=_("The conference, e.g. ICML or NeurIPS"))
+    async def history(self, interaction: discord.Interaction, venue: VenueOption) -> None:
+        await self._answer(interaction, Listing("hi", interaction.user.id, venue.key))
+
+    @app_commands.command(
+        name=_("test-of-time"), description=_("Test-of-time awards, newest first")
+    )
+    @app_commands.describe(venue=_("Only this conference"))
+    async def test_of_time(
+        self, interaction: discord.Interaction, venue: VenueOption | None = None
+    ) -> None:
+        key = venue.key if venue else ""
+        await self._answer(interaction, Listing("tt", interaction.user.id, key))
+
+    async def _answer(self, interaction: discord.Interaction, listing: Listing) -> None:
+        embed, view = await render(self._bot, listing, 0, language_of(interaction.locale))
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)

@@ -1,0 +1,170 @@
+"""/paper show, search, random and today: the awarded papers themselves."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year, kind_of
+from bot.commands.paper_buttons import (
+    DYNAMIC_ITEMS,
+    SearchState,
+    existing,
+    results_message,
+    send_paper,
+)
+from bot.domain.daily import paper_of_the_day
+from bot.domain.identifiers import IdentifierError, parse_arxiv_id
+from bot.domain.models import StoredPaper
+from bot.errors import UserError
+from bot.render.i18n import Strings, language_of
+from bot.render.paper import esc
+from bot.store.papers import PaperRepository
+
+CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
+
+
+def utc_today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
+
+
+class PaperCommands(
+    commands.GroupCog,
+    group_name=_("paper"),
+    group_description=_("Award-winning papers: show one, search, pick at random, today's"),
+):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        papers: PaperRepository,
+        strings: Strings,
+        today: Callable[[], dt.date] = utc_today,
+    ) -> None:
+        self._bot = bot
+        self._papers = papers
+        self._strings = strings
+        self._today = today
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        # Buttons on messages sent before this start find their handlers by custom_id.
+        self._bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self._bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    @app_commands.command(name=_("show"), description=_("Show a paper in detail"))
+    @app_commands.describe(paper=_("Start typing a title and pick the paper"))
+    @app_commands.rename(paper=_("paper"))
+    async def show(self, interaction: discord.Interaction, paper: str) -> None:
+        stored = await self._resolve(paper)
+        await send_paper(interaction, stored, self._strings, language_of(interaction.locale))
+
+    @show.autocomplete("paper")
+    async def _paper_titles(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await self._papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+        return [app_commands.Choice(name=_choice_name(p), value=str(p.id)) for p in found]
+
+    @app_commands.command(name=_("search"), description=_("Search the awarded papers"))
+    @app_commands.describe(
+        query=_("Words from the title, authors, affiliations or summary"),
+        venue=_("Only papers awarded at this venue"),
+        year=_("Only papers awarded in this year"),
+        kind=_("Only this kind of award"),
+    )
+    @app_commands.rename(query=_("query"), venue=_("venue"), year=_("year"), kind=_("kind"))
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def search(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 1, 200],
+        venue: VenueOption | None = None,
+        year: Year | None = None,
+        kind: app_commands.Choice[str] | None = None,
+    ) -> None:
+        state = SearchState(
+            query=query, venue=venue.key if venue else None, year=year, kind=kind_of(kind)
+        ).fitted()
+        found, more = await state.results(self._papers)
+        if not found:
+            raise UserError("paper-search-empty", query=esc(state.query)[:100])
+        language = language_of(interaction.locale)
+        embed, view = results_message(state, found, more, self._strings, language)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @app_commands.command(name=_("random"), description=_("A random awarded paper"))
+    @app_commands.describe(
+        venue=_("Only papers awarded at this venue"),
+        year=_("Only papers awarded in this year"),
+        kind=_("Only this kind of award"),
+    )
+    @app_commands.rename(venue=_("venue"), year=_("year"), kind=_("kind"))
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def random(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption | None = None,
+        year: Year | None = None,
+        kind: app_commands.Choice[str] | None = None,
+    ) -> None:
+        ids = await self._papers.ids(
+            venue=venue.key if venue else None, year=year, kind=kind_of(kind)
+        )
+        if not ids:
+            raise UserError("paper-random-empty")
+        stored = await existing(self._papers, secrets.choice(ids))
+        await send_paper(interaction, stored, self._strings, language_of(interaction.locale))
+
+    @app_commands.command(
+        name=_("today"), description=_("Today's paper, the same for the whole server")
+    )
+    async def today(self, interaction: discord.Interaction) -> None:
+        ids = await self._papers.ids()
+        if not ids:
+            raise UserError("paper-random-empty")
+        day = self._today()
+        scope = interaction.guild_id or interaction.user.id
+        stored = await existing(self._papers, paper_of_the_day(ids, scope, day))
+        language = language_of(interaction.locale)
+        heading = self._strings.text("paper-today-heading", language, date=day.isoformat())
+        await send_paper(interaction, stored, self._strings, language, heading=heading)
+
+    async def _resolve(self, given: str) -> StoredPaper:
+        """The paper picked from autocomplete (its id), or else the best match for what was
+        typed: an arXiv id, or words."""
+        text = given.strip()
+        if text.isdigit() and len(text) <= 18:
+            return await existing(self._papers, int(text))
+        by_arxiv = await self._by_arxiv(text)
+        if by_arxiv is not None:
+            return by_arxiv
+        found = await self._papers.search(text, limit=1)
+        if not found:
+            raise UserError("paper-no-match", query=esc(text)[:100])
+        return found[0]
+
+    async def _by_arxiv(self, text: str) -> StoredPaper | None:
+        try:
+            parse_arxiv_id(text)
+        except IdentifierError:
+            return None
+        return await self._papers.by_arxiv(text)
+
+
+def _choice_name(stored: StoredPaper) -> str:
+    """The title (cut to fit), then where it was awarded; choice names are plain text."""
+    award = stored.awards[0] if stored.awards else None
+    suffix = f" ({award.venue_name} {award.year})" if award else ""
+    title = stored.paper.title
+    room = CHOICE_NAME - len(suffix)
+    if len(title) > room:
+        title = title[: room - 1].rstrip() + "…"
+    return title + suffix

@@ -1,0 +1,206 @@
+"""/stats: conference statistics — one edition with its trend, or venues side by side."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import NoReturn
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
+from bot.domain.models import Edition, Venue
+from bot.errors import UserError
+from bot.render.charts import compare_chart, trend_chart
+from bot.render.i18n import Strings, language_of
+from bot.render.stats import (
+    compare_embed,
+    edition_embed,
+    has_statistics,
+    previous_with_statistics,
+    trend_points,
+    venue_bars,
+    year_spans,
+)
+from bot.store.editions import EditionRepository
+
+TREND_PNG = "trend.png"
+COMPARE_PNG = "compare.png"
+VENUE_SEPARATORS = re.compile(r"[,，、;；]")  # Chinese keyboards type their own commas
+VenueList = app_commands.Range[str, 1, 200]
+
+
+class Stats(commands.Cog):
+    stats = app_commands.Group(
+        name=_("stats"),
+        description=_("Conference statistics: submissions, acceptance rates and trends"),
+    )
+
+    def __init__(self, editions: EditionRepository, strings: Strings) -> None:
+        self._editions = editions
+        self._strings = strings
+        self._charts = ChartCache()
+
+    @stats.command(
+        name=_("edition"),
+        description=_("One edition's numbers, the change from the year before, and a trend chart"),
+    )
+    @app_commands.describe(
+        venue=_("The conference, e.g. NeurIPS"),
+        year=_("The year (the latest with statistics if left out)"),
+    )
+    async def edition(
+        self, interaction: discord.Interaction, venue: VenueOption, year: Year | None = None
+    ) -> None:
+        editions = await self._editions.editions(venue.key)
+        chosen = _chosen_edition(venue, editions, year)
+        previous = previous_with_statistics(editions, chosen.year)
+        title = f"{venue.name}: submissions and acceptance rate"
+        png = await self._charts.draw(
+            trend_chart, title, tuple(trend_points(editions)), chosen.year
+        )
+        embed = edition_embed(
+            venue,
+            chosen,
+            previous,
+            self._strings,
+            language_of(interaction.locale),
+            image=TREND_PNG,
+        )
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
+        )
+
+    @stats.command(
+        name=_("compare"),
+        description=_("Venues side by side in one year, with a chart"),
+    )
+    @app_commands.describe(
+        year=_("The year to compare"),
+        venues=_("Venues separated by commas, e.g. ICML, NeurIPS (all with data if left out)"),
+    )
+    async def compare(
+        self, interaction: discord.Interaction, year: Year, venues: VenueList | None = None
+    ) -> None:
+        known = await self._editions.venues()
+        asked = _parse_venues(venues, known) if venues else None
+        found = {e.venue: e for e in await self._editions.editions_in_year(year)}
+        rows: list[tuple[Venue, Edition]] = []
+        missing: list[Venue] = []
+        for venue in asked or known:
+            edition = found.get(venue.key)
+            if edition is not None and has_statistics(edition):
+                rows.append((venue, edition))
+            elif asked:
+                missing.append(venue)
+        if not rows:
+            await self._raise_nothing_in(year, asked)
+        rows.sort(key=lambda row: (-(row[1].submissions or 0), row[0].name.casefold()))
+        title = f"{year}: submissions and accepted papers"
+        png = await self._charts.draw(compare_chart, title, tuple(venue_bars(rows)))
+        embed = compare_embed(
+            year,
+            rows,
+            missing,
+            self._strings,
+            language_of(interaction.locale),
+            image=COMPARE_PNG,
+        )
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
+        )
+
+    @compare.autocomplete("venues")
+    async def _complete_venues(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Complete the last name in the list, keeping the ones already typed."""
+        *typed, last = VENUE_SEPARATORS.split(current)
+        done = [name.strip() for name in typed if name.strip()]
+        prefix = "".join(f"{name}, " for name in done)
+        wanted = last.strip().casefold()
+        chosen = {name.casefold() for name in done}
+        choices = []
+        for venue in await self._editions.venues():
+            if venue.name.casefold() in chosen or venue.key in chosen:
+                continue
+            if venue.name.casefold().startswith(wanted) or venue.key.startswith(wanted):
+                text = f"{prefix}{venue.name}"[:100]  # Discord's limit for a choice
+                choices.append(app_commands.Choice(name=text, value=text))
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+    async def _raise_nothing_in(self, year: int, asked: list[Venue] | None) -> NoReturn:
+        if asked:
+            names = ", ".join(v.name for v in asked)
+            raise UserError("stats-error-none-of", venues=names, year=year)
+        coverage = await self._editions.coverage()
+        years = [c.year for c in coverage if c.submissions is not None or c.accepted is not None]
+        raise UserError("stats-error-no-year", year=year, years=year_spans(years) or "—")
+
+
+class ChartCache:
+    """Charts drawn off the event loop, and kept: the same data always gives the same PNG.
+
+    Drawing takes a few hundred milliseconds of CPU; statistics change rarely, so a repeated
+    question is answered from here. The data is the key, so a change in the catalogue simply
+    misses; the oldest charts are dropped beyond `size`.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._charts: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+
+    async def draw(self, chart: Callable[..., bytes], *args: Hashable) -> bytes:
+        key = (chart.__name__, *args)
+        png = self._charts.get(key)
+        if png is None:
+            png = await asyncio.to_thread(chart, *args)
+            self._charts[key] = png
+            while len(self._charts) > self._size:
+                self._charts.popitem(last=False)
+        else:
+            self._charts.move_to_end(key)
+        return png
+
+
+def _chosen_edition(venue: Venue, editions: list[Edition], year: int | None) -> Edition:
+    """The edition asked for (the latest with numbers when no year is given), or a clear no."""
+    with_numbers = [e for e in editions if has_statistics(e)]
+    if year is None:
+        if not with_numbers:
+            raise UserError("stats-error-venue-no-statistics", venue=venue.name)
+        return with_numbers[-1]
+    chosen = next((e for e in editions if e.year == year), None)
+    if chosen is None:
+        years = year_spans([e.year for e in editions]) or "—"
+        raise UserError("error-year-not-covered", venue=venue.name, year=year, years=years)
+    if not has_statistics(chosen):
+        years = year_spans([e.year for e in with_numbers]) or "—"
+        raise UserError("stats-error-no-statistics", venue=venue.name, year=year, years=years)
+    return chosen
+
+
+def _parse_venues(text: str, known: list[Venue]) -> list[Venue]:
+    """Comma-separated names, each resolved like the venue option; unknown names are refused."""
+    chosen: list[Venue] = []
+    for name in (n.strip() for n in VENUE_SEPARATORS.split(text)):
+        if not name:
+            continue
+        venue = find_venue(known, name)
+        if venue is None:
+            listed = ", ".join(v.name for v in known[:20])
+            shown = discord.utils.escape_markdown(name[:50])
+            raise UserError("error-unknown-venue", venue=shown, known=listed)
+        if venue not in chosen:
+            chosen.append(venue)
+    if not chosen:
+        listed = ", ".join(v.name for v in known[:20])
+        shown = discord.utils.escape_markdown(text[:50])
+        raise UserError("error-unknown-venue", venue=shown, known=listed)
+    return chosen

@@ -1,0 +1,254 @@
+"""The /awards answers: an edition's awards, a venue's history, test-of-time awards.
+
+Pure: domain objects in, embeds out. Long lists are cut into pages here, by entry count and by
+characters, so that the same data always gives the same pages (a page number in a button's
+custom_id must still mean the same page after a restart).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import discord
+
+from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
+from bot.render.embeds import DESCRIPTION, build_embed
+from bot.render.i18n import Strings
+
+# Winners first, then awards in a category, then those just below the winners, then the past.
+KIND_ORDER: tuple[AwardKind, ...] = (
+    AwardKind.BEST,
+    AwardKind.OUTSTANDING,
+    AwardKind.DISTINGUISHED,
+    AwardKind.POSITION,
+    AwardKind.DATASETS_BENCHMARKS,
+    AwardKind.STUDENT,
+    AwardKind.RUNNER_UP,
+    AwardKind.HONORABLE_MENTION,
+    AwardKind.TEST_OF_TIME,
+    AwardKind.CLASSIC,
+    AwardKind.OTHER,
+)
+ENTRIES_PER_PAGE = 8
+YEARS_PER_PAGE = 12
+# Room left in a page's description for the kind headings between entries.
+_PAGE_CHARS = DESCRIPTION - 600
+_SHOWN_AUTHORS = 3
+_LONGEST_LINK = 300  # longer links would crowd out the list; the title is shown unlinked
+
+
+@dataclass(frozen=True, slots=True)
+class AwardEntry:
+    """One award and the paper that received it."""
+
+    award: AwardRef
+    paper: Paper
+
+
+class Tally(Protocol):
+    """How many awards of one kind an edition gave."""
+
+    @property
+    def year(self) -> int: ...
+    @property
+    def kind(self) -> AwardKind: ...
+    @property
+    def count(self) -> int: ...
+
+
+def kind_rank(kind: AwardKind) -> int:
+    return KIND_ORDER.index(kind)
+
+
+def kind_label(kind: AwardKind, strings: Strings, language: Language) -> str:
+    return strings.text(f"awards-kind-{kind.value}", language)
+
+
+def year_spans(years: Sequence[int]) -> str:
+    """Years as runs: 2013–2019, 2021, 2023–2025."""
+    runs: list[list[int]] = []
+    for year in sorted(set(years)):
+        if runs and year == runs[-1][-1] + 1:
+            runs[-1].append(year)
+        else:
+            runs.append([year])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def escape(text: str) -> str:
+    """Text from data, safe in a description: no markdown, no link syntax, no mentions."""
+    # Brackets are escaped apart: inside a link's text a bare one would end the link early.
+    parts = re.split(r"([\[\]])", text)
+    escaped = "".join(
+        "\\" + part if part in ("[", "]") else discord.utils.escape_markdown(part) for part in parts
+    )
+    return discord.utils.escape_mentions(escaped)
+
+
+def authors_line(authors: Sequence[str], strings: Strings, language: Language) -> str:
+    """'A, B and C', or 'A, B, C and 5 more' when there are many, in the reader's language."""
+    names = [escape(a) for a in authors]
+    separator = strings.text("awards-list-separator", language)
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    if len(names) <= _SHOWN_AUTHORS + 1:
+        first = separator.join(names[:-1])
+        return strings.text("awards-authors-and", language, first=first, last=names[-1])
+    shown = separator.join(names[:_SHOWN_AUTHORS])
+    more = f"{len(names) - _SHOWN_AUTHORS:,}"
+    return strings.text("awards-authors-more", language, names=shown, count=more)
+
+
+def _link(paper: Paper) -> str | None:
+    links = paper.links
+    for url in (links.arxiv, links.project, links.openreview, links.pdf):
+        if url and len(url) <= _LONGEST_LINK:
+            return url.replace("(", "%28").replace(")", "%29")
+    return None
+
+
+def _title(paper: Paper) -> str:
+    title = escape(paper.title)
+    url = _link(paper)
+    return f"[{title}]({url})" if url else f"**{title}**"
+
+
+def _entry_text(
+    entry: AwardEntry, strings: Strings, language: Language, *, with_venue: bool
+) -> str:
+    head = _title(entry.paper)
+    if with_venue:
+        head = f"**{escape(entry.award.venue_name)} {entry.award.year}** · {head}"
+    details = [authors_line(entry.paper.authors, strings, language)]
+    if entry.award.track:
+        details.append(strings.text("awards-track", language, track=escape(entry.award.track)))
+    if with_venue and entry.paper.year is not None and entry.paper.year != entry.award.year:
+        details.append(strings.text("awards-paper-year", language, year=entry.paper.year))
+    detail = " · ".join(d for d in details if d)
+    return f"{head}\n{detail}" if detail else head
+
+
+def paginate(texts: Sequence[str], per_page: int, chars: int = _PAGE_CHARS) -> list[list[int]]:
+    """Indices of `texts` on each page: at most `per_page` and about `chars` characters each."""
+    pages: list[list[int]] = []
+    used = 0
+    for index, text in enumerate(texts):
+        size = len(text) + 2
+        if not pages or len(pages[-1]) >= per_page or used + size > chars:
+            pages.append([])
+            used = 0
+        pages[-1].append(index)
+        used += size
+    return pages or [[]]
+
+
+def _footer(page: int, pages: int, total: str, strings: Strings, language: Language) -> str:
+    return strings.text("awards-footer", language, page=page + 1, pages=pages, total=total)
+
+
+def edition_embed(
+    venue: Venue,
+    year: int,
+    entries: Sequence[AwardEntry],
+    page: int,
+    strings: Strings,
+    language: Language,
+    *,
+    kind: AwardKind | None = None,
+) -> tuple[discord.Embed, int]:
+    """Page `page` of an edition's awards grouped by kind, and the number of pages."""
+    ordered = sorted(entries, key=lambda e: kind_rank(e.award.kind))
+    texts = [_entry_text(e, strings, language, with_venue=False) for e in ordered]
+    pages = paginate(texts, ENTRIES_PER_PAGE)
+    page = max(0, min(page, len(pages) - 1))
+    counts = {k: sum(1 for e in ordered if e.award.kind == k) for k in KIND_ORDER}
+    blocks: list[str] = []
+    shown_kind: AwardKind | None = None
+    for index in pages[page]:
+        entry_kind = ordered[index].award.kind
+        if entry_kind != shown_kind:
+            label = kind_label(entry_kind, strings, language)
+            gap = "\n" if blocks else ""  # a blank line before every heading but the first
+            blocks.append(f"{gap}__**{label}**__ ({counts[entry_kind]:,})")
+            shown_kind = entry_kind
+        blocks.append(texts[index])
+    name = escape(venue.name)
+    if kind is None:
+        title = strings.text("awards-edition-title", language, venue=name, year=year)
+    else:
+        label = kind_label(kind, strings, language)
+        title = strings.text(
+            "awards-edition-kind-title", language, venue=name, year=year, kind=label
+        )
+    total = strings.text("awards-count", language, count=f"{len(ordered):,}")
+    embed = build_embed(
+        title=title,
+        description="\n".join(blocks),
+        footer=_footer(page, len(pages), total, strings, language),
+        url=venue.url,
+    )
+    return embed, len(pages)
+
+
+def history_embed(
+    venue: Venue,
+    tallies: Sequence[Tally],
+    covered: Sequence[int],
+    page: int,
+    strings: Strings,
+    language: Language,
+) -> tuple[discord.Embed, int]:
+    """Page `page` of a venue's awards per year (newest first), and the number of pages."""
+    years = sorted({t.year for t in tallies}, reverse=True)
+    lines = []
+    for year in years:
+        of_year = sorted((t for t in tallies if t.year == year), key=lambda t: kind_rank(t.kind))
+        total = strings.text("awards-count", language, count=f"{sum(t.count for t in of_year):,}")
+        kinds = " · ".join(f"{kind_label(t.kind, strings, language)} {t.count:,}" for t in of_year)
+        lines.append(f"**{year}** — {total}\n{kinds}")
+    pages = paginate(lines, YEARS_PER_PAGE)
+    page = max(0, min(page, len(pages) - 1))
+    name = escape(venue.name)
+    everything = strings.text("awards-count", language, count=f"{sum(t.count for t in tallies):,}")
+    description = "\n".join(lines[i] for i in pages[page])
+    if covered:
+        description += "\n\n" + strings.text(
+            "awards-history-covered", language, venue=name, years=year_spans(covered)
+        )
+    embed = build_embed(
+        title=strings.text("awards-history-title", language, venue=name),
+        description=description,
+        footer=_footer(page, len(pages), everything, strings, language),
+        url=venue.url,
+    )
+    return embed, len(pages)
+
+
+def test_of_time_embed(
+    venue: Venue | None,
+    entries: Sequence[AwardEntry],
+    page: int,
+    strings: Strings,
+    language: Language,
+) -> tuple[discord.Embed, int]:
+    """Page `page` of test-of-time awards, newest first, and the number of pages."""
+    ordered = sorted(entries, key=lambda e: (-e.award.year, e.award.venue_name.casefold()))
+    texts = [_entry_text(e, strings, language, with_venue=True) for e in ordered]
+    pages = paginate(texts, ENTRIES_PER_PAGE)
+    page = max(0, min(page, len(pages) - 1))
+    if venue is None:
+        title = strings.text("awards-tot-title", language)
+    else:
+        title = strings.text("awards-tot-venue-title", language, venue=escape(venue.name))
+    total = strings.text("awards-count", language, count=f"{len(ordered):,}")
+    embed = build_embed(
+        title=title,
+        description="\n\n".join(texts[i] for i in pages[page]),
+        footer=_footer(page, len(pages), total, strings, language),
+    )
+    return embed, len(pages)

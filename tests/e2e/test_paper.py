@@ -1,0 +1,262 @@
+"""/paper show, search, random and today on the stand-in, in English and Traditional Chinese."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from bot.app import LaurelBot
+from bot.localdiscord.harness import laurel_on
+from bot.localdiscord.server import LocalDiscord
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from tests.store.conftest import award, batch
+
+MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
+EPHEMERAL = 64
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in message["components"] for c in row["components"]]
+
+
+def custom_ids(message: dict[str, Any]) -> list[str]:
+    return [b["custom_id"] for b in buttons(message)]
+
+
+async def _pick(server: LocalDiscord, typed: str, locale: str = "en-US") -> str:
+    choices = await server.autocomplete(
+        "paper", {"paper": typed}, "paper", subcommand="show", locale=locale
+    )
+    assert 1 <= len(choices) <= 25
+    return str(choices[0]["value"])
+
+
+async def _show(server: LocalDiscord, typed: str, locale: str = "en-US") -> dict[str, Any]:
+    value = await _pick(server, typed, locale)
+    interaction = await server.slash("paper", {"paper": value}, subcommand="show", locale=locale)
+    return await interaction.message()
+
+
+async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDiscord) -> None:
+    choices = await server.autocomplete("paper", {"paper": "masked"}, "paper", subcommand="show")
+    assert choices[0]["name"].startswith("Train for the Worst")
+    assert choices[0]["name"].endswith("(ICML 2025)")
+    assert choices[0]["value"].isdigit()
+    message = await _show(server, "masked")
+    (embed,) = message["embeds"]
+    assert embed["title"] == MASKED
+    assert embed["url"] == "https://arxiv.org/abs/2502.06768"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Authors"] == "Jaeyeon Kim, Kulin Shah, Vasilis Kontonis, Sham Kakade, Sitan Chen"
+    assert "Harvard University" in fields["Affiliations"]
+    assert fields["Awards"] == "ICML 2025 · Outstanding Paper Award"
+    assert "[arXiv](https://arxiv.org/abs/2502.06768)" in fields["Links"]
+    assert "[PDF](https://arxiv.org/pdf/2502.06768)" in fields["Links"]
+    assert "OpenReview" not in fields["Links"]
+    assert "https://icml.cc/virtual/2025/awards_detail" in fields["Sources"]
+    assert embed["description"].startswith("Masked diffusion models can generate tokens")
+    assert message["flags"] & EPHEMERAL == 0
+    assert [b["label"] for b in buttons(message)] == ["Abstract", "Another paper", "Similar"]
+
+
+async def test_show_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
+    message = await _show(server, "掩碼擴散", locale="zh-TW")  # found by its Chinese summary
+    (embed,) = message["embeds"]
+    assert embed["title"] == MASKED  # titles stay as published
+    assert embed["description"].startswith("掩碼擴散模型可以用任意順序產生 token")
+    names = [f["name"] for f in embed["fields"]]
+    assert names[:3] == ["作者", "機構", "獎項"]
+    assert [b["label"] for b in buttons(message)] == ["論文摘要", "換一篇", "相似論文"]
+
+
+async def test_typed_text_without_picking_shows_the_best_match(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    interaction = await server.slash("paper", {"paper": "token ordering"}, subcommand="show")
+    assert (await interaction.message())["embeds"][0]["title"] == MASKED
+    by_arxiv = await server.slash("paper", {"paper": "2502.06768v1"}, subcommand="show")
+    assert (await by_arxiv.message())["embeds"][0]["title"] == MASKED
+    nothing = await server.slash("paper", {"paper": "zzqx nonexistent"}, subcommand="show")
+    answer = await nothing.message()
+    assert answer["flags"] & EPHEMERAL
+    assert answer["content"].startswith("No paper matches **zzqx nonexistent**")
+
+
+async def test_an_unknown_paper_id_is_a_clear_private_answer(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    interaction = await server.slash(
+        "paper", {"paper": "999999"}, subcommand="show", locale="zh-TW"
+    )
+    message = await interaction.message()
+    assert message["flags"] & EPHEMERAL
+    assert message["content"] == "論文 #999999 已不在目錄中。"
+
+
+async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    message = await _show(server, "masked")
+    pressed = await server.press(message, custom_ids(message)[0])
+    answer = await pressed.message()
+    assert answer["flags"] & EPHEMERAL
+    assert "no abstract" in answer["embeds"][0]["description"]
+
+    await CatalogRepository(db).apply(
+        batch(award("Quokka Alignment Revisited", abstract="We *revisit* quokkas. They smile.")),
+        actor="test",
+        policy="update",
+    )
+    shown = await _show(server, "quokka")
+    assert (
+        shown["embeds"][0]["description"]
+        == "From the abstract: We \\*revisit\\* quokkas. They smile."
+    )
+    answer = await (await server.press(shown, custom_ids(shown)[0])).message()
+    assert answer["embeds"][0]["description"] == "We \\*revisit\\* quokkas. They smile."
+
+
+async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDiscord) -> None:
+    message = await _show(server, "masked")
+    _, another, similar = custom_ids(message)
+    other = await (await server.press(message, another)).message()
+    assert other["flags"] & EPHEMERAL
+    assert other["embeds"][0]["title"] != MASKED
+    assert len(buttons(other)) == 3
+
+    listed = await (await server.press(message, similar)).message()
+    assert listed["flags"] & EPHEMERAL
+    assert MASKED not in listed["embeds"][0]["description"]
+    assert listed["embeds"][0]["title"].startswith("Papers like")
+    first = custom_ids(listed)[0]
+    assert first.startswith("paper:open:")
+    opened = await (await server.press(listed, first)).message()
+    assert opened["embeds"][0]["title"] != MASKED
+
+
+async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) -> None:
+    async with laurel_on(server, db):
+        message = await _show(server, "masked", locale="zh-TW")
+        results = await (
+            await server.slash("paper", {"query": "learning"}, subcommand="search")
+        ).message()
+    async with laurel_on(server, db):
+        abstract, another, similar = custom_ids(message)
+        answer = await (await server.press(message, abstract, locale="zh-TW")).message()
+        assert answer["embeds"][0]["footer"]["text"] == "論文摘要"
+        assert (await (await server.press(message, another)).message())["embeds"]
+        assert (await (await server.press(message, similar)).message())["embeds"]
+        next_page = [c for c in custom_ids(results) if c.startswith("paper:page:1:")]
+        assert next_page
+        paged = await (await server.press(results, next_page[0])).message()
+        assert paged["id"] == results["id"]
+        assert "results 6–" in paged["embeds"][0]["footer"]["text"]
+
+
+async def test_a_button_on_a_deleted_paper_says_so(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    message = await _show(server, "masked")
+    paper_id = int(custom_ids(message)[0].rsplit(":", 1)[1])
+
+    def delete(conn: sqlite3.Connection) -> None:
+        conn.execute("DELETE FROM awards WHERE paper_id = ?", (paper_id,))
+        conn.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
+
+    await db.write(delete)
+    answer = await (await server.press(message, custom_ids(message)[0])).message()
+    assert answer["flags"] & EPHEMERAL
+    assert answer["content"] == f"Paper #{paper_id} is no longer in the catalogue."
+
+
+async def test_search_pages_forward_and_back(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    await CatalogRepository(db).apply(
+        batch(*(award(f"Wombat Learning Part {n}") for n in range(12))),
+        actor="test",
+        policy="update",
+    )
+    first = await (await server.slash("paper", {"query": "wombat"}, subcommand="search")).message()
+    assert first["flags"] & EPHEMERAL == 0
+    (embed,) = first["embeds"]
+    assert embed["title"] == "Papers matching “wombat”"
+    assert embed["footer"]["text"] == "Page 1 · results 1–5"
+    assert embed["description"].startswith("**1.** **Wombat Learning Part")
+    labels = [b["label"] for b in buttons(first)]
+    assert labels == ["1", "2", "3", "4", "5", "Previous", "Next"]
+    previous, following = buttons(first)[5:]
+    assert previous["disabled"]
+    assert not following.get("disabled")
+
+    second = await (await server.press(first, following["custom_id"])).message()
+    assert second["embeds"][0]["footer"]["text"] == "Page 2 · results 6–10"
+    assert [b["label"] for b in buttons(second)][:5] == ["6", "7", "8", "9", "10"]
+    third = await (await server.press(second, buttons(second)[-1]["custom_id"])).message()
+    assert third["embeds"][0]["footer"]["text"] == "Page 3 · results 11–12"
+    assert buttons(third)[-1]["disabled"]
+    back = await (await server.press(third, buttons(third)[-2]["custom_id"])).message()
+    assert back["embeds"][0]["footer"]["text"] == "Page 2 · results 6–10"
+    assert second["embeds"][0]["description"].startswith("**6.** ")
+
+
+async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
+    interaction = await server.slash(
+        "paper",
+        {"query": "擴散", "venue": "icml", "year": 2025},
+        subcommand="search",
+        locale="zh-TW",
+    )
+    message = await interaction.message()
+    (embed,) = message["embeds"]
+    assert embed["title"] == "符合「擴散」的論文"
+    assert MASKED in embed["description"]
+    assert embed["footer"]["text"].startswith("第 1 頁")
+
+
+async def test_an_empty_search_is_a_clear_private_answer(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    interaction = await server.slash(
+        "paper", {"query": "masked", "venue": "aaai"}, subcommand="search"
+    )
+    message = await interaction.message()
+    assert message["flags"] & EPHEMERAL
+    assert message["content"].startswith("No awarded paper matches **masked** with those filters")
+
+
+async def test_a_long_query_fits_the_custom_id_and_still_pages(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    await CatalogRepository(db).apply(
+        batch(*(award(f"Numbat {n} " + "zebra " * 15) for n in range(7))),
+        actor="test",
+        policy="update",
+    )
+    query = "numbat " + "zebra " * 30
+    message = await (await server.slash("paper", {"query": query}, subcommand="search")).message()
+    assert all(len(c) <= 100 for c in custom_ids(message))
+    page = await (await server.press(message, custom_ids(message)[-1])).message()
+    assert page["embeds"][0]["footer"]["text"] == "Page 2 · results 6–7"
+
+
+async def test_random_with_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
+    interaction = await server.slash(
+        "paper", {"venue": "ICML", "year": 2025, "kind": "outstanding"}, subcommand="random"
+    )
+    (embed,) = (await interaction.message())["embeds"]
+    awards = {f["name"]: f["value"] for f in embed["fields"]}["Awards"]
+    assert "ICML 2025 · Outstanding Paper Award" in awards
+    none = await server.slash("paper", {"venue": "icml", "year": 2013}, subcommand="random")
+    answer = await none.message()
+    assert answer["flags"] & EPHEMERAL
+    assert answer["content"] == "No awarded paper matches those filters."
+
+
+async def test_today_is_the_same_paper_all_day(laurel: LaurelBot, server: LocalDiscord) -> None:
+    first = await (await server.slash("paper", subcommand="today")).message()
+    again = await (await server.slash("paper", subcommand="today", locale="zh-TW")).message()
+    assert first["embeds"][0]["title"] == again["embeds"][0]["title"]
+    assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · ")
+    assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · ")

@@ -1,0 +1,54 @@
+"""The /awards renderers: pages, year runs, shortened author lists, escaping."""
+
+from __future__ import annotations
+
+from bot.domain.models import AwardKind, AwardRef, Paper, Venue
+from bot.render.awards import (
+    AwardEntry,
+    authors_line,
+    edition_embed,
+    escape,
+    paginate,
+    year_spans,
+)
+from bot.render.embeds import DESCRIPTION
+from bot.render.i18n import Strings
+
+STRINGS = Strings.load()
+ICML = Venue(key="icml", name="ICML")
+
+
+def test_pages_hold_a_fixed_number_of_entries_and_fit_the_description() -> None:
+    assert paginate(["a"] * 17, 8) == [list(range(8)), list(range(8, 16)), [16]]
+    assert paginate([], 8) == [[]]
+    long = ["x" * 1000] * 8
+    assert all(sum(len(long[i]) for i in page) < DESCRIPTION for page in paginate(long, 8))
+
+
+def test_years_read_as_runs() -> None:
+    assert year_spans([2025, 2013, 2015, 2016, 2017, 2019]) == "2013, 2015–2017, 2019, 2025"
+    assert year_spans([2020]) == "2020"
+
+
+def test_authors_are_shortened_in_the_readers_language() -> None:
+    names = [f"Author {i}" for i in range(8)]
+    assert authors_line(names, STRINGS, "en") == "Author 0, Author 1, Author 2 and 5 more"
+    assert authors_line(names, STRINGS, "zh-TW") == "Author 0、Author 1、Author 2 等另外 5 人"
+    assert authors_line(names[:2], STRINGS, "en") == "Author 0 and Author 1"
+    assert authors_line(names[:1], STRINGS, "en") == "Author 0"
+    assert authors_line([], STRINGS, "en") == ""
+
+
+def test_text_from_data_cannot_format_link_or_mention() -> None:
+    assert escape("*bold* [x](y) @everyone") == "\\*bold\\* \\[x\\](y) @\u200beveryone"
+
+
+def test_a_huge_edition_stays_within_discords_limits() -> None:
+    award = AwardRef(venue="icml", venue_name="ICML", year=2025, name="Best", kind=AwardKind.BEST)
+    paper = Paper(title="T" * 500, authors=tuple(f"A{i}" for i in range(3000)))
+    entries = [AwardEntry(award, paper)] * 60
+    embed, pages = edition_embed(ICML, 2025, entries, 99, STRINGS, "en")
+    assert pages >= 8
+    assert len(embed) <= 6000
+    assert len(embed.description or "") <= DESCRIPTION
+    assert embed.footer.text == f"Page {pages}/{pages} · 60 awards"  # clamped to the last page

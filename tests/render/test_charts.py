@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import struct
+import time
+
+import pytest
+
+from bot.render.charts import (
+    DPI,
+    HEIGHT_IN,
+    WIDTH_IN,
+    TrendPoint,
+    VenueBar,
+    compare_chart,
+    trend_chart,
+)
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SIZE = (int(WIDTH_IN * DPI), int(HEIGHT_IN * DPI))
+
+NEURIPS = [
+    TrendPoint(2023, 12343, 3218),
+    TrendPoint(2024, 15671, 4037),
+    TrendPoint(2025, 21575, 5290),
+]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(PNG_SIGNATURE)
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_trend_chart_is_a_png_of_a_fixed_size() -> None:
+    assert png_size(trend_chart("NeurIPS", NEURIPS)) == SIZE
+
+
+def test_the_same_data_gives_the_same_bytes() -> None:
+    assert trend_chart("NeurIPS", NEURIPS) == trend_chart("NeurIPS", NEURIPS)
+    assert trend_chart("NeurIPS", NEURIPS) != trend_chart("NeurIPS", NEURIPS[:2])
+
+
+@pytest.mark.parametrize(
+    "points",
+    [
+        pytest.param([TrendPoint(2022, 10411, None)], id="only-submissions"),
+        pytest.param([TrendPoint(2016, None, 322)], id="only-accepted"),
+        pytest.param(
+            [
+                TrendPoint(2013, 1473, 413),
+                TrendPoint(2015, 1996, None),
+                TrendPoint(2025, 5806, 1023),
+            ],
+            id="gaps-and-missing-values",
+        ),
+        pytest.param([TrendPoint(2014, None, None)], id="nothing-known"),
+        pytest.param([], id="no-years"),
+    ],
+)
+def test_trend_chart_draws_whatever_is_known(points: list[TrendPoint]) -> None:
+    assert png_size(trend_chart("IJCAI", points)) == SIZE
+
+
+def test_compare_chart_handles_missing_counts() -> None:
+    bars = [VenueBar("NeurIPS", 21575, 5290), VenueBar("IJCAI", 5806, None), VenueBar("X", None, 7)]
+    assert png_size(compare_chart("2025", bars)) == SIZE
+    assert png_size(compare_chart("2025", [])) == SIZE
+
+
+def test_a_chart_takes_well_under_a_second() -> None:
+    trend_chart("warm-up", NEURIPS)  # the first chart in a process loads fonts
+    started = time.perf_counter()
+    trend_chart("NeurIPS", [TrendPoint(y, 1000 + y, 300) for y in range(2000, 2026)])
+    assert time.perf_counter() - started < 1.5  # generous: measured ~0.1–0.4 s
+
+
+def test_the_year_shown_is_shaded() -> None:
+    plain = trend_chart("NeurIPS", NEURIPS)
+    shaded = trend_chart("NeurIPS", NEURIPS, highlight=2024)
+    assert png_size(shaded) == SIZE
+    assert shaded != plain
