@@ -28,9 +28,9 @@ from bot.render.awards import (
     kind_label,
     kind_rank,
     test_of_time_embed,
-    year_spans,
 )
 from bot.render.i18n import Strings, language_of
+from bot.render.years import year_spans
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 

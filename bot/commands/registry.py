@@ -22,6 +22,6 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
     return [
         About(bot.editions, bot.papers, bot.strings, bot.tree),
         Awards(bot),
-        Stats(bot.editions, bot.strings),
+        Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
     ]

@@ -19,6 +19,7 @@ from bot.domain.models import Edition, Venue
 from bot.errors import UserError
 from bot.render.charts import compare_chart, trend_chart
 from bot.render.i18n import Strings, language_of
+from bot.render.leaderboards import Scope, authors_embed, institutions_embed, scope_text
 from bot.render.stats import (
     compare_embed,
     edition_embed,
@@ -26,14 +27,16 @@ from bot.render.stats import (
     previous_with_statistics,
     trend_points,
     venue_bars,
-    year_spans,
 )
+from bot.render.years import year_spans
 from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
 
 TREND_PNG = "trend.png"
 COMPARE_PNG = "compare.png"
 VENUE_SEPARATORS = re.compile(r"[,，、;；]")  # Chinese keyboards type their own commas
 VenueList = app_commands.Range[str, 1, 200]
+LEADERBOARD_SIZE = 15
 
 
 class Stats(commands.Cog):
@@ -42,8 +45,11 @@ class Stats(commands.Cog):
         description=_("Conference statistics: submissions, acceptance rates and trends"),
     )
 
-    def __init__(self, editions: EditionRepository, strings: Strings) -> None:
+    def __init__(
+        self, editions: EditionRepository, papers: PaperRepository, strings: Strings
+    ) -> None:
         self._editions = editions
+        self._papers = papers
         self._strings = strings
         self._charts = ChartCache()
 
@@ -135,6 +141,78 @@ class Stats(commands.Cog):
                 choices.append(app_commands.Choice(name=text, value=text))
         return choices[:AUTOCOMPLETE_LIMIT]
 
+    @stats.command(
+        name=_("institutions"),
+        description=_("Institutions by awarded papers, each paper's credit split among them"),
+    )
+    @app_commands.describe(
+        venue=_("Only this conference"),
+        from_year=_("The first year counted (the earliest if left out)"),
+        to_year=_("The last year counted (the latest if left out)"),
+    )
+    @app_commands.rename(from_year=_("from"), to_year=_("to"))
+    async def institutions(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption | None = None,
+        from_year: Year | None = None,
+        to_year: Year | None = None,
+    ) -> None:
+        scope = _scope(venue, from_year, to_year)
+        board = await self._papers.institution_credit(
+            venue=venue.key if venue else None,
+            first=from_year,
+            last=to_year,
+            limit=LEADERBOARD_SIZE,
+        )
+        if not board.entries:
+            await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
+        embed = institutions_embed(board, scope, self._strings, language_of(interaction.locale))
+        await interaction.response.send_message(embed=embed)
+
+    @stats.command(
+        name=_("authors"),
+        description=_("The most-awarded authors, by awarded papers"),
+    )
+    @app_commands.describe(
+        venue=_("Only this conference"),
+        from_year=_("The first year counted (the earliest if left out)"),
+        to_year=_("The last year counted (the latest if left out)"),
+    )
+    @app_commands.rename(from_year=_("from"), to_year=_("to"))
+    async def authors(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption | None = None,
+        from_year: Year | None = None,
+        to_year: Year | None = None,
+    ) -> None:
+        scope = _scope(venue, from_year, to_year)
+        board = await self._papers.author_awards(
+            venue=venue.key if venue else None,
+            first=from_year,
+            last=to_year,
+            limit=LEADERBOARD_SIZE,
+        )
+        if not board.entries:
+            await self._raise_empty("leaders-error-no-authors", venue, scope, interaction)
+        embed = authors_embed(board, scope, self._strings, language_of(interaction.locale))
+        await interaction.response.send_message(embed=embed)
+
+    async def _raise_empty(
+        self, key: str, venue: Venue | None, scope: Scope, interaction: discord.Interaction
+    ) -> NoReturn:
+        """Say why a leaderboard is empty: no awards in the years asked, or none with names."""
+        shown = scope_text(scope, self._strings, language_of(interaction.locale))
+        years = [
+            c.year
+            for c in await self._editions.coverage()
+            if c.awards and (venue is None or c.venue == venue.key)
+        ]
+        if not any(_within(year, scope) for year in years):
+            raise UserError("leaders-error-no-awards", scope=shown, years=year_spans(years) or "—")
+        raise UserError(key, scope=shown)
+
     async def _raise_nothing_in(self, year: int, asked: list[Venue] | None) -> NoReturn:
         if asked:
             names = ", ".join(v.name for v in asked)
@@ -184,6 +262,18 @@ def _chosen_edition(venue: Venue, editions: list[Edition], year: int | None) -> 
         years = year_spans([e.year for e in with_numbers]) or "—"
         raise UserError("stats-error-no-statistics", venue=venue.name, year=year, years=years)
     return chosen
+
+
+def _scope(venue: Venue | None, first: int | None, last: int | None) -> Scope:
+    if first is not None and last is not None and first > last:
+        raise UserError("leaders-error-range", first=first, last=last)
+    return Scope(venue.name if venue else None, first, last)
+
+
+def _within(year: int, scope: Scope) -> bool:
+    return (scope.first is None or year >= scope.first) and (
+        scope.last is None or year <= scope.last
+    )
 
 
 def _parse_venues(text: str, known: list[Venue]) -> list[Venue]:

@@ -9,6 +9,7 @@ import discord
 from bot.domain.models import Coverage, Language
 from bot.render.embeds import Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.years import year_range
 
 
 def about_embed(
@@ -24,10 +25,10 @@ def about_embed(
             language,
             venues=len(venues),
             editions=len(coverage),
-            years=_span(years),
+            years=year_range(years),
             papers=f"{papers:,}",
             awards=f"{sum(c.awards for c in coverage):,}",
-            award_years=_span(award_years),
+            award_years=year_range(award_years),
         )
         fields.append(Field(strings.text("about-coverage", language), value))
         fields.append(Field(strings.text("about-venues", language), ", ".join(venues)))
@@ -57,8 +58,3 @@ def help_embed(
         description=lines,
         footer=strings.text("help-footer", language),
     )
-
-
-def _span(years: Sequence[int]) -> str:
-    first, last = min(years), max(years)
-    return str(first) if first == last else f"{first}–{last}"

@@ -17,6 +17,7 @@ import discord
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
 from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.i18n import Strings
+from bot.render.years import year_spans
 
 # Winners first, then awards in a category, then those just below the winners, then the past.
 KIND_ORDER: tuple[AwardKind, ...] = (
@@ -65,17 +66,6 @@ def kind_rank(kind: AwardKind) -> int:
 
 def kind_label(kind: AwardKind, strings: Strings, language: Language) -> str:
     return strings.text(f"awards-kind-{kind.value}", language)
-
-
-def year_spans(years: Sequence[int]) -> str:
-    """Years as runs: 2013–2019, 2021, 2023–2025."""
-    runs: list[list[int]] = []
-    for year in sorted(set(years)):
-        if runs and year == runs[-1][-1] + 1:
-            runs[-1].append(year)
-        else:
-            runs.append([year])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 def escape(text: str) -> str:

@@ -93,17 +93,6 @@ def format_signed(value: float) -> str:
     return f"+{rounded:.1f}" if rounded > 0 else f"{MINUS}{-rounded:.1f}"
 
 
-def year_spans(years: Sequence[int]) -> str:
-    """2013, 2015–2023, 2025: runs of consecutive years joined."""
-    runs: list[list[int]] = []
-    for year in sorted(set(years)):
-        if runs and year == runs[-1][-1] + 1:
-            runs[-1].append(year)
-        else:
-            runs.append([year])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
-
-
 def trend_points(editions: Sequence[Edition]) -> list[TrendPoint]:
     return [
         TrendPoint(e.year, e.submissions, e.accepted)

@@ -167,7 +167,7 @@ async def test_stats_commands_and_options_are_registered_in_chinese(
     assert command["name_localizations"]["zh-TW"] == "統計"
     assert command["name_localizations"]["zh-CN"] == "统计"
     subcommands = {o["name"]: o for o in command["options"]}
-    assert set(subcommands) == {"edition", "compare"}
+    assert set(subcommands) == {"edition", "compare", "institutions", "authors"}
     compare = subcommands["compare"]
     assert compare["name_localizations"]["zh-TW"] == "對照"
     assert compare["description_localizations"]["zh-TW"] == "同一年各會議並列對照，附圖表"

@@ -9,10 +9,10 @@ from bot.render.awards import (
     edition_embed,
     escape,
     paginate,
-    year_spans,
 )
 from bot.render.embeds import DESCRIPTION
 from bot.render.i18n import Strings
+from bot.render.years import year_spans
 
 STRINGS = Strings.load()
 ICML = Venue(key="icml", name="ICML")

@@ -14,8 +14,8 @@ from bot.render.stats import (
     format_signed,
     previous_with_statistics,
     trend_points,
-    year_spans,
 )
+from bot.render.years import year_spans
 
 NEURIPS = Venue(key="neurips", name="NeurIPS", url="https://neurips.cc/")
 ICML = Venue(key="icml", name="ICML")

@@ -1,0 +1,160 @@
+"""/stats institutions and /stats authors on the stand-in, with the bundled catalogue."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.app import LaurelBot
+from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
+from bot.localdiscord.server import LocalDiscord
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+
+EPHEMERAL = 64
+INSTITUTION = re.compile(r"\*\*(\d+)\.\*\* (.+) — \*\*(\d+\.\d\d)\*\* \(papers: (\d+)\)")
+
+
+async def stats(
+    server: LocalDiscord, subcommand: str, options: dict[str, Any], locale: str = "en-US"
+) -> dict[str, Any]:
+    interaction = await server.slash("stats", options, subcommand=subcommand, locale=locale)
+    return await interaction.message()
+
+
+def institution_lines(embed: dict[str, Any]) -> list[tuple[int, str, float, int]]:
+    lines = embed["description"].split("\n")
+    found = [INSTITUTION.fullmatch(line) for line in lines]
+    assert all(found), lines
+    return [(int(m[1]), m[2], float(m[3]), int(m[4])) for m in found if m]
+
+
+async def test_institutions_of_2025_with_fractional_credit(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    message = await stats(server, "institutions", {"from": 2025, "to": 2025})
+
+    assert message["flags"] & EPHEMERAL == 0
+    (embed,) = message["embeds"]
+    assert embed["title"] == "Institutions by awarded papers — every venue, 2025"
+    lines = institution_lines(embed)
+    assert len(lines) == 15
+    # Princeton: two papers of its own and half of a shared one.
+    assert lines[0] == (1, "Princeton University", 2.5, 3)
+    assert lines[1] == (2, "Nanjing University", 1.5, 2)
+    assert [rank for rank, *_ in lines[2:5]] == [3, 3, 3]  # ties at 1.00 share a rank
+    assert embed["footer"]["text"] == (
+        "Top 15 of 27 institutions. Each of 20 awarded papers gives 1 credit, "
+        "split equally among its institutions."
+    )
+    # Every institution's credit together is the number of awarded papers with affiliations.
+    everything = await laurel.papers.institution_credit(first=2025, last=2025, limit=1000)
+    assert len(everything.entries) == everything.ranked == 27
+    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 20
+
+
+async def test_institutions_at_one_venue_add_up_to_its_papers(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    message = await stats(server, "institutions", {"venue": "icml", "from": 2025})
+
+    (embed,) = message["embeds"]
+    assert embed["title"] == "Institutions by awarded papers — ICML, since 2025"
+    lines = institution_lines(embed)
+    assert lines[0] == (1, "Harvard University", 1.0, 2)
+    assert ("Stanford University", 0.33) in [(name, credit) for _, name, credit, _ in lines]
+    assert len(lines) == 14  # every institution shown: their credits are all the credit
+    assert round(sum(credit for _, _, credit, _ in lines), 1) == 8.0
+    assert "Each of 8 awarded papers" in embed["footer"]["text"]
+
+
+async def test_institutions_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
+    message = await stats(server, "institutions", {"to": 2025}, locale="zh-TW")
+
+    (embed,) = message["embeds"]
+    assert embed["title"] == "機構得獎論文排行 — 所有會議，至 2025 年"
+    first = embed["description"].split("\n")[0]
+    assert first == "**1.** Princeton University — **2.50**（3 篇論文）"
+    assert embed["footer"]["text"].startswith("27 個機構中的前 15 名。")
+
+
+async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
+    message = await stats(server, "authors", {"from": 2025, "to": 2025})
+
+    (embed,) = message["embeds"]
+    assert embed["title"] == "Most-awarded authors — every venue, 2025"
+    lines = embed["description"].split("\n")
+    assert len(lines) == 15
+    # Nobody in the bundled catalogue has two awarded papers: all tie, by name.
+    assert lines[0] == "**1.** Abderrahim Bendahi — papers: **1**, awards: 1"
+    assert all(line.startswith("**1.** ") for line in lines)
+    assert embed["footer"]["text"] == "Top 15 of 105 authors of 33 awarded papers."
+
+
+async def test_authors_at_a_venue_in_traditional_chinese(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    message = await stats(server, "authors", {"venue": "neurips"}, locale="zh-TW")
+
+    (embed,) = message["embeds"]
+    assert embed["title"] == "得獎最多的作者 — NeurIPS，所有年份"
+    assert "篇論文，1 個獎項" in embed["description"]
+
+
+async def test_a_range_backwards_is_a_private_clear_answer(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    for subcommand in ("institutions", "authors"):
+        message = await stats(server, subcommand, {"from": 2025, "to": 2020})
+        assert message["flags"] & EPHEMERAL
+        assert message["content"] == (
+            "The first year (2025) comes after the last (2020); swap them and try again."
+        )
+    chinese = await stats(server, "authors", {"from": 2025, "to": 2020}, locale="zh-TW")
+    assert chinese["content"].startswith("起始年（2025）晚於結束年（2020）")
+
+
+async def test_a_range_without_awards_says_which_years_have_them(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    message = await stats(server, "institutions", {"venue": "icml", "from": 1990, "to": 2000})
+    assert message["flags"] & EPHEMERAL
+    assert message["content"].startswith(
+        "The catalogue has no awarded papers for ICML, 1990–2000; it has awards for "
+    )
+    chinese = await stats(server, "authors", {"to": 1990}, locale="zh-TW")
+    assert chinese["flags"] & EPHEMERAL
+    assert chinese["content"].startswith("目錄裡沒有「所有會議，至 1990 年」的得獎論文")
+
+
+async def test_leaderboards_are_registered_in_chinese(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    (command,) = [c for c in server.commands.list_for(None) if c["name"] == "stats"]
+    subcommands = {o["name"]: o for o in command["options"]}
+    institutions = subcommands["institutions"]
+    assert institutions["name_localizations"] == {"zh-TW": "機構", "zh-CN": "机构"}
+    options = {o["name"]: o for o in institutions["options"]}
+    assert list(options) == ["venue", "from", "to"]
+    assert options["from"]["name_localizations"] == {"zh-TW": "起始年", "zh-CN": "起始年"}
+    assert options["to"]["description_localizations"]["zh-CN"].startswith("计入的最后一年")
+    assert subcommands["authors"]["name_localizations"]["zh-TW"] == "作者"
+
+
+async def test_awards_without_names_are_told_apart_from_no_awards(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    nameless = Award(
+        venue="icml", year=2024, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
+        paper=Paper(title="A paper with no names yet"),
+    )  # fmt: skip
+    catalog = CatalogRepository(db)
+    await catalog.apply(CatalogBatch(awards=(nameless,)), actor="test", policy="update")
+
+    message = await stats(server, "institutions", {"venue": "icml", "from": 2024, "to": 2024})
+    assert message["flags"] & EPHEMERAL
+    assert message["content"] == (
+        "The awarded papers for ICML, 2024 have no institutions in the catalogue yet."
+    )
+    chinese = await stats(server, "authors", {"venue": "icml", "to": 2024}, locale="zh-TW")
+    assert chinese["content"] == "目錄裡「ICML，至 2024 年」的得獎論文還沒有作者資料。"
