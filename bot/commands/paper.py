@@ -19,6 +19,7 @@ from bot.commands.paper_buttons import (
     results_message,
     send_paper,
 )
+from bot.commands.timing import in_time, reply
 from bot.domain.daily import paper_of_the_day
 from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
@@ -93,12 +94,12 @@ class PaperCommands(
         state = SearchState(
             query=query, venue=venue.key if venue else None, year=year, kind=kind_of(kind)
         ).fitted()
-        found, more = await state.results(self._papers)
+        found, more = await in_time(interaction, state.results(self._papers))
         if not found:
             raise UserError("paper-search-empty", query=esc(state.query)[:100])
         language = language_of(interaction.locale)
         embed, view = results_message(state, found, more, self._strings, language)
-        await interaction.response.send_message(embed=embed, view=view)
+        await reply(interaction, embed=embed, view=view)
 
     @app_commands.command(name=_("random"), description=_("A random awarded paper"))
     @app_commands.describe(

@@ -15,6 +15,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
+from bot.commands.timing import in_time, reply
 from bot.domain.models import Edition, Venue
 from bot.errors import UserError
 from bot.render.charts import compare_chart, trend_chart
@@ -159,16 +160,19 @@ class Stats(commands.Cog):
         to_year: Year | None = None,
     ) -> None:
         scope = _scope(venue, from_year, to_year)
-        board = await self._papers.institution_credit(
-            venue=venue.key if venue else None,
-            first=from_year,
-            last=to_year,
-            limit=LEADERBOARD_SIZE,
+        board = await in_time(
+            interaction,
+            self._papers.institution_credit(
+                venue=venue.key if venue else None,
+                first=from_year,
+                last=to_year,
+                limit=LEADERBOARD_SIZE,
+            ),
         )
         if not board.entries:
             await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
         embed = institutions_embed(board, scope, self._strings, language_of(interaction.locale))
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
     @stats.command(
         name=_("authors"),
@@ -188,16 +192,19 @@ class Stats(commands.Cog):
         to_year: Year | None = None,
     ) -> None:
         scope = _scope(venue, from_year, to_year)
-        board = await self._papers.author_awards(
-            venue=venue.key if venue else None,
-            first=from_year,
-            last=to_year,
-            limit=LEADERBOARD_SIZE,
+        board = await in_time(
+            interaction,
+            self._papers.author_awards(
+                venue=venue.key if venue else None,
+                first=from_year,
+                last=to_year,
+                limit=LEADERBOARD_SIZE,
+            ),
         )
         if not board.entries:
             await self._raise_empty("leaders-error-no-authors", venue, scope, interaction)
         embed = authors_embed(board, scope, self._strings, language_of(interaction.locale))
-        await interaction.response.send_message(embed=embed)
+        await reply(interaction, embed=embed)
 
     async def _raise_empty(
         self, key: str, venue: Venue | None, scope: Scope, interaction: discord.Interaction

@@ -1,0 +1,35 @@
+"""Answering within Discord's window: a first answer later than 3 seconds is thrown away.
+
+Most answers take milliseconds, and deferring all of them would show every user a "thinking…"
+flicker. So slow work is awaited for a moment first, and the interaction is deferred only when
+the work has not finished by then; `reply` then sends through whichever path is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+T = TypeVar("T")
+# Leaves half of Discord's 3 s for the defer itself to arrive under load.
+DEFER_AFTER = 1.5
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """Await `work`, deferring the interaction first if it takes longer than DEFER_AFTER."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    return await task
+
+
+async def reply(interaction: discord.Interaction, **message: Any) -> None:
+    """Send the answer as the response, or as the followup that completes a deferral."""
+    if interaction.response.is_done():
+        await interaction.followup.send(**message)
+    else:
+        await interaction.response.send_message(**message)

@@ -1,0 +1,41 @@
+"""Slow answers are deferred in time and still arrive; fast ones are not deferred."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import LaurelBot
+from bot.commands import timing
+from bot.localdiscord.server import LocalDiscord
+
+
+async def test_a_fast_search_is_answered_without_a_deferral(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    interaction = await server.slash("paper", {"query": "attention"}, subcommand="search")
+    message = await interaction.message()
+    assert not interaction.deferred
+    assert message["embeds"]
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "subcommand"),
+    [
+        ("paper", {"query": "attention"}, "search"),
+        ("stats", {}, "institutions"),
+        ("stats", {}, "authors"),
+    ],
+)
+async def test_slow_work_is_deferred_then_answered(
+    laurel: LaurelBot,
+    server: LocalDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    options: dict[str, object],
+    subcommand: str,
+) -> None:
+    monkeypatch.setattr(timing, "DEFER_AFTER", 0.0)  # every piece of work counts as slow
+    interaction = await server.slash(command, options, subcommand=subcommand)
+    message = await interaction.message()
+    assert interaction.deferred
+    assert message["embeds"]
