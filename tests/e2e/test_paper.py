@@ -260,3 +260,17 @@ async def test_today_is_the_same_paper_all_day(laurel: LaurelBot, server: LocalD
     assert first["embeds"][0]["title"] == again["embeds"][0]["title"]
     assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · ")
     assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · ")
+
+
+async def test_random_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
+    interaction = await server.slash(
+        "paper",
+        {"venue": "icml", "year": 2025, "kind": "outstanding"},
+        subcommand="random",
+        locale="zh-TW",
+    )
+    message = await interaction.message()
+    (embed,) = message["embeds"]
+    assert [f["name"] for f in embed["fields"]][:3] == ["作者", "機構", "獎項"]
+    labels = [c["label"] for row in message["components"] for c in row["components"]]
+    assert "換一篇" in labels
