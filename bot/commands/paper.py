@@ -101,6 +101,17 @@ class PaperCommands(
         embed, view = results_message(state, found, more, self._strings, language)
         await reply(interaction, embed=embed, view=view)
 
+    @search.autocomplete("query")
+    async def _query_titles(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Titles as one types; picking one searches for that title."""
+        found = await self._papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+        return [
+            app_commands.Choice(name=_choice_name(p), value=p.paper.title[:CHOICE_NAME])
+            for p in found
+        ]
+
     @app_commands.command(name=_("random"), description=_("A random awarded paper"))
     @app_commands.describe(
         venue=_("Only papers awarded at this venue"),

@@ -274,3 +274,16 @@ async def test_random_in_traditional_chinese(laurel: LaurelBot, server: LocalDis
     assert [f["name"] for f in embed["fields"]][:3] == ["作者", "機構", "獎項"]
     labels = [c["label"] for row in message["components"] for c in row["components"]]
     assert "換一篇" in labels
+
+
+async def test_search_autocompletes_titles_as_one_types(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    choices = await server.autocomplete(
+        "paper", {"query": "gated atte"}, "query", subcommand="search"
+    )
+    assert choices
+    assert choices[0]["value"].startswith("Gated Attention for Large Language Models")
+    results = await server.slash("paper", {"query": choices[0]["value"]}, subcommand="search")
+    (embed,) = (await results.message())["embeds"]
+    assert "Gated Attention" in str(embed)
