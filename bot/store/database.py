@@ -1,9 +1,9 @@
-"""The SQLite database: one writer, one reader, migrations at open.
+"""The SQLite database: one writer, a few readers, migrations at open.
 
 Reads go through aiosqlite. Writes are whole functions run on one dedicated thread inside
 `BEGIN IMMEDIATE`: a catalogue import issues hundreds of thousands of small statements, and a
 thread hop per statement (what aiosqlite does) costs ~40x the statement itself
-(benchmarks/catalog measures it). The reader connection is `query_only`, so every write has to
+(benchmarks/catalog measures it). The reader connections are `query_only`, so every write has to
 come through `Database.write`.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -24,6 +25,9 @@ from bot.store.errors import StoreError
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
 BUSY_TIMEOUT_MS = 5_000
+# One reader per core: SQLite releases the GIL while it works, so two searches run at once
+# instead of queueing behind one connection (benchmarks/interactions measures it).
+READERS = 2
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -37,21 +41,28 @@ class Database:
         self.path = path
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
         self._writer: sqlite3.Connection | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: Path, *, create: bool = True) -> Self:
-        """Open (and with `create`, make) the database at `path` and bring its schema up to date."""
+    async def open(cls, path: Path, *, create: bool = True, readers: int = READERS) -> Self:
+        """Open (and with `create`, make) the database at `path` and bring its schema up to date.
+
+        `readers` connections answer reads side by side (WAL lets them run while one writes).
+        """
         if not create and not path.exists():  # noqa: ASYNC240 (one stat, before any I/O starts)
             raise StoreError(f"no database at {path}: run `laurel db init` first")
         db = cls(path)
         try:
             await db._run(db._open_writer)
-            db._reader = await aiosqlite.connect(path, isolation_level=None)
-            db._reader.row_factory = sqlite3.Row
-            await db._reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await db._reader.execute("PRAGMA query_only = ON")
+            for _ in range(readers):
+                reader = await aiosqlite.connect(path, isolation_level=None)
+                db._readers.append(reader)
+                reader.row_factory = sqlite3.Row
+                await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await reader.execute("PRAGMA query_only = ON")
+                db._idle.put_nowait(reader)
         except BaseException:
             await db.close()
             raise
@@ -74,9 +85,9 @@ class Database:
         migrations.migrate(conn, self.path)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            await self._reader.close()
-            self._reader = None
+        readers, self._readers = self._readers, []
+        for reader in readers:
+            await reader.close()
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await self._run(writer.close)
@@ -123,18 +134,25 @@ class Database:
         return self._writer
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        rows = await self._require_reader().execute_fetchall(sql, params)
+        async with self._reader() as reader:
+            rows = await reader.execute_fetchall(sql, params)
         return list(rows)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        async with self._require_reader().execute(sql, params) as cursor:
+        async with self._reader() as reader, reader.execute(sql, params) as cursor:
             row: sqlite3.Row | None = await cursor.fetchone()
             return row
 
-    def _require_reader(self) -> aiosqlite.Connection:
-        if self._reader is None:
+    @asynccontextmanager
+    async def _reader(self) -> AsyncIterator[aiosqlite.Connection]:
+        """An idle reader, for one statement; waits while all are busy."""
+        if not self._readers:
             raise StoreError("the database is closed")
-        return self._reader
+        reader = await self._idle.get()
+        try:
+            yield reader
+        finally:
+            self._idle.put_nowait(reader)
 
     async def backup(self, target: Path) -> Path:
         """An online backup of the live database, checked for integrity before it is kept."""

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -151,3 +152,16 @@ async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) ->
     await db.write(corrupt)
     problems = await db.integrity_check()
     assert any(p.startswith("search index") for p in problems)
+
+
+async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
+    async with await Database.open(tmp_path / "x.db", readers=2) as db:
+        first = db._idle.get_nowait()  # one reader busy elsewhere
+        try:
+            # the other still answers, rather than waiting for the first
+            async with asyncio.timeout(5):
+                row = await db.fetchone("SELECT 1")
+            assert row is not None
+            assert row[0] == 1
+        finally:
+            db._idle.put_nowait(first)
