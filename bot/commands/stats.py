@@ -160,15 +160,13 @@ class Stats(commands.Cog):
         to_year: Year | None = None,
     ) -> None:
         scope = _scope(venue, from_year, to_year)
-        board = await in_time(
-            interaction,
-            self._papers.institution_credit(
-                venue=venue.key if venue else None,
-                first=from_year,
-                last=to_year,
-                limit=LEADERBOARD_SIZE,
-            ),
+        query = self._papers.institution_credit(
+            venue=venue.key if venue else None,
+            first=from_year,
+            last=to_year,
+            limit=LEADERBOARD_SIZE,
         )
+        board = await in_time(interaction, query)
         if not board.entries:
             await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
         embed = institutions_embed(board, scope, self._strings, language_of(interaction.locale))
@@ -192,15 +190,13 @@ class Stats(commands.Cog):
         to_year: Year | None = None,
     ) -> None:
         scope = _scope(venue, from_year, to_year)
-        board = await in_time(
-            interaction,
-            self._papers.author_awards(
-                venue=venue.key if venue else None,
-                first=from_year,
-                last=to_year,
-                limit=LEADERBOARD_SIZE,
-            ),
+        query = self._papers.author_awards(
+            venue=venue.key if venue else None,
+            first=from_year,
+            last=to_year,
+            limit=LEADERBOARD_SIZE,
         )
+        board = await in_time(interaction, query)
         if not board.entries:
             await self._raise_empty("leaders-error-no-authors", venue, scope, interaction)
         embed = authors_embed(board, scope, self._strings, language_of(interaction.locale))

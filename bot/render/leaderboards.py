@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 
@@ -82,19 +82,7 @@ def institutions_embed(
         )
         for rank, entry in zip(places, entries, strict=True)
     ]
-    return build_embed(
-        title=strings.text(
-            "leaders-institutions-title", language, scope=scope_text(scope, strings, language)
-        ),
-        description="\n".join(lines),
-        footer=strings.text(
-            "leaders-institutions-footer",
-            language,
-            shown=len(entries),
-            ranked=f"{board.ranked:,}",
-            papers=f"{board.papers:,}",
-        ),
-    )
+    return _board_embed("institutions", lines, board, scope, strings, language)
 
 
 def authors_embed(
@@ -114,15 +102,27 @@ def authors_embed(
         )
         for rank, entry in zip(places, entries, strict=True)
     ]
+    return _board_embed("authors", lines, board, scope, strings, language)
+
+
+def _board_embed(
+    board_name: str,
+    lines: list[str],
+    board: Leaderboard[Any],
+    scope: Scope,
+    strings: Strings,
+    language: Language,
+) -> discord.Embed:
+    """The frame both leaderboards share: scope in the title, totals in the footer."""
     return build_embed(
         title=strings.text(
-            "leaders-authors-title", language, scope=scope_text(scope, strings, language)
+            f"leaders-{board_name}-title", language, scope=scope_text(scope, strings, language)
         ),
         description="\n".join(lines),
         footer=strings.text(
-            "leaders-authors-footer",
+            f"leaders-{board_name}-footer",
             language,
-            shown=len(entries),
+            shown=len(board.entries),
             ranked=f"{board.ranked:,}",
             papers=f"{board.papers:,}",
         ),
