@@ -31,7 +31,7 @@ LIST_TABLES = {"authors": "paper_authors", "affiliations": "paper_affiliations"}
 
 
 def values(model: Venue | Edition | Paper | Award, fields: tuple[str, ...]) -> dict[str, Any]:
-    dumped = model.model_dump(mode="json", exclude_none=True)
+    dumped = model.model_dump(mode="json", exclude_none=True, include=set(fields))
     result = {}
     for field in fields:
         value = dumped.get(field)
