@@ -114,7 +114,7 @@ class _Writer:
             self._note("add", "venue", venue.key, venue.name, None, incoming)
             return
         before = rows.from_row(row, rows.VENUE_FIELDS)
-        after = self._merge(before, incoming, venue.model_dump(mode="json").get("sources"))
+        after = self._merge(before, incoming, None)  # venues carry no sources
         self._update("venues", "key = ?", (venue.key,), before, after)
         self._note("change", "venue", venue.key, venue.name, before, after)
 
