@@ -20,6 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from bot.errors import LaurelError
 from bot.observability.health import HealthReport
 from bot.observability.metrics import Metrics
+from bot.observability.probe import url_host
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class OpsServer:
                         f" ({exc.strerror}): choose another port in [health] / [metrics]"
                     ) from None
                 for route in routes:
-                    self.urls[route.path] = f"http://{_url_host(host)}:{site.port}{route.path}"
+                    self.urls[route.path] = f"http://{url_host(host)}:{site.port}{route.path}"
         except BaseException:
             await self.stop()
             raise
@@ -91,16 +92,3 @@ class OpsServer:
     async def _serve_metrics(self, request: web.Request) -> web.Response:
         body = await self._metrics.render()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
-
-
-def _url_host(host: str) -> str:
-    """Where a client on this machine reaches a listener bound to `host`."""
-    if host in ("0.0.0.0", ""):
-        return "127.0.0.1"
-    if host == "::":
-        return "[::1]"
-    return f"[{host}]" if ":" in host else host
-
-
-def health_url(settings: Settings) -> str:
-    return f"http://{_url_host(settings.health.host)}:{settings.health.port}/health"
