@@ -18,6 +18,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord import app_commands
 from discord.ext import commands
 
+from bot.backups import schedule_backups
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.observability.metrics import Metrics
@@ -80,6 +81,7 @@ class LaurelBot(commands.Bot):
         for group in command_groups(self):
             await self.add_cog(group)
         await self.sync_commands()
+        schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.scheduler.start()
 
     async def on_app_command_completion(

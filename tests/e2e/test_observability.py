@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import math
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,11 +18,19 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import LaurelBot
+from bot.backups import JOB_ID
 from bot.errors import UserError
+from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
-from bot.settings import HealthSettings, MetricsSettings, Settings
+from bot.settings import (
+    BackupSettings,
+    DatabaseSettings,
+    HealthSettings,
+    MetricsSettings,
+    Settings,
+)
 from bot.store.database import Database
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -155,3 +165,18 @@ async def test_metrics_off_serves_health_alone_and_one_address_serves_both(
     async with OpsServer(shared, health=health, metrics=laurel.metrics) as both:
         assert both.urls["/health"].replace("/health", "/metrics") == both.urls["/metrics"]
         assert (await _get(both.urls["/metrics"]))[0] == 200
+
+
+async def test_the_bot_schedules_its_backups_at_setup(
+    server: LocalDiscord, db: Database, tmp_path: Path
+) -> None:
+    settings = Settings(
+        database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "backups"),
+        backups=BackupSettings(interval_hours=12),
+    )
+    async with laurel_on(server, db, settings) as bot:
+        job = bot.scheduler.get_job(JOB_ID)
+        assert job.trigger.interval == dt.timedelta(hours=12)
+        assert str(job.trigger.timezone) == "UTC"
+    async with laurel_on(server, db) as bot:  # a harness run without settings keeps none
+        assert bot.scheduler.get_job(JOB_ID) is None
