@@ -10,14 +10,18 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from typing import Any
 
 import discord
 import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from discord import app_commands
 from discord.ext import commands
 
+from bot.backups import schedule_backups
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
+from bot.observability.metrics import Metrics
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.bot_state import BotStateRepository
@@ -47,8 +51,11 @@ class LaurelBot(commands.Bot):
         db: Database,
         scheduler: AsyncIOScheduler,
         guild_ready_timeout: float = 2.0,
+        metrics: Metrics | None = None,
     ) -> None:
-        self.strings = Strings.load()  # before super().__init__, which builds the LaurelTree
+        # Both before super().__init__, which builds the LaurelTree that uses them.
+        self.strings = Strings.load()
+        self.metrics = metrics or Metrics()
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -65,6 +72,7 @@ class LaurelBot(commands.Bot):
         self.papers = PaperRepository(db)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
+        self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
@@ -73,7 +81,15 @@ class LaurelBot(commands.Bot):
         for group in command_groups(self):
             await self.add_cog(group)
         await self.sync_commands()
+        schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.scheduler.start()
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction,
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        self.metrics.command_finished(interaction, "ok")  # failures: LaurelTree.on_error
 
     async def login(self, token: str) -> None:
         await super().login(token)

@@ -1,11 +1,13 @@
-"""Log output as the settings ask: text for people, JSON lines for collectors."""
+"""Log output as the settings ask: text for people, JSON lines for collectors; never a secret."""
 
 from __future__ import annotations
 
 import json
 import logging
 import sys
+from collections.abc import Iterable
 
+from bot.observability.redact import RedactingFormatter, Redactor
 from bot.settings import LoggingSettings
 
 
@@ -22,12 +24,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def configure_logging(settings: LoggingSettings) -> None:
+def configure_logging(settings: LoggingSettings, secrets: Iterable[str] = ()) -> None:
+    """Log to stderr as `settings` ask, with `secrets` (and token-shaped strings) redacted."""
     handler = logging.StreamHandler(sys.stderr)
-    if settings.format == "json":
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    inner = (
+        JsonFormatter()
+        if settings.format == "json"
+        else logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    )
+    handler.setFormatter(RedactingFormatter(inner, Redactor(secrets)))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.level)

@@ -45,6 +45,27 @@ class LoggingSettings(_Section):
     format: Literal["text", "json"] = "text"
 
 
+# -- ops (issue 7): health, metrics, backups --------------------------------------------------
+
+
+class HealthSettings(_Section):
+    enabled: bool = True
+    host: str = Field("127.0.0.1", min_length=1)
+    port: int = Field(8086, ge=0, le=65535)
+
+
+class MetricsSettings(_Section):
+    enabled: bool = False
+    host: str = Field("127.0.0.1", min_length=1)
+    port: int = Field(9108, ge=0, le=65535)
+
+
+class BackupSettings(_Section):
+    enabled: bool = True
+    interval_hours: float = Field(24.0, gt=0, le=24 * 366)
+    keep: int = Field(7, ge=1)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
@@ -53,6 +74,9 @@ class Settings(BaseSettings):
     database: DatabaseSettings = DatabaseSettings()
     discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
+    health: HealthSettings = HealthSettings()
+    metrics: MetricsSettings = MetricsSettings()
+    backups: BackupSettings = BackupSettings()
     # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
     # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
     token: SecretStr | None = Field(

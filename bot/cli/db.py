@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import sys
 from pathlib import Path
 from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
+from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
+from bot.store.backup_files import restore
 from bot.store.database import Database
 
 
@@ -25,6 +28,12 @@ def register(commands: Any) -> None:
     backup = actions.add_parser("backup", help="copy the live database, checked, to a file")
     backup.add_argument("path", nargs="?", type=Path, help="default: a dated file in backup_dir")
     backup.set_defaults(handler=backup_database)
+    restore = actions.add_parser(
+        "restore", help="replace the database by a backup, checked first; the old one is kept"
+    )
+    restore.add_argument("file", type=Path, help="a backup made by `laurel db backup` or the bot")
+    restore.add_argument("--yes", action="store_true", help="replace without asking")
+    restore.set_defaults(handler=restore_database)
 
 
 async def init_database(settings: Settings, args: argparse.Namespace) -> int:
@@ -59,4 +68,28 @@ async def backup_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         await db.backup(target)
     print(f"backed up {settings.database.path} to {target} (integrity checked)")
+    return 0
+
+
+async def restore_database(settings: Settings, args: argparse.Namespace) -> int:
+    database: Path = settings.database.path
+
+    def confirm(version: int, papers: int) -> bool:
+        print(f"{args.file}: checked, schema version {version}, {papers} papers")
+        if args.yes:
+            return True
+        if not sys.stdin.isatty():
+            raise LaurelError("not replacing the database without --yes (no terminal to ask)")
+        answer = input(f"Replace {database} with it? The current one is kept aside. [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    now = dt.datetime.now(dt.UTC)
+    # Sync file work (copy, check, rename) that must not interleave with anything: nothing else
+    # runs in this process, so it needs no thread.
+    restored = restore(args.file, database, confirm=confirm, now=now)
+    if restored is None:
+        print("nothing changed")
+        return 1
+    kept = f"; the previous one is kept at {restored.kept_aside}" if restored.kept_aside else ""
+    print(f"restored {database} from {args.file}{kept}")
     return 0

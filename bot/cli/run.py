@@ -13,6 +13,8 @@ from bot.app import LaurelBot, use_endpoints
 from bot.catalog.bundled import load_bundled_into
 from bot.errors import LaurelError
 from bot.logs import configure_logging
+from bot.observability.health import check_health
+from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.database import Database
 from bot.store.lock import InstanceLock
@@ -30,15 +32,19 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             "your application → Bot → Reset Token) as DISCORD_TOKEN, "
             "or try Laurel without Discord with `laurel console`"
         )
-    configure_logging(settings.logging)
+    token = settings.token.get_secret_value()
+    configure_logging(settings.logging, secrets=[token])
     with InstanceLock(settings.database.path):
         async with await Database.open(settings.database.path) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
             scheduler = AsyncIOScheduler(timezone="UTC")
-            async with LaurelBot(settings=settings, db=db, scheduler=scheduler) as bot:
+            async with (
+                LaurelBot(settings=settings, db=db, scheduler=scheduler) as bot,
+                OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
+            ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
                 loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-                await bot.start(settings.token.get_secret_value())
+                await bot.start(token)
     return 0

@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.domain.models import Language
 from bot.errors import LaurelError, UserError
+from bot.observability.metrics import Metrics
 from bot.render.i18n import Strings, language_of
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,9 @@ async def send_ephemeral(interaction: discord.Interaction, content: str) -> None
         log.warning("could not tell the user about an error", exc_info=True)
 
 
-class _HasStrings(Protocol):
+class _LaurelClient(Protocol):
     strings: Strings
+    metrics: Metrics
 
 
 class LaurelTree(app_commands.CommandTree[discord.Client]):
@@ -98,12 +100,20 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(client)
-        self.strings = cast(_HasStrings, client).strings
+        self.strings = cast(_LaurelClient, client).strings
+        self.metrics = cast(_LaurelClient, client).metrics
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        self.metrics.command_started(interaction)  # for the latency histogram
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await report(interaction, error, self.strings)
+        text, expected = describe(error, self.strings, interaction.locale)
+        # Counted when the command ended, as a completion is: before the error is answered.
+        self.metrics.command_finished(interaction, "user_error" if expected else "error")
+        await send_ephemeral(interaction, text)
 
 
 async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:

@@ -13,7 +13,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
 from bot.localdiscord.server import LocalDiscord
-from bot.settings import Settings
+from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
 
 
@@ -32,7 +32,9 @@ async def laurel_on(
     ready_timeout: float = 10,
 ) -> AsyncIterator[LaurelBot]:
     """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after."""
-    settings = settings or Settings()
+    # Without settings of its own, a harness run (a test, a benchmark) is no deployment: it
+    # keeps no backups of its throwaway database.
+    settings = settings or Settings(backups=BackupSettings(enabled=False))
     endpoint = settings.discord.model_copy(
         update={"api_base_url": server.rest_url, "gateway_url": server.gateway_url}
     )

@@ -36,6 +36,20 @@ def _configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
 
 
+def integrity_problems(conn: sqlite3.Connection) -> list[str]:
+    """Problems SQLite finds in the file, its foreign keys and the search index; [] when well."""
+    problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+    problems += [
+        f"{r[0]} row {r[1]} points to a missing {r[2]}"
+        for r in conn.execute("PRAGMA foreign_key_check")
+    ]
+    try:  # the search index against its content
+        conn.execute("INSERT INTO paper_search (paper_search) VALUES ('integrity-check')")
+    except sqlite3.DatabaseError as exc:
+        problems.append(f"search index: {exc}")
+    return problems
+
+
 class Database:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -160,20 +174,7 @@ class Database:
 
     async def integrity_check(self) -> list[str]:
         """Problems SQLite finds in the file and in foreign keys; empty when all is well."""
-
-        def check(conn: sqlite3.Connection) -> list[str]:
-            problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
-            problems += [
-                f"{r[0]} row {r[1]} points to a missing {r[2]}"
-                for r in conn.execute("PRAGMA foreign_key_check")
-            ]
-            try:  # the search index against its content
-                conn.execute("INSERT INTO paper_search (paper_search) VALUES ('integrity-check')")
-            except sqlite3.DatabaseError as exc:
-                problems.append(f"search index: {exc}")
-            return problems
-
-        return await self.snapshot(check)
+        return await self.snapshot(integrity_problems)
 
     async def schema_version(self) -> int:
         return await self.snapshot(migrations.current_version)

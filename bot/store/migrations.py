@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -80,14 +81,39 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    copy = sqlite3.connect(partial)
     try:
-        conn.backup(copy)
-        verdict = copy.execute("PRAGMA integrity_check").fetchone()[0]
-    finally:
-        copy.close()
-    if verdict != "ok":
-        partial.unlink(missing_ok=True)
-        raise StoreError(f"the backup failed its integrity check: {verdict}")
-    partial.replace(target)
+        copy = sqlite3.connect(partial)
+        try:
+            conn.backup(copy)
+            verdict = copy.execute("PRAGMA integrity_check").fetchone()[0]
+            # One self-contained file: reading it later leaves no -wal/-shm beside it.
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+        if verdict != "ok":
+            raise StoreError(f"the backup failed its integrity check: {verdict}")
+        durable_replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # out of space, a failed check: no half-file stays
+        raise
     return target
+
+
+def durable_replace(source: Path, target: Path) -> None:
+    """Rename `source` over `target` so that after a crash either the old or the whole new file
+    is there: the data reaches the disk before the rename, and the rename before we return."""
+    fd = os.open(source, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    source.replace(target)
+    fsync_directory(target.parent)
+
+
+def fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

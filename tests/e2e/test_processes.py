@@ -72,6 +72,7 @@ def _bot(stand: Stand, database: Path) -> subprocess.Popen[str]:
         "DISCORD_TOKEN": stand.token,
         "LAUREL_DISCORD__API_BASE_URL": stand.rest,
         "LAUREL_DATABASE__PATH": str(database),
+        "LAUREL_HEALTH__PORT": "0",  # any free port: test runs may share the machine
     }
     env.pop("LAUREL_CONFIG", None)
     return subprocess.Popen(

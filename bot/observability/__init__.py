@@ -1,0 +1,1 @@
+"""Metrics, health and the HTTP endpoints that expose them; log redaction."""

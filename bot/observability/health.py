@@ -1,0 +1,80 @@
+"""Is the bot live? Gateway connected, the bot ready, and the database answering a read.
+
+The report is JSON for `GET /health`, and `laurel health` turns it into an exit code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import discord
+
+from bot.store.database import Database
+
+# A read that takes longer than this is as good as no answer for a health check.
+STORE_TIMEOUT = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class HealthReport:
+    gateway: Check
+    ready: Check
+    store: Check
+    guilds: int
+    latency_ms: float | None
+
+    @property
+    def healthy(self) -> bool:
+        return self.gateway.ok and self.ready.ok and self.store.ok
+
+    def reason(self) -> str:
+        """One line: what is wrong, or a summary of what is right."""
+        failed = [f"{name}: {c.detail}" for name, c in self._checks().items() if not c.ok]
+        if failed:
+            return "; ".join(failed)
+        latency = "?" if self.latency_ms is None else f"{self.latency_ms:.0f} ms"
+        return f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": "ok" if self.healthy else "unhealthy",
+            "reason": self.reason(),
+            "checks": {name: asdict(check) for name, check in self._checks().items()},
+            "guilds": self.guilds,
+            "latency_ms": self.latency_ms,
+        }
+
+    def _checks(self) -> dict[str, Check]:
+        return {"gateway": self.gateway, "ready": self.ready, "store": self.store}
+
+
+async def check_health(client: discord.Client, db: Database) -> HealthReport:
+    connected = client.ws is not None and client.ws.open and not client.is_closed()
+    latency = client.latency
+    return HealthReport(
+        gateway=Check(connected, "connected" if connected else "not connected"),
+        ready=Check(client.is_ready(), "ready" if client.is_ready() else "not ready"),
+        store=await _check_store(db),
+        guilds=len(client.guilds),
+        latency_ms=round(latency * 1000, 1) if math.isfinite(latency) else None,
+    )
+
+
+async def _check_store(db: Database) -> Check:
+    try:
+        async with asyncio.timeout(STORE_TIMEOUT):
+            row = await db.fetchone("PRAGMA user_version")
+    except TimeoutError:
+        return Check(False, f"no answer within {STORE_TIMEOUT:g} s")
+    except Exception as exc:  # any failure to read is the answer, not a crash of the check
+        return Check(False, f"{type(exc).__name__}: {exc}")
+    return Check(True, f"schema {row[0] if row else '?'}")

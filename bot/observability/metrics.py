@@ -1,0 +1,133 @@
+"""Prometheus metrics, in a registry of their own (never the library's global default one).
+
+Metric names (all prefixed `laurel_`):
+
+name                                   type       labels            what
+laurel_commands_total                  counter    command, outcome  slash commands served
+laurel_command_duration_seconds        histogram  command           dispatch to end of command
+laurel_gateway_latency_seconds         gauge                        heartbeat round trip
+laurel_guilds                          gauge                        servers the bot is in
+laurel_digests_posted_total            counter    theme             digests delivered
+laurel_digests_failed_total            counter    theme             digests given up on
+laurel_digests_late_total              counter    theme             posted after their time
+laurel_ledger_pending                  gauge                        ledger rows not settled
+laurel_backups_total                   counter    outcome           scheduled backups
+laurel_last_backup_timestamp_seconds   gauge                        Unix time of the last good one
+
+`outcome` is `ok`, `user_error` (the person's mistake, answered) or `error` (a bug) for commands,
+and `ok` or `error` for backups. A gauge whose source is not connected or failed reads NaN.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+import discord
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+log = logging.getLogger(__name__)
+
+CommandOutcome = Literal["ok", "user_error", "error"]
+PendingSource = Callable[[], Awaitable[int]]
+# Where a command's start time is kept on the interaction (discord.py's `extras` is for this).
+STARTED = "laurel.started"
+# Discord gives an interaction 3 s for its first answer: resolve the buckets around that.
+COMMAND_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0)
+
+
+def _finite_or_nan(value: float) -> float:
+    return value if math.isfinite(value) else math.nan
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self._commands = Counter(
+            "laurel_commands", "Slash commands served", ["command", "outcome"], registry=r
+        )
+        self._command_seconds = Histogram(
+            "laurel_command_duration_seconds",
+            "Time from dispatch to the command's end",
+            ["command"],
+            buckets=COMMAND_BUCKETS,
+            registry=r,
+        )
+        self._gateway_latency = Gauge(
+            "laurel_gateway_latency_seconds", "Gateway heartbeat round trip", registry=r
+        )
+        self._guilds = Gauge("laurel_guilds", "Servers the bot is in", registry=r)
+        self._posted = Counter("laurel_digests_posted", "Digests posted", ["theme"], registry=r)
+        self._failed = Counter("laurel_digests_failed", "Digests given up", ["theme"], registry=r)
+        self._late = Counter("laurel_digests_late", "Digests posted late", ["theme"], registry=r)
+        self._pending = Gauge("laurel_ledger_pending", "Ledger rows not yet settled", registry=r)
+        self._backups = Counter("laurel_backups", "Scheduled backups", ["outcome"], registry=r)
+        self._last_backup = Gauge(
+            "laurel_last_backup_timestamp_seconds", "Unix time of the last good backup", registry=r
+        )
+        for gauge in (self._gateway_latency, self._guilds, self._pending, self._last_backup):
+            gauge.set(math.nan)
+        self._pending_source: PendingSource | None = None
+
+    # -- commands ----------------------------------------------------------------------------
+
+    @staticmethod
+    def command_started(interaction: discord.Interaction) -> None:
+        interaction.extras[STARTED] = time.perf_counter()
+
+    def command_finished(self, interaction: discord.Interaction, outcome: CommandOutcome) -> None:
+        command = interaction.command
+        name = command.qualified_name if command is not None else "unknown"
+        self._commands.labels(command=name, outcome=outcome).inc()
+        started = interaction.extras.get(STARTED)
+        if isinstance(started, float):
+            self._command_seconds.labels(command=name).observe(time.perf_counter() - started)
+
+    # -- the gateway, read when scraped ----------------------------------------------------------
+
+    def watch_gateway(self, latency: Callable[[], float], guilds: Callable[[], int]) -> None:
+        self._gateway_latency.set_function(lambda: _finite_or_nan(latency()))
+        self._guilds.set_function(lambda: float(guilds()))
+
+    # -- digests, fed by the digest engine -------------------------------------------------------
+
+    def digest_posted(self, theme: str) -> None:
+        self._posted.labels(theme=theme).inc()
+
+    def digest_failed(self, theme: str) -> None:
+        self._failed.labels(theme=theme).inc()
+
+    def digest_late(self, theme: str) -> None:
+        self._late.labels(theme=theme).inc()
+
+    def set_pending_source(self, source: PendingSource) -> None:
+        """`source()` counts the ledger rows not yet settled; it is awaited at every scrape."""
+        self._pending_source = source
+
+    # -- backups ---------------------------------------------------------------------------------
+
+    def backup_done(self, ok: bool, *, at: float | None = None) -> None:
+        self._backups.labels(outcome="ok" if ok else "error").inc()
+        if ok:
+            self._last_backup.set(time.time() if at is None else at)
+
+    # -- exposition ------------------------------------------------------------------------------
+
+    async def render(self) -> bytes:
+        """The text exposition format, with the awaited sources read first."""
+        await self._refresh_pending()
+        return generate_latest(self.registry)
+
+    async def _refresh_pending(self) -> None:
+        if self._pending_source is None:
+            return
+        try:
+            self._pending.set(await self._pending_source())
+        except Exception:
+            # A scrape must not fail as a whole for one source; NaN says "unknown".
+            log.warning("could not count pending ledger rows", exc_info=True)
+            self._pending.set(math.nan)

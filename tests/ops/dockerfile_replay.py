@@ -1,0 +1,304 @@
+"""Replay the Dockerfile's steps in a temporary folder and a fresh virtual environment.
+
+There is no Docker engine where Laurel is built and tested, so this does what `docker build`
+would, as far as it can without one: ENV, WORKDIR, COPY (through .dockerignore) and RUN, in
+order, with the image's own directories (/app, /opt/…, /data) moved under a temporary root.
+Steps marked `# replay: skip` (making the system account, chown) need root and are not run;
+USER is not switched. Then it runs the image's commands there: `laurel --help`,
+`laurel db init`, `laurel run` without a token (refused), and `laurel run` against the
+loopback Discord stand-in with `laurel health` (the HEALTHCHECK) reporting it live.
+
+    .venv/bin/python -m tests.ops.dockerfile_replay [--keep]
+
+It downloads the dependencies from PyPI as the image build does, so it runs in .ci/run, not in
+the test suite; tests/ops/test_dockerfile.py checks the replay machinery itself, fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIP = re.compile(r"^#\s*replay:\s*skip\b")
+SYSTEM_DIRS = {"usr", "bin", "sbin", "lib", "etc", "var", "tmp", "dev", "proc", "sys", "root"}
+GRACE = 90.0  # seconds for a fresh install to start the bot on a loaded machine
+
+
+@dataclass(frozen=True)
+class Instruction:
+    keyword: str
+    args: str
+    skip: bool
+
+
+def parse(text: str) -> list[Instruction]:
+    """Instructions with their continuation lines joined; `# replay: skip` marks the next one."""
+    found: list[Instruction] = []
+    skip_next = False
+    lines = iter(text.splitlines())
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            skip_next = skip_next or bool(SKIP.match(line))
+            continue
+        while line.endswith("\\"):
+            line = line[:-1].rstrip() + " " + next(lines, "").strip()
+        keyword, _, args = line.partition(" ")
+        found.append(Instruction(keyword.upper(), args.strip(), skip_next))
+        skip_next = False
+    return found
+
+
+def env_pairs(args: str) -> list[tuple[str, str]]:
+    return [tuple(item.split("=", 1)) for item in shlex.split(args)]  # type: ignore[misc]
+
+
+def image_dirs(instructions: list[Instruction]) -> set[str]:
+    """The top-level directories the image makes its own (/app, /opt, /data …)."""
+    found = set()
+    for step in instructions:
+        if step.keyword in ("WORKDIR", "VOLUME", "ENV", "RUN", "COPY"):
+            found.update(re.findall(r"(?<![\w.$/-])/([a-z]+)(?=/|\b)", step.args))
+    return found - SYSTEM_DIRS
+
+
+class Ignore:
+    """.dockerignore: patterns in order, `!` re-includes, a match on a parent folder counts."""
+
+    def __init__(self, text: str) -> None:
+        self.rules: list[tuple[re.Pattern[str], bool]] = []
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            pattern = line.lstrip("!").strip("/")
+            self.rules.append((re.compile(_glob_to_regex(pattern)), negate))
+
+    def excluded(self, relative: str) -> bool:
+        parts = relative.split("/")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        excluded = False
+        for pattern, negate in self.rules:
+            if any(pattern.fullmatch(p) for p in prefixes):
+                excluded = not negate
+        return excluded
+
+
+def _glob_to_regex(pattern: str) -> str:
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return out
+
+
+class Replay:
+    def __init__(self, context: Path, root: Path) -> None:
+        self.context = context
+        self.root = root
+        self.instructions = parse((context / "Dockerfile").read_text())
+        self.ignore = Ignore((context / ".dockerignore").read_text())
+        self.moved = image_dirs(self.instructions)
+        self.workdir = root
+        base = root / "base-image-bin"  # the base image's `python` on PATH
+        base.mkdir(parents=True)
+        (base / "python").symlink_to(_base_python())
+        self.env = {
+            "PATH": f"{base}:/usr/bin:/bin",
+            "HOME": str(root / "home"),
+            "LANG": "C.UTF-8",
+        }
+
+    def inside(self, text: str) -> str:
+        """`text` with the image's own absolute paths moved under the temporary root."""
+        dirs = "|".join(sorted(self.moved))
+        return re.sub(rf"(?<![\w.$/-])/({dirs})(?=/|\b)", rf"{self.root}/\1", text)
+
+    def expand(self, text: str) -> str:
+        return re.sub(r"\$\{?(\w+)\}?", lambda m: self.env.get(m[1], ""), self.inside(text))
+
+    def run_steps(self) -> Iterator[str]:
+        for step in self.instructions:
+            if step.skip:
+                yield f"skip  {step.keyword} {step.args[:60]}"
+                continue
+            handler = getattr(self, f"_{step.keyword.lower()}", None)
+            if handler is not None:
+                handler(step.args)
+                yield f"done  {step.keyword} {step.args[:60]}"
+
+    def _env(self, args: str) -> None:
+        for key, value in env_pairs(args):
+            self.env[key] = self.expand(value)
+
+    def _workdir(self, args: str) -> None:
+        self.workdir = Path(self.inside(args))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    def _copy(self, args: str) -> None:
+        *sources, dest = shlex.split(args)
+        target = Path(self.inside(dest))
+        if not target.is_absolute():
+            target = self.workdir / target
+        for source in sources:
+            self._copy_one(self.context / source, target, many=len(sources) > 1)
+
+    def _copy_one(self, source: Path, target: Path, *, many: bool) -> None:
+        relative = source.relative_to(self.context).as_posix()
+        if source.is_file():
+            if self.ignore.excluded(relative):
+                raise AssertionError(f"COPY {relative}: excluded by .dockerignore")
+            into = target / source.name if many or str(target).endswith("/") else target
+            into = target / source.name if target.is_dir() else into
+            into.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into)
+            return
+        for path in sorted(source.rglob("*")):
+            rel = path.relative_to(self.context).as_posix()
+            if path.is_file() and not self.ignore.excluded(rel):
+                into = target / path.relative_to(source)
+                into.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, into)
+
+    def _run(self, args: str) -> None:
+        command = self.inside(args)
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            cwd=self.workdir,
+            env=self.env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"RUN {command}\nexited {done.returncode}:\n{done.stderr[-3000:]}")
+
+    def command(self, keyword: str) -> list[str]:
+        (step,) = [s for s in self.instructions if s.keyword == keyword]
+        args = step.args
+        if keyword == "HEALTHCHECK":
+            args = args.split(" CMD ", 1)[1]
+        return [self.expand(a) for a in _exec_form(args)]
+
+    def call(self, argv: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, cwd=self.workdir, env=self.env | env, capture_output=True, text=True, timeout=120
+        )
+
+
+def _exec_form(args: str) -> list[str]:
+    value = json.loads(args)
+    assert isinstance(value, list), f"not in exec form: {args}"
+    return [str(v) for v in value]
+
+
+def _base_python() -> str:
+    return str(getattr(sys, "_base_executable", sys.executable))
+
+
+def check_image_commands(replay: Replay) -> Iterator[str]:
+    laurel = replay.command("CMD")[0]
+    assert replay.call([laurel, "--help"]).returncode == 0
+    yield "ok    laurel --help"
+    init = replay.call([laurel, "db", "init"])
+    assert init.returncode == 0, init.stderr
+    assert Path(replay.env["LAUREL_DATABASE__PATH"]).is_file()
+    yield f"ok    laurel db init: {init.stdout.strip()}"
+    refused = replay.call(replay.command("CMD"))
+    assert refused.returncode == 1
+    assert "DISCORD_TOKEN is not set" in refused.stderr
+    yield "ok    laurel run without DISCORD_TOKEN: refused (no token in the image)"
+    yield from _live_bot(replay, laurel)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _live_bot(replay: Replay, laurel: str) -> Iterator[str]:
+    # A container has its own network; this machine may have port 8086 taken, so the run (as
+    # `docker run -e` would) names a free one, for the bot and its health check alike.
+    replay.env["LAUREL_HEALTH__PORT"] = str(_free_port())
+    health = replay.command("HEALTHCHECK")
+    idle = replay.call(health)
+    assert idle.returncode == 1, idle
+    yield f"ok    {' '.join(health)} with no bot: 1 ({idle.stderr.strip()})"
+    stand = subprocess.Popen(
+        [laurel, "localdiscord", "--port", "0"], env=replay.env, stdout=subprocess.PIPE, text=True
+    )
+    bot_log = replay.root / "bot.log"
+    try:
+        assert stand.stdout is not None
+        lines = dict(stand.stdout.readline().split(maxsplit=1) for _ in range(4))
+        runtime = {"DISCORD_TOKEN": lines["token"].strip()}
+        runtime["LAUREL_DISCORD__API_BASE_URL"] = lines["REST"].strip()
+        with bot_log.open("w") as log:
+            bot = subprocess.Popen(
+                replay.command("CMD"), cwd=replay.workdir, env=replay.env | runtime, stderr=log
+            )
+        try:
+            deadline = time.monotonic() + GRACE
+            while (result := replay.call(health)).returncode != 0:
+                assert bot.poll() is None, bot_log.read_text()[-2000:]
+                assert time.monotonic() < deadline, result.stderr
+                time.sleep(1.0)  # another process: nothing to wait on but its answer
+            answer = result.stdout.strip()
+            yield f"ok    {' '.join(health)} with the bot on the stand-in: 0 ({answer})"
+        finally:
+            bot.send_signal(signal.SIGTERM)
+            bot.wait(timeout=30)
+    finally:
+        stand.terminate()
+        stand.wait(timeout=10)
+    assert bot.returncode == 0, f"laurel run exited {bot.returncode} on SIGTERM"
+    yield "ok    laurel run stopped cleanly on SIGTERM (docker stop)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the temporary root")
+    args = parser.parse_args(argv)
+    root = Path(tempfile.mkdtemp(prefix="laurel-image-"))
+    started = time.monotonic()
+    try:
+        replay = Replay(ROOT, root)
+        for line in replay.run_steps():
+            print(line, flush=True)
+        for line in check_image_commands(replay):
+            print(line, flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    print(f"Dockerfile replayed in {time.monotonic() - started:.0f} s (root {root})")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.pop("DISCORD_TOKEN", None)
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""Scheduled backups: names, retention of only our own files, the first run, the job itself."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.backups import JOB_ID, START_DELAY, BackupJob, schedule_backups
+from bot.observability.metrics import Metrics
+from bot.settings import BackupSettings, DatabaseSettings, Settings
+from bot.store.backup_files import backup_name, made_by_laurel, prune
+from bot.store.database import Database
+
+NOON = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+
+
+class FakeClock:
+    def __init__(self, now: dt.datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+@pytest.fixture
+async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
+    copy = tmp_path / "laurel.db"
+    copy.write_bytes(template_db.read_bytes())
+    async with await Database.open(copy) as database:
+        yield database
+
+
+def _touch(folder: Path, name: str, *, age: dt.timedelta = dt.timedelta(0)) -> Path:
+    path = folder / name
+    path.write_bytes(b"x")
+    when = (dt.datetime.now(dt.UTC) - age).timestamp()
+    os.utime(path, (when, when))
+    return path
+
+
+def test_prune_keeps_the_newest_and_touches_nothing_it_did_not_make(tmp_path: Path) -> None:
+    ours = [_touch(tmp_path, backup_name(NOON + dt.timedelta(hours=h))) for h in range(5)]
+    strangers = [
+        _touch(tmp_path, name)
+        for name in (
+            "laurel-20200101T000000Z.db.keep",  # close, but not our name
+            "laurel-2020-01-01.db",
+            "mine.db",
+            "laurel-20200101T000000Z.DB",
+        )
+    ]
+    stale = _touch(tmp_path, "laurel-20200101T000000Z.db.partial", age=dt.timedelta(hours=2))
+    fresh = _touch(tmp_path, "laurel-20200101T000001Z.db.partial")  # a backup still running
+    removed = prune(tmp_path, keep=2, now=dt.datetime.now(dt.UTC))
+    assert sorted(removed) == sorted([*ours[:3], stale])
+    assert [p for _, p in made_by_laurel(tmp_path)] == ours[3:]
+    assert all(p.exists() for p in [*strangers, fresh])
+
+
+async def test_the_job_backs_up_a_usable_copy_and_prunes(db: Database, tmp_path: Path) -> None:
+    clock, metrics = FakeClock(NOON), Metrics()
+    job = BackupJob(db, tmp_path / "backups", keep=2, metrics=metrics, clock=clock)
+    made = []
+    for hour in range(3):
+        clock.now = NOON + dt.timedelta(hours=hour)
+        path = await job.run()
+        assert path is not None
+        made.append(path)
+    assert [p for _, p in made_by_laurel(tmp_path / "backups")] == made[1:]
+    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == [p.name for p in made[1:]]
+    with sqlite3.connect(made[-1]) as copy:  # one file: no -wal needed to read it
+        assert copy.execute("SELECT count(*) FROM papers").fetchone()[0] == 33
+        assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "ok"}) == 3
+    assert metrics.registry.get_sample_value("laurel_last_backup_timestamp_seconds") == (
+        clock.now.timestamp()
+    )
+
+
+async def test_a_failed_backup_is_counted_logged_and_leaves_no_file(
+    db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / backup_name(NOON)).mkdir()  # the final rename cannot land: after all the copying
+    metrics = Metrics()
+    job = BackupJob(db, folder, keep=2, metrics=metrics, clock=FakeClock(NOON))
+    assert await job.run() is None
+    assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "error"}) == 1
+    assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "ok"}) is None
+    assert "scheduled backup into" in caplog.text
+    assert [p.name for p in folder.iterdir()] == [backup_name(NOON)]  # no .partial left
+    caplog.clear()
+
+
+async def test_the_first_run_follows_the_newest_backup_not_the_restart(
+    db: Database, tmp_path: Path
+) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    day = dt.timedelta(hours=24)
+    job = BackupJob(db, folder, keep=2, metrics=Metrics(), clock=FakeClock(NOON))
+    assert job.first_run(day) == NOON + START_DELAY  # none yet: soon after start
+    _touch(folder, backup_name(NOON - dt.timedelta(hours=20)))
+    assert job.first_run(day) == NOON + dt.timedelta(hours=4)  # a day after the last one
+    _touch(folder, backup_name(NOON - dt.timedelta(days=3)))  # older ones do not matter
+    assert job.first_run(day) == NOON + dt.timedelta(hours=4)
+
+
+async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_path: Path) -> None:
+    settings = Settings(
+        database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),
+        backups=BackupSettings(interval_hours=6, keep=3),
+    )
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    job = schedule_backups(scheduler, db, settings, Metrics(), clock=FakeClock(NOON))
+    assert job is not None
+    assert job.keep == 3
+    scheduled = scheduler.get_job(JOB_ID)
+    assert scheduled.trigger.interval == dt.timedelta(hours=6)
+    assert str(scheduled.trigger.timezone) == "UTC"
+    assert scheduled.next_run_time == NOON + START_DELAY
+    off = settings.model_copy(update={"backups": BackupSettings(enabled=False)})
+    assert schedule_backups(AsyncIOScheduler(timezone="UTC"), db, off, Metrics()) is None

@@ -1,0 +1,115 @@
+"""`laurel health` against a `laurel run` on the stand-in (separate processes, as in a container),
+and against nothing; and the bot's own log, at DEBUG, holds no token."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+GRACE = 60.0  # seconds a process may take to come up on a loaded 2-core machine
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _env(tmp_path: Path, port: int, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LAUREL_")}
+    env.pop("DISCORD_TOKEN", None)
+    env.update(
+        LAUREL_DATABASE__PATH=str(tmp_path / "laurel.db"),
+        LAUREL_DATABASE__BACKUP_DIR=str(tmp_path / "backups"),
+        LAUREL_HEALTH__PORT=str(port),
+        **extra,
+    )
+    return env
+
+
+def _health(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "health"], env=env, capture_output=True, text=True, timeout=30
+    )
+
+
+def _until_live(url: str, bot: subprocess.Popen[str]) -> None:
+    """Poll another process (there is no event to wait on across processes) until its health
+    endpoint says 200: nothing listens at first, then it answers 503 until the bot is ready."""
+    deadline = time.monotonic() + GRACE
+    while time.monotonic() < deadline:
+        assert bot.poll() is None, "the bot stopped"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:  # refused, or 503 (HTTPError is an OSError)
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not report a live bot within {GRACE} s")
+
+
+@pytest.fixture
+def stand() -> Iterator[dict[str, str]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "localdiscord", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield dict(process.stdout.readline().split(maxsplit=1) for _ in range(4))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_health_says_no_when_nothing_runs(tmp_path: Path) -> None:
+    port = _free_port()
+    result = _health(_env(tmp_path, port))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"laurel: unhealthy: no bot answering at http://127.0.0.1:{port}/health")
+
+
+def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
+    stand: dict[str, str], tmp_path: Path
+) -> None:
+    token = stand["token"].strip()
+    env = _env(
+        tmp_path,
+        _free_port(),
+        DISCORD_TOKEN=token,
+        LAUREL_DISCORD__API_BASE_URL=stand["REST"].strip(),
+        LAUREL_LOGGING__LEVEL="DEBUG",  # discord.py logs gateway payloads at DEBUG
+        LAUREL_LOGGING__FORMAT="json",
+    )
+    log_path = tmp_path / "bot.log"  # a file, not a pipe: a DEBUG log would fill a pipe
+    with log_path.open("w") as log_file:
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "bot", "run"], env=env, stderr=log_file, text=True
+        )
+    try:
+        url = f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health"
+        _until_live(url, bot)
+        result = _health(env)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("healthy: gateway ")
+        assert "store schema 2" in result.stdout
+    finally:
+        bot.terminate()  # SIGTERM, as `docker stop` sends
+        bot.wait(timeout=GRACE)
+    log = log_path.read_text()
+    assert bot.returncode == 0
+    assert "IDENTIFY" in log or "identify" in log.lower()  # the DEBUG log did cover the login
+    assert token not in log
+    assert token.split(".")[2] not in log

@@ -1,0 +1,170 @@
+"""`laurel db restore FILE`: checked before anything changes, refused beside a running bot, the
+old database kept aside with its WAL, and the new one swapped in whole."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.store.lock import InstanceLock
+
+
+@pytest.fixture
+def workdir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for name in list(os.environ):
+        if name.startswith("LAUREL_") or name == "DISCORD_TOKEN":
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LAUREL_DATABASE__PATH", str(tmp_path / "laurel.db"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no terminal, as under CI or cron
+    return tmp_path
+
+
+@pytest.fixture
+def backup(template_db: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A backup as `laurel db backup` makes it, of a database with the bundled catalogue."""
+    shutil.copyfile(template_db, workdir / "source.db")
+    with monkeypatch.context() as patch:
+        patch.setenv("LAUREL_DATABASE__PATH", str(workdir / "source.db"))
+        assert main(["db", "backup", str(workdir / "laurel-20260301T120000Z.db")]) == 0
+    return workdir / "laurel-20260301T120000Z.db"
+
+
+def _papers(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as conn:
+        return int(conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+
+def _crashed_database(template_db: Path, target: Path, *, drop: int) -> None:
+    """A database as a killed bot leaves it: its last writes only in the -wal beside it."""
+    live = target.with_name("live.db")
+    shutil.copyfile(template_db, live)
+    conn = sqlite3.connect(live)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.execute(f"DELETE FROM papers WHERE rowid IN (SELECT rowid FROM papers LIMIT {drop})")
+    conn.commit()
+    shutil.copyfile(live, target)
+    shutil.copyfile(f"{live}-wal", f"{target}-wal")
+    conn.close()
+    live.unlink()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_restore_replaces_the_database_and_keeps_the_old_one_with_its_wal(
+    template_db: Path, workdir: Path, backup: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = workdir / "laurel.db"
+    _crashed_database(template_db, database, drop=5)
+    assert _papers(database) == 28  # (reading it folds the -wal in; make the crash again)
+    _crashed_database(template_db, database, drop=5)
+    assert main(["db", "restore", str(backup), "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "checked, schema version 2, 33 papers" in out
+    (aside,) = workdir.glob("laurel.db.before-restore-*")
+    assert f"kept at {aside}" in out
+    assert not Path(f"{database}-wal").exists()  # the old WAL was not left to replay
+    assert _papers(database) == 33
+    assert _papers(aside) == 28  # the old database, its last writes included
+    assert not list(workdir.glob("*.restoring"))
+    assert main(["db", "check"]) == 0
+
+
+def test_restore_into_an_empty_folder(workdir: Path, backup: Path) -> None:
+    assert main(["db", "restore", str(backup), "--yes"]) == 0
+    assert _papers(workdir / "laurel.db") == 33
+    assert not list(workdir.glob("laurel.db.before-restore-*"))
+
+
+def test_restore_is_refused_while_a_bot_runs(
+    template_db: Path, workdir: Path, backup: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copyfile(template_db, workdir / "laurel.db")
+    before = _files(workdir)
+    with InstanceLock(workdir / "laurel.db"):
+        assert main(["db", "restore", str(backup), "--yes"]) == 1
+    assert "already running" in capsys.readouterr().err
+    assert _files(workdir) == before | {"laurel.db.lock": (workdir / "laurel.db.lock").read_bytes()}
+
+
+def test_without_yes_and_without_a_terminal_nothing_changes(
+    template_db: Path, workdir: Path, backup: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copyfile(template_db, workdir / "laurel.db")
+    before = _files(workdir)
+    assert main(["db", "restore", str(backup)]) == 1
+    assert "without --yes" in capsys.readouterr().err
+    assert {k: v for k, v in _files(workdir).items() if k != "laurel.db.lock"} == before
+
+
+def _damaged(backup: Path) -> Path:
+    data = bytearray(backup.read_bytes())
+    page = 4096
+    data[3 * page : 6 * page] = os.urandom(3 * page)  # table pages, not the header
+    bad = backup.with_name("damaged.db")
+    bad.write_bytes(bytes(data))
+    return bad
+
+
+def _newer(backup: Path) -> Path:
+    newer = backup.with_name("newer.db")
+    shutil.copyfile(backup, newer)
+    with closing(sqlite3.connect(newer)) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    return newer
+
+
+def _foreign(backup: Path) -> Path:
+    other = backup.with_name("other.db")
+    with closing(sqlite3.connect(other)) as conn:
+        conn.execute("CREATE TABLE t (x)")
+        conn.commit()
+    return other
+
+
+def _text(backup: Path) -> Path:
+    text = backup.with_name("notes.db")
+    text.write_text("not a database\n" * 100)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda b: b.with_name("missing.db"), "no backup file at"),
+        (lambda b: b.parent, "no backup file at"),
+        (_text, "is not a SQLite database"),
+        (_foreign, "not one of Laurel's"),
+        (_newer, "schema version 999, newer than this Laurel knows"),
+        (_damaged, "damaged|cannot be read as a database"),
+    ],
+    ids=["missing", "a-folder", "text", "foreign", "newer", "damaged"],
+)
+def test_bad_backups_are_refused_before_anything_changes(
+    make: object,
+    message: str,
+    template_db: Path,
+    workdir: Path,
+    backup: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad = make(backup)  # type: ignore[operator]
+    shutil.copyfile(template_db, workdir / "laurel.db")
+    before = _files(workdir)
+    assert main(["db", "restore", str(bad), "--yes"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("laurel: ")
+    assert any(m in line for m in message.split("|")), line
+    after = {k: v for k, v in _files(workdir).items() if k != "laurel.db.lock"}
+    assert after == before
