@@ -19,6 +19,7 @@ from bot.errors import LaurelError
 
 DEFAULT_CONFIG = Path("laurel.toml")
 DISCORD_API = "https://discord.com/api/v10"
+ARXIV_API = "https://export.arxiv.org/api/query"
 
 
 class SettingsError(LaurelError):
@@ -45,6 +46,16 @@ class LoggingSettings(_Section):
     format: Literal["text", "json"] = "text"
 
 
+class ArxivSettings(_Section):
+    base_url: str = Field(ARXIV_API, pattern=r"^https?://[^\s@]+$")
+    timeout_seconds: float = Field(20.0, gt=0, le=300)
+    # arXiv's terms of use ask for no more than one request every three seconds.
+    min_interval_seconds: float = Field(3.0, ge=0, le=600)
+    retries: int = Field(3, ge=0, le=10)
+    backoff_seconds: float = Field(5.0, ge=0, le=600)
+    ids_per_request: int = Field(100, ge=1, le=2000)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
@@ -53,6 +64,7 @@ class Settings(BaseSettings):
     database: DatabaseSettings = DatabaseSettings()
     discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
+    arxiv: ArxivSettings = ArxivSettings()
     # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
     # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
     token: SecretStr | None = Field(
