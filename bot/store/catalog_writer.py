@@ -157,10 +157,12 @@ class _Writer:
 
     # -- papers and awards ---------------------------------------------------------------
 
-    def award(self, award: Award) -> None:
+    def award(self, award: Award, paper_id: int | None = None) -> None:
+        """Write `award`, to the paper it resolves to (or, given, to paper `paper_id`)."""
         self._require_venue(award.venue)
         edition_id = self._edition_id(award.venue, award.year)
-        paper_id = self.paper(award.paper, edition_id)
+        if paper_id is None:
+            paper_id = self.paper(award.paper, edition_id)
         incoming = rows.values(award, rows.AWARD_FIELDS)
         label = f"{award.venue} {award.year} {award.kind.value}: {award.paper.title[:60]}"
         row = self.conn.execute(
@@ -175,6 +177,8 @@ class _Writer:
             row_id = self._insert("awards", {**identity, "track": award.track, **incoming})
             self._note("add", "award", str(row_id), label, None, {**identity, **incoming})
             return
+        if row["removed_at"] is not None:
+            raise Rejected(f"award #{row['id']} was removed by a curator; undo the removal")
         before = rows.from_row(row, rows.AWARD_FIELDS)
         after = self._merge(before, incoming, incoming["sources"])
         self._update("awards", "id = ?", (row["id"],), before, after)
@@ -193,6 +197,8 @@ class _Writer:
             self._index(paper_id, incoming)
             self._note("add", "paper", str(paper_id), label, None, incoming)
             return paper_id
+        if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
+            raise Rejected(f"paper #{paper_id} was removed by a curator; undo the removal")
         before = self._stored_paper(paper_id)
         after = self._merge(before, incoming, incoming["sources"])
         after["arxiv_version"] = _latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
@@ -238,7 +244,7 @@ class _Writer:
             return None
         return int(row["id"])
 
-    def _one(self, sql: str, value: str | None) -> int | None:
+    def _one(self, sql: str, value: str | int | None) -> int | None:
         if value is None:
             return None
         row = self.conn.execute(sql, (value,)).fetchone()

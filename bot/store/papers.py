@@ -39,7 +39,7 @@ _SIMILAR_MAX_TERMS = 12
 # The awards counted by a leaderboard: optionally one venue, and editions from `first` to `last`.
 _AWARDS_IN_SCOPE = """
     SELECT a.id, a.paper_id, a.edition_id
-    FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
     WHERE (:venue IS NULL OR e.venue = :venue)
       AND (:first IS NULL OR e.year >= :first)
       AND (:last IS NULL OR e.year <= :last)
@@ -52,7 +52,7 @@ class PaperRepository:
 
     async def get(self, paper_id: int) -> StoredPaper | None:
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.id = ?",  # noqa: S608
+            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.id = ?",  # noqa: S608
             (paper_id,),
         )
         return found[0] if found else None
@@ -60,7 +60,7 @@ class PaperRepository:
     async def by_arxiv(self, arxiv_id: str) -> StoredPaper | None:
         """The paper with this arXiv id, whatever version the id names."""
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.arxiv = ?",  # noqa: S608
+            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.arxiv = ?",  # noqa: S608
             (parse_arxiv_id(arxiv_id).id,),
         )
         return found[0] if found else None
@@ -72,11 +72,11 @@ class PaperRepository:
         return await self._load(
             f"""
             SELECT {_PAPER_COLUMNS}
-            FROM papers AS p
+            FROM live_papers AS p
             WHERE p.id IN (
-                SELECT a.paper_id FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                SELECT a.paper_id FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                 WHERE e.venue = :venue AND e.year = :year AND (:kind IS NULL OR a.kind = :kind))
-            ORDER BY (SELECT min(a.id) FROM awards AS a WHERE a.paper_id = p.id)
+            ORDER BY (SELECT min(a.id) FROM live_awards AS a WHERE a.paper_id = p.id)
             """,  # noqa: S608
             {"venue": venue, "year": year, "kind": kind.value if kind else None},
         )
@@ -88,10 +88,10 @@ class PaperRepository:
         return await self._load(
             f"""
             SELECT {_PAPER_COLUMNS}
-            FROM papers AS p
+            FROM live_papers AS p
             JOIN (
                 SELECT a.paper_id, max(e.year) AS latest
-                FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                 WHERE a.kind = :kind AND (:venue IS NULL OR e.venue = :venue)
                 GROUP BY a.paper_id
             ) AS won ON won.paper_id = p.id
@@ -123,7 +123,7 @@ class PaperRepository:
                 FROM paper_search
                 WHERE paper_search MATCH :query
                   AND (:venue IS NULL AND :year IS NULL AND :kind IS NULL OR EXISTS (
-                        SELECT 1 FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                        SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                         WHERE a.paper_id = paper_search.rowid
                           AND (:venue IS NULL OR e.venue = :venue)
                           AND (:year IS NULL OR e.year = :year)
@@ -132,7 +132,7 @@ class PaperRepository:
                 LIMIT :limit OFFSET :offset
             )
             SELECT {_PAPER_COLUMNS}
-            FROM hits JOIN papers AS p ON p.id = hits.id
+            FROM hits JOIN live_papers AS p ON p.id = hits.id
             ORDER BY hits.score, p.id
         """  # noqa: S608
         params = {
@@ -156,7 +156,7 @@ class PaperRepository:
         found = await self._db.fetchall(
             """
             SELECT DISTINCT a.paper_id
-            FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+            FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             WHERE (:venue IS NULL OR e.venue = :venue)
               AND (:year IS NULL OR e.year = :year)
               AND (:kind IS NULL OR a.kind = :kind)
@@ -168,7 +168,7 @@ class PaperRepository:
 
     async def similar(self, paper_id: int, *, limit: int = 5) -> list[StoredPaper]:
         """Papers sharing the most telling words of this paper's title, best first, not itself."""
-        row = await self._db.fetchone("SELECT title FROM papers WHERE id = ?", (paper_id,))
+        row = await self._db.fetchone("SELECT title FROM live_papers WHERE id = ?", (paper_id,))
         if row is None:
             return []
         terms = [
@@ -189,7 +189,7 @@ class PaperRepository:
                 LIMIT :limit
             )
             SELECT {_PAPER_COLUMNS}
-            FROM hits JOIN papers AS p ON p.id = hits.id
+            FROM hits JOIN live_papers AS p ON p.id = hits.id
             ORDER BY hits.score, p.id
         """  # noqa: S608
         params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
@@ -288,7 +288,7 @@ class PaperRepository:
         )
 
     async def count(self) -> int:
-        row = await self._db.fetchone("SELECT count(*) FROM papers")
+        row = await self._db.fetchone("SELECT count(*) FROM live_papers")
         return int(row[0]) if row else 0
 
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
@@ -310,7 +310,7 @@ class PaperRepository:
         award_rows = await self._db.fetchall(
             f"""
             SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
-            FROM awards AS a
+            FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             JOIN venues AS v ON v.key = e.venue
             WHERE a.paper_id IN ({marks})
