@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -56,6 +56,17 @@ class ArxivSettings(_Section):
     ids_per_request: int = Field(100, ge=1, le=2000)
 
 
+Snowflake = Annotated[int, Field(gt=0)]
+
+
+class CurationSettings(_Section):
+    """Who may change the catalogue from Discord, besides the bot's owner (always)."""
+
+    user_ids: list[Snowflake] = Field(default_factory=list)
+    role_ids: list[Snowflake] = Field(default_factory=list)
+    home_guild_id: int | None = Field(None, gt=0)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
@@ -65,6 +76,7 @@ class Settings(BaseSettings):
     discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
     arxiv: ArxivSettings = ArxivSettings()
+    curation: CurationSettings = CurationSettings()
     # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
     # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
     token: SecretStr | None = Field(
