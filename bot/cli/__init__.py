@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, console, db, localdiscord, run
+from bot.cli import catalog, console, db, enrich, localdiscord, run
 from bot.errors import LaurelError
 from bot.settings import load_settings
 
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.register(commands)
     console.register(commands)
     localdiscord.register(commands)
+    enrich.register(commands)
     return parser
 
 

@@ -49,9 +49,13 @@ class RecordedRequest:
 
 @dataclass(slots=True)
 class Faults:
-    """What the next requests will suffer, in order: a status code, or a delay in seconds."""
+    """What the next requests will suffer, in order: a status code, a delay in seconds, or
+    nothing (None: answered as usual, so a fault can be planned for a later request)."""
 
-    planned: list[int | float] = field(default_factory=list)
+    planned: list[int | float | None] = field(default_factory=list)
+
+    def answer(self, count: int = 1) -> None:
+        self.planned += [None] * count
 
     def fail(self, count: int = 1, *, status: int = 503) -> None:
         self.planned += [status] * count
@@ -187,10 +191,13 @@ def _problem(id_list: str, start: str, max_results: str) -> str | None:
 
 async def serve(recordings_dir: Path | None, host: str, port: int, *, synthesize: bool) -> None:
     """Run the stand-in until cancelled (Ctrl-C), printing where it listens."""
-    async with LocalArxiv(recordings_dir, synthesize=synthesize) as arxiv:
+    arxiv = await LocalArxiv(recordings_dir, synthesize=synthesize).start(host, port)
+    try:
         print(
             f"localarxiv: serving {len(arxiv.entries)} recorded entries at {arxiv.url}"
             + (" (unknown ids get synthetic entries)" if synthesize else ""),
             flush=True,
         )
         await asyncio.Event().wait()
+    finally:
+        await arxiv.stop()
