@@ -8,7 +8,7 @@ are never asked for again: a second run does only what the first did not finish.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.catalog.arxiv import ArxivClient, ArxivError
 from bot.catalog.arxiv_paper import missing_from
@@ -63,15 +63,12 @@ async def enrich(
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
         try:
-            awards = await _fetch_gaps(client, chunk, report)
+            gaps = await _fetch_gaps(client, chunk, report)
         except ArxivError as exc:
             report.stopped_by = exc
             return report
-        if awards:
-            plan = await catalog.apply(
-                CatalogBatch(awards=tuple(awards)), actor=ACTOR, policy="fill", dry_run=dry_run
-            )
-            report.rejected += plan.rejected
+        if gaps:
+            await _write(catalog, gaps, report, dry_run=dry_run)
         if progress:
             progress(len(chunk))
     return report
@@ -79,25 +76,75 @@ async def enrich(
 
 async def _fetch_gaps(
     client: ArxivClient, chunk: list[Incomplete], report: EnrichReport
-) -> list[Award]:
+) -> list[tuple[Award, Filled]]:
+    """Each paper of `chunk` that arXiv can complete: the award carrying its gaps, and them."""
     # The latest version is asked for, whatever revision the import named: its abstract is
     # the one arXiv shows, and the writer keeps the higher version number.
     result = await client.fetch([ArxivId(item.paper.arxiv or "") for item in chunk])
     by_id = {entry.id.id: entry for entry in result.entries}
-    awards = []
+    gaps = []
     for item in chunk:
         entry = by_id.get(item.paper.arxiv or "")
         if entry is None:
             report.not_found.append(item.paper.arxiv or "")
             continue
-        gaps = missing_from(item.paper, entry)
-        if gaps is None:
+        found = missing_from(item.paper, entry)
+        if found is None:
             report.nothing_new += 1
             continue
-        paper, fields = gaps
-        if fields:
-            report.filled.append(Filled(entry.id.id, item.paper.title, fields))
+        paper, fields = found
+        award = item.award.model_copy(update={"paper": paper})
+        gaps.append((award, Filled(entry.id.id, item.paper.title, fields)))
+    return gaps
+
+
+async def _write(
+    catalog: CatalogRepository,
+    gaps: list[tuple[Award, Filled]],
+    report: EnrichReport,
+    *,
+    dry_run: bool,
+) -> None:
+    written, rejected = await _apply(catalog, [award for award, _ in gaps], dry_run=dry_run)
+    # The one likely rejection: arXiv gives a DOI that another paper already holds. Such a
+    # paper is filled without it, and the first rejection is reported so a curator can look.
+    retry = [(a, f) for a, f in gaps if f.arxiv not in written and a.paper.doi is not None]
+    if retry:
+        without_doi = [_without_doi(award) for award, _ in retry]
+        again, _ = await _apply(catalog, without_doi, dry_run=dry_run)
+        written |= again
+        gaps = [
+            (a, f) if (a, f) not in retry else (a, replace(f, fields=_drop(f.fields, "doi")))
+            for a, f in gaps
+        ]
+    report.rejected += rejected
+    for _, filled in gaps:
+        if filled.arxiv not in written:
+            continue
+        if filled.fields:
+            report.filled.append(filled)
         else:
-            report.nothing_new += 1
-        awards.append(item.award.model_copy(update={"paper": paper}))
-    return awards
+            report.nothing_new += 1  # only a newer version number
+
+
+async def _apply(
+    catalog: CatalogRepository, awards: list[Award], *, dry_run: bool
+) -> tuple[set[str], list[Rejection]]:
+    """Write `awards`; the arXiv ids of the papers written, and the records rejected."""
+    batch = CatalogBatch(awards=tuple(awards))
+    plan = await catalog.apply(batch, actor=ACTOR, policy="fill", dry_run=dry_run)
+    # A rejected record leaves no change behind; a paper's change is labelled "… arXiv:<id>".
+    written = {c.label.rsplit(" arXiv:", 1)[-1] for c in plan.changes if c.entity == "paper"}
+    return written, plan.rejected
+
+
+def _without_doi(award: Award) -> Award:
+    sources = tuple(
+        s.model_copy(update={"covers": _drop(s.covers, "doi")}) for s in award.paper.sources
+    )
+    paper = award.paper.model_copy(update={"doi": None, "sources": sources})
+    return award.model_copy(update={"paper": paper})
+
+
+def _drop(fields: tuple[str, ...], name: str) -> tuple[str, ...]:
+    return tuple(f for f in fields if f != name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import shutil
 from collections.abc import AsyncIterator
@@ -13,8 +12,7 @@ import pytest
 
 from bot.catalog.arxiv import ArxivClient
 from bot.catalog.arxiv_enrich import enrich
-from bot.cli import catalog
-from bot.cli import enrich as enrich_cli
+from bot.cli import build_parser
 from bot.domain.models import Paper
 from bot.localarxiv.server import LocalArxiv
 from bot.settings import ArxivSettings, Settings
@@ -65,15 +63,6 @@ def settings_for(db_path: Path, url: str, **arxiv: object) -> Settings:
     # No waiting between requests here: the interval is tested on a fake clock below.
     options = {"base_url": url, "min_interval_seconds": 0, "backoff_seconds": 0, **arxiv}
     return Settings.model_validate({"database": {"path": db_path}, "arxiv": options})
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The `laurel` subcommands these tests run, registered as bot.cli registers them."""
-    parser = argparse.ArgumentParser(prog="laurel")
-    commands = parser.add_subparsers(dest="command", required=True)
-    catalog.register(commands)
-    enrich_cli.register(commands)
-    return parser
 
 
 async def laurel(settings: Settings, *argv: str) -> int:
@@ -258,3 +247,33 @@ async def test_the_ai_bestpapers_import_gets_abstracts(
         server.requests.clear()
         assert await laurel(settings, "enrich") == 0
         assert server.requests == []
+
+
+async def test_a_doi_another_paper_holds_is_left_out_and_reported(
+    arxiv: LocalArxiv, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = settings_for(db_path, arxiv.url)
+    holder = tmp_path / "holder.toml"
+    holder.write_text(
+        """
+[[awards]]
+venue = "icml"
+year = 2024
+name = "Best Paper Award"
+kind = "best"
+paper = { title = "Another Paper", doi = "10.1109/ICSTW55395.2022.00035" }
+""",
+        encoding="utf-8",
+    )
+    assert await laurel(settings, "import", str(holder)) == 0
+    capsys.readouterr()
+    assert await laurel(settings, "enrich") == 0
+    out = capsys.readouterr().out
+    testing = await paper(db_path, "2202.12139")
+    assert testing.doi is None
+    assert testing.abstract is not None
+    assert testing.sources[-1].covers == ("abstract", "authors", "links.arxiv", "links.pdf")
+    filled = "[abstract, authors, links.arxiv, links.pdf]"
+    assert f"filled  arXiv:2202.12139 “Testing Deep Learning Models”  {filled}" in out
+    assert "reject  award neurips 2024 “Testing Deep Learning Models”" in out
+    assert "is paper #" in out
