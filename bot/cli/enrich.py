@@ -3,7 +3,10 @@
 enrich reads the papers with an arXiv id that lack an abstract, authors or links, asks arXiv for
 them many ids at a time and one request every `min_interval_seconds`, and writes each batch as it
 comes. A dry run fetches the same and writes nothing. Stopped part-way, it keeps what it wrote:
-run it again to do the rest.
+run it again to do the rest. To try it without the network:
+
+    laurel localarxiv --port 8765 --synthesize &        # recorded replies, made-up for the rest
+    laurel enrich --dry-run --base-url http://127.0.0.1:8765/api/query
 """
 
 from __future__ import annotations
