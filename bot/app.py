@@ -11,16 +11,20 @@ import hashlib
 import json
 import logging
 
+import aiohttp
 import discord
 import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.ext import commands
 
+from bot.catalog.arxiv import ArxivClient
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
+from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
@@ -65,11 +69,18 @@ class LaurelBot(commands.Bot):
         self.papers = PaperRepository(db)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
+        self.catalog = CatalogRepository(db)
+        self.audit = AuditRepository(db)
+        # Made in setup_hook (a session belongs to a running loop), closed in close().
+        self.http_session: aiohttp.ClientSession | None = None
+        self.arxiv: ArxivClient | None = None
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
         # that fails): background work and command wiring start here and only here.
         await self.tree.set_translator(LaurelTranslator(self.strings))
+        self.http_session = aiohttp.ClientSession()
+        self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
         for group in command_groups(self):
             await self.add_cog(group)
         await self.sync_commands()
@@ -111,4 +122,8 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        await super().close()
+        try:
+            await super().close()
+        finally:
+            if self.http_session is not None:
+                await self.http_session.close()

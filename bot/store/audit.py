@@ -54,6 +54,14 @@ class AuditRepository:
         )
         return None if row is None else _entry(row)
 
+    async def in_batch(self, batch: str) -> list[AuditEntry]:
+        """The rows one write left, in the order written."""
+        found = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM audit WHERE batch = ? ORDER BY id",  # noqa: S608
+            (batch,),
+        )
+        return [_entry(r) for r in found]
+
     async def history(
         self, *, paper_id: int | None = None, limit: int = 5, offset: int = 0
     ) -> tuple[list[AuditEntry], int]:

@@ -65,6 +65,21 @@ class PaperRepository:
         )
         return found[0] if found else None
 
+    async def holder(
+        self, *, arxiv: str | None = None, doi: str | None = None
+    ) -> tuple[int, bool] | None:
+        """The paper, removed ones too, with this arXiv id (any version) or DOI, and whether
+        it was removed: what a new paper with these ids would duplicate."""
+        row = await self._db.fetchone(
+            """
+            SELECT id, removed_at IS NOT NULL AS removed FROM papers
+            WHERE arxiv = :arxiv OR doi = :doi
+            ORDER BY id LIMIT 1
+            """,
+            {"arxiv": parse_arxiv_id(arxiv).id if arxiv else None, "doi": doi},
+        )
+        return None if row is None else (int(row["id"]), bool(row["removed"]))
+
     async def awarded_at(
         self, venue: str, year: int, kind: AwardKind | None = None
     ) -> list[StoredPaper]:
@@ -286,6 +301,25 @@ class PaperRepository:
             ranked=found[0]["ranked"] if found else 0,
             papers=found[0]["total"] if found else 0,
         )
+
+    async def awards_of(self, paper_ids: list[int]) -> list[tuple[int, int, AwardRef]]:
+        """Each live award of these papers: its id, its paper's id, and the award."""
+        if not paper_ids:
+            return []
+        marks = ", ".join("?" for _ in paper_ids)
+        found = await self._db.fetchall(
+            f"""
+            SELECT a.id, a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind,
+                   a.track
+            FROM live_awards AS a
+            JOIN editions AS e ON e.id = a.edition_id
+            JOIN venues AS v ON v.key = e.venue
+            WHERE a.paper_id IN ({marks})
+            ORDER BY a.paper_id, e.year DESC, a.id
+            """,  # noqa: S608
+            paper_ids,
+        )
+        return [(int(r["id"]), int(r["paper_id"]), _award_ref(r)) for r in found]
 
     async def count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM live_papers")
