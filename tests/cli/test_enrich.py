@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
+import subprocess
+import sys
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +15,7 @@ import aiohttp
 import pytest
 
 from bot.catalog.arxiv import ArxivClient
+from bot.catalog.arxiv_atom import parse_feed
 from bot.catalog.arxiv_enrich import enrich
 from bot.cli import build_parser
 from bot.domain.models import Paper
@@ -57,6 +62,13 @@ kind = "best"
 paper = { title = "Testing Deep Learning Models", arxiv = "2202.12139v1" }
 """
 RECORDED_IDS = {"1605.08386", "1707.08567", "astro-ph/0601001", "2202.12139"}
+
+
+@pytest.fixture(autouse=True)
+def no_outside_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("LAUREL_"):
+            monkeypatch.delenv(name)
 
 
 def settings_for(db_path: Path, url: str, **arxiv: object) -> Settings:
@@ -274,3 +286,18 @@ paper = { title = "Another Paper", doi = "10.1109/ICSTW55395.2022.00035" }
     assert f"filled  arXiv:2202.12139 “Testing Deep Learning Models”  {filled}" in out
     assert "reject  award neurips 2024 “Testing Deep Learning Models”" in out
     assert "is paper #" in out
+
+
+def test_laurel_localarxiv_serves_the_recordings(recordings: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "bot", "localarxiv", "--recordings", str(recordings)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=tmp_path) as process:
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert line.startswith("localarxiv: serving 104 recorded entries at http://127.0.0.1:")
+            url = line.split(" at ", 1)[1].strip()
+            with urllib.request.urlopen(f"{url}?id_list=1605.08386") as reply:
+                feed = parse_feed(reply.read())
+            assert feed.entries[0].title == "Heat-bath random walks with Markov bases"
+        finally:
+            process.terminate()
