@@ -3,6 +3,7 @@
     client = ArxivClient(session, settings.arxiv)         # one per process, shared
     result = await client.fetch([parse_arxiv_id("2502.06768")])
     entry = result.entry(arxiv_id)                          # or ArxivNotFoundError
+    paper = paper_from_arxiv(entry, year=2025)              # the catalogue's Paper
 
 The session is handed in (the composition root owns it), and so is the clock, so tests of the
 politeness interval and of back-off advance a fake clock instead of sleeping.
@@ -27,6 +28,7 @@ from bot.catalog.arxiv_errors import (
     ArxivQueryError,
     ArxivUnavailableError,
 )
+from bot.catalog.arxiv_paper import paper_from_arxiv
 from bot.domain.identifiers import ArxivId
 from bot.settings import ArxivSettings
 
@@ -41,6 +43,7 @@ __all__ = [
     "ArxivUnavailableError",
     "Clock",
     "MonotonicClock",
+    "paper_from_arxiv",
 ]
 
 log = logging.getLogger(__name__)
