@@ -66,16 +66,22 @@ def parse_feed(body: bytes | str) -> Feed:
         raise ArxivBadResponseError(f"the reply is not XML ({exc})") from None
     if root.tag != f"{ATOM}feed":
         raise ArxivBadResponseError(f"the reply is not an Atom feed (it is <{root.tag}>)")
-    entries = [_entry(element) for element in root.iterfind(f"{ATOM}entry")]
+    entries = [
+        entry for element in root.iterfind(f"{ATOM}entry") if (entry := _entry(element)) is not None
+    ]
     total = _text(root, f"{OPENSEARCH}totalResults")
     return Feed(tuple(entries), int(total) if total and total.isdigit() else None)
 
 
-def _entry(element: ET.Element) -> ArxivEntry:
+def _entry(element: ET.Element) -> ArxivEntry | None:
+    """The paper an entry describes; None for an entry without a title, which is no paper."""
     raw_id = _text(element, f"{ATOM}id") or ""
-    if "/api/errors" in raw_id or _text(element, f"{ATOM}title") == "Error":
+    title = _clean(_text(element, f"{ATOM}title"), _TITLE_MAX)
+    if "/api/errors" in raw_id or title == "Error":
         message = _clean(_text(element, f"{ATOM}summary"), _SHORT_MAX)
         raise ArxivQueryError(message or raw_id.rsplit("#", 1)[-1].replace("_", " "))
+    if not title:
+        return None
     try:
         versioned = parse_arxiv_id(raw_id)
     except IdentifierError:
@@ -87,7 +93,7 @@ def _entry(element: ET.Element) -> ArxivEntry:
     return ArxivEntry(
         id=ArxivId(versioned.id),
         version=versioned.version,
-        title=_clean(_text(element, f"{ATOM}title"), _TITLE_MAX),
+        title=title,
         authors=tuple(
             name
             for author in element.iterfind(f"{ATOM}author")

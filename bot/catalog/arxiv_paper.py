@@ -9,6 +9,9 @@ from __future__ import annotations
 from bot.catalog.arxiv_atom import ArxivEntry
 from bot.domain.models import Links, Paper, Source
 
+# The catalogue holds at most this many authors a paper (a few physics collaborations list more).
+MAX_AUTHORS = 3_000  # as Paper.authors allows
+
 ARXIV_API_DOCUMENT = "arXiv API"
 
 
@@ -23,7 +26,7 @@ def paper_from_arxiv(
     """
     return Paper(
         title=title or entry.title,
-        authors=entry.authors,
+        authors=entry.authors[:MAX_AUTHORS],
         year=year,
         arxiv=entry.id.id,
         arxiv_version=entry.version,

@@ -206,3 +206,10 @@ def test_text_is_folded_and_cleaned() -> None:
     assert entry.versioned_id == ArxivId("2502.06768", 3)
     assert entry.abs_url == "https://arxiv.org/abs/2502.06768v3"
     assert entry.pdf_url is None
+
+
+def test_an_entry_without_a_title_is_no_paper() -> None:
+    body = b"""<feed xmlns="http://www.w3.org/2005/Atom">
+      <entry><id>http://arxiv.org/abs/2502.06768v1</id><title> </title><summary/></entry>
+    </feed>"""
+    assert parse_feed(body).entries == ()

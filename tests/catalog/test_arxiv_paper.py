@@ -100,3 +100,9 @@ def test_nothing_missing_is_none_and_a_newer_version_alone_is_no_field(
     assert found is not None
     assert found[1] == ()
     assert found[0].arxiv_version == 1
+
+
+def test_a_huge_collaboration_is_cut_to_what_the_catalogue_holds(old_form: ArxivEntry) -> None:
+    names = tuple(f"Physicist {n}" for n in range(3_500))
+    paper = paper_from_arxiv(old_form.model_copy(update={"authors": names}))
+    assert paper.authors == names[:3_000]
