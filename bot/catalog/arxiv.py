@@ -137,7 +137,7 @@ class ArxivClient:
                 async with self._session.get(
                     self._settings.base_url, params=params, timeout=timeout
                 ) as response:
-                    body = await response.content.read(_MAX_BODY + 1)
+                    body = await _read_bounded(response)
                     status = response.status
             except TimeoutError:
                 raise _Retryable(f"no answer within {self._settings.timeout_seconds:g} s") from None
@@ -167,6 +167,17 @@ class ArxivClient:
         wait = self._last_request + self._settings.min_interval_seconds - self._clock.now()
         if wait > 0:
             await self._clock.sleep(wait)
+
+
+async def _read_bounded(response: aiohttp.ClientResponse) -> bytes:
+    """The body, or its first _MAX_BODY + 1 bytes: enough to tell that it is too large."""
+    chunks, size = [], 0
+    async for chunk in response.content.iter_chunked(64 * 1024):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > _MAX_BODY:
+            break
+    return b"".join(chunks)
 
 
 class _Retryable(Exception):

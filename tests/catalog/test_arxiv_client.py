@@ -198,3 +198,14 @@ async def test_nobody_listening_is_arxiv_unavailable(
     with pytest.raises(ArxivUnavailableError) as raised:
         await ArxivClient(session, settings, clock=clock).fetch(ids("1605.08386"))
     assert raised.value.reason.startswith("connection failed")
+
+
+async def test_every_recorded_entry_in_one_large_reply(
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+) -> None:
+    every = [ArxivId(key) for key in arxiv.entries]
+    result = await client_for(arxiv, session, clock, ids_per_request=200).fetch(every)
+    assert len(arxiv.requests) == 1
+    assert len(every) == 104
+    assert {e.id for e in result.entries} == set(every)
+    assert result.missing == ()
