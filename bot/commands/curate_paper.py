@@ -17,11 +17,15 @@ from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview, plan_embed
 from bot.render.i18n import language_of
 from bot.render.paper import esc
+from bot.store.catalog import CatalogRepository
+from bot.store.papers import PaperRepository
 
 CHOICE_NAME = 100
 
 
-async def prepare_addition(curation: Curation, award: Award) -> CatalogBatch:
+async def prepare_addition(
+    papers: PaperRepository, catalog: CatalogRepository, award: Award
+) -> CatalogBatch:
     """The batch that adds `award` and its new paper, or a refusal if the paper is not new.
 
     A duplicate is another version of a stored arXiv id, a stored DOI in any case, or (with
@@ -31,13 +35,13 @@ async def prepare_addition(curation: Curation, award: Award) -> CatalogBatch:
     for kind, value in (("arxiv", paper.arxiv), ("doi", paper.doi)):
         if value is None:
             continue
-        found = await curation.papers.holder(**{kind: value})
+        found = await papers.holder(**{kind: value})
         if found is not None:
             paper_id, removed = found
             key = "curate-duplicate-removed" if removed else "curate-duplicate"
             raise UserError(key, id=paper_id, value=value)
     batch = CatalogBatch(awards=(award,))
-    plan = await curation.catalog.apply(batch, actor="preview", policy="update", dry_run=True)
+    plan = await catalog.apply(batch, actor="preview", policy="update", dry_run=True)
     if plan.rejected:
         raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
     if plan.count("add", "paper") != 1:
@@ -165,7 +169,7 @@ class PaperCuration(CuratorGroup):
         self, interaction: discord.Interaction, award: Award, language: Language
     ) -> None:
         curation = self.curation
-        batch = await prepare_addition(curation, award)
+        batch = await prepare_addition(curation.papers, curation.catalog, award)
         who = actor(interaction)
 
         async def write() -> discord.Embed:
