@@ -2,11 +2,13 @@
 
 Each batch of papers is fetched in one request and written in one transaction (fill policy,
 actor "enrich"), so an interruption loses at most the batch in flight. Papers already complete
-are never asked for again: a second run does only what the first did not finish.
+are never asked for again, nor are ids arXiv did not know (remembered in bot_state until a run
+with `retry_missing`): a second run does only what the first did not finish.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -14,11 +16,13 @@ from bot.catalog.arxiv import ArxivClient, ArxivError
 from bot.catalog.arxiv_paper import missing_from
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Award, CatalogBatch, Rejection
+from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository, Incomplete
 
 ACTOR = "enrich"
+NOT_ON_ARXIV = "enrich.not_on_arxiv"  # bot_state: the arXiv ids arXiv answered nothing for
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,21 +51,30 @@ class EnrichReport:
         )
 
 
+async def to_enrich(
+    db: Database, *, limit: int | None = None, retry_missing: bool = False
+) -> list[Incomplete]:
+    """The papers a run would ask arXiv about, in order."""
+    skip = set() if retry_missing else await _not_on_arxiv(BotStateRepository(db))
+    todo = [i for i in await EnrichmentRepository(db).incomplete() if i.paper.arxiv not in skip]
+    return todo[:limit]
+
+
 async def enrich(
     db: Database,
     client: ArxivClient,
+    todo: list[Incomplete],
     *,
     batch: int,
-    limit: int | None = None,
     dry_run: bool = False,
     progress: Callable[[int], object] | None = None,
 ) -> EnrichReport:
-    """Fill what incomplete papers lack from arXiv; with `dry_run`, rehearse and roll back."""
-    todo = await EnrichmentRepository(db).incomplete(limit=limit)
+    """Fill what the papers `todo` lack from arXiv; with `dry_run`, rehearse and write nothing."""
     report = EnrichReport(considered=len(todo))
-    catalog = CatalogRepository(db)
+    catalog, state = CatalogRepository(db), BotStateRepository(db)
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
+        missing_before = len(report.not_found)
         try:
             gaps = await _fetch_gaps(client, chunk, report)
         except ArxivError as exc:
@@ -69,9 +82,25 @@ async def enrich(
             return report
         if gaps:
             await _write(catalog, gaps, report, dry_run=dry_run)
+        if not dry_run:
+            asked = {item.paper.arxiv or "" for item in chunk}
+            await _remember(state, asked, report.not_found[missing_before:])
         if progress:
             progress(len(chunk))
     return report
+
+
+async def _not_on_arxiv(state: BotStateRepository) -> set[str]:
+    stored = await state.get(NOT_ON_ARXIV)
+    return set(json.loads(stored)) if stored else set()
+
+
+async def _remember(state: BotStateRepository, asked: set[str], missing: list[str]) -> None:
+    """Record which of the ids just `asked` arXiv did not know (and forget those it now knows)."""
+    before = await _not_on_arxiv(state)
+    after = (before - asked) | set(missing)
+    if after != before:
+        await state.put(NOT_ON_ARXIV, json.dumps(sorted(after)))
 
 
 async def _fetch_gaps(

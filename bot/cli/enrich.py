@@ -22,13 +22,12 @@ from tqdm import tqdm
 
 from bot import __version__
 from bot.catalog.arxiv import ArxivClient
-from bot.catalog.arxiv_enrich import EnrichReport, enrich
+from bot.catalog.arxiv_enrich import EnrichReport, enrich, to_enrich
 from bot.errors import LaurelError
 from bot.localarxiv.server import serve
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
 from bot.store.database import Database
-from bot.store.enrichment import EnrichmentRepository
 
 RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 
@@ -43,6 +42,11 @@ def register(commands: Any) -> None:
         "--batch", type=_positive, help="ids per request (default: [arxiv] ids_per_request)"
     )
     parser.add_argument("--base-url", help="the arXiv API (default: [arxiv] base_url)")
+    parser.add_argument(
+        "--retry-missing",
+        action="store_true",
+        help="ask again for ids arXiv did not know in an earlier run",
+    )
     parser.set_defaults(handler=run_enrich)
     stand_in = commands.add_parser(
         "localarxiv", help="serve a stand-in for the arXiv API on this machine, until Ctrl-C"
@@ -79,21 +83,21 @@ def arxiv_settings(settings: Settings, args: argparse.Namespace) -> ArxivSetting
 async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
     options = arxiv_settings(settings, args)
     async with await Database.open(settings.database.path, create=False) as db:
-        todo = await EnrichmentRepository(db).count_incomplete()
-        if args.limit is not None:
-            todo = min(todo, args.limit)
-        print(plan_line(todo, options))
+        todo = await to_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
+        print(plan_line(len(todo), options))
         if not todo:
             return 0
         headers = {"User-Agent": f"laurel/{__version__} (laurel enrich)"}
         async with aiohttp.ClientSession(headers=headers) as session:
             client = ArxivClient(session, options)
-            with tqdm(total=todo, unit="paper", disable=None, file=sys.stderr, leave=False) as bar:
+            with tqdm(
+                total=len(todo), unit="paper", disable=None, file=sys.stderr, leave=False
+            ) as bar:
                 report = await enrich(
                     db,
                     client,
+                    todo,
                     batch=options.ids_per_request,
-                    limit=args.limit,
                     dry_run=args.dry_run,
                     progress=bar.update,
                 )
@@ -122,6 +126,8 @@ def print_report(report: EnrichReport, *, dry_run: bool) -> int:
     print(report.summary(dry_run=dry_run))
     if dry_run:
         print("dry run: nothing was written")
+    elif report.not_found:
+        print("ids arXiv did not know are skipped from now on (--retry-missing asks again)")
     if report.stopped_by is not None:
         error = report.stopped_by
         text = Strings.load().text(error.key, "en", **error.params)

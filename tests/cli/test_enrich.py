@@ -16,7 +16,7 @@ import pytest
 
 from bot.catalog.arxiv import ArxivClient
 from bot.catalog.arxiv_atom import parse_feed
-from bot.catalog.arxiv_enrich import enrich
+from bot.catalog.arxiv_enrich import enrich, to_enrich
 from bot.cli import build_parser
 from bot.domain.models import Paper
 from bot.localarxiv.server import LocalArxiv
@@ -158,18 +158,31 @@ async def test_enrich_fills_gaps_from_the_recorded_entries(
     assert "not on arXiv" in out
 
 
-async def test_a_second_run_changes_nothing(
+async def test_a_second_run_changes_nothing_and_asks_nothing(
     arxiv: LocalArxiv, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = settings_for(db_path, arxiv.url)
     assert await laurel(settings, "enrich") == 0
+    out = capsys.readouterr().out
+    assert "ids arXiv did not know are skipped from now on" in out
     first_requests = len(arxiv.requests)
     audit = await audit_rows(db_path)
     assert await laurel(settings, "enrich") == 0
     assert await audit_rows(db_path) == audit
-    asked_again = {i for r in arxiv.requests[first_requests:] for i in r.ids}
-    assert not asked_again & RECORDED_IDS  # the completed papers are not asked for again
-    assert "filled 0" in capsys.readouterr().out
+    assert len(arxiv.requests) == first_requests  # complete, or known not to be on arXiv
+    assert capsys.readouterr().out.startswith("0 papers to complete from arXiv")
+
+
+async def test_retry_missing_asks_again_for_what_arxiv_did_not_know(
+    arxiv: LocalArxiv, db_path: Path
+) -> None:
+    settings = settings_for(db_path, arxiv.url)
+    assert await laurel(settings, "enrich") == 0
+    unknown = {i for r in arxiv.requests for i in r.ids} - RECORDED_IDS
+    assert unknown
+    arxiv.requests.clear()
+    assert await laurel(settings, "enrich", "--retry-missing") == 0
+    assert {i for r in arxiv.requests for i in r.ids} == unknown
 
 
 async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
@@ -183,6 +196,8 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
     assert f"would fill  arXiv:2202.12139 “Testing Deep Learning Models”  {fields}" in out
     assert "dry run: nothing was written" in out
     assert await audit_rows(db_path) == audit
+    async with await Database.open(db_path, create=False) as db:
+        assert len(await to_enrich(db)) == 12  # nor does it remember what arXiv did not know
     assert (await paper(db_path, "2202.12139")).abstract is None
 
 
@@ -204,8 +219,7 @@ async def test_an_interrupted_run_resumes_where_it_stopped(
     arxiv.requests.clear()
     assert await laurel(settings, "enrich", "--batch", "5") == 0
     again = [i for r in arxiv.requests for i in r.ids]
-    # Only what the first run did not write; ids arXiv does not know come up again, as they must.
-    assert set(again) == set(todo[5:]) | (set(todo[:5]) - RECORDED_IDS)
+    assert again == todo[5:]  # only what the first run did not do
     assert (await paper(db_path, "2202.12139")).abstract is not None
 
 
@@ -224,7 +238,7 @@ async def test_batches_go_one_request_every_three_seconds(recordings: Path, db_p
     async with LocalArxiv(recordings, clock=clock.now) as server, aiohttp.ClientSession() as http:
         client = ArxivClient(http, ArxivSettings(base_url=server.url), clock=clock)
         async with await Database.open(db_path, create=False) as db:
-            report = await enrich(db, client, batch=4)
+            report = await enrich(db, client, await to_enrich(db), batch=4)
     times = [r.at for r in server.requests]
     assert len(times) == -(-report.considered // 4) > 2
     assert {b - a for a, b in itertools.pairwise(times)} == {3.0}
