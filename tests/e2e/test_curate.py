@@ -358,3 +358,20 @@ async def test_remove_hides_the_paper_and_undo_brings_it_back(
     await (await curate(server, "undo", {"change": change_id})).message()
     back = await (await server.slash("paper", {"paper": MASKED_ARXIV}, subcommand="show")).message()
     assert back["embeds"][0]["title"].startswith("Train for the Worst")
+
+
+async def test_arxiv_not_knowing_the_id_or_not_answering_is_told_and_nothing_is_written(
+    server: LocalDiscord, db: Database, arxiv: LocalArxiv
+) -> None:
+    before = await audit_count(db)
+    async with laurel_on(server, db, settings_for(arxiv.url)):
+        options = {"venue": "ICML", "year": 2025, "award": "best", "arxiv": "2501.99999"}
+        unknown = await (await curate(server, "paper add", options)).message()
+        assert unknown["flags"] & EPHEMERAL
+        assert unknown["content"].startswith("arXiv has no paper with the id **2501.99999**")
+        arxiv.faults.fail(1, status=503)
+        down = await (
+            await curate(server, "paper add", {**options, "arxiv": "1605.08386"})
+        ).message()
+        assert down["content"].startswith("arXiv is not answering right now (HTTP 503")
+    assert await audit_count(db) == before
