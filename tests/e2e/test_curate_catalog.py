@@ -93,6 +93,10 @@ async def test_stats_set_changes_one_number_with_its_source_and_refuses_inconsis
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     source = "https://icml.cc/Conferences/2025/Statistics"
+    original = await db.fetchone(
+        "SELECT orals, sources FROM editions WHERE venue = 'icml' AND year = 2025"
+    )
+    assert original is not None
     done = await curate(
         server,
         "stats set",
@@ -107,6 +111,14 @@ async def test_stats_set_changes_one_number_with_its_source_and_refuses_inconsis
     assert row is not None
     assert row["orals"] == 987
     assert source in row["sources"]
+    change_id = int(embed["title"].removeprefix("Saved as change #"))
+    undone = await (await curate(server, "undo", {"change": change_id})).message()
+    assert undone["embeds"][0]["title"].startswith("Undone")
+    restored = await db.fetchone(
+        "SELECT orals, sources FROM editions WHERE venue = 'icml' AND year = 2025"
+    )
+    assert restored is not None
+    assert tuple(restored) == tuple(original)
 
     before = await audit_count(db)
     refused = await curate(
