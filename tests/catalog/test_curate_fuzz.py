@@ -120,7 +120,7 @@ options = st.builds(
 )
 STRINGS = Strings.load()
 FUZZ = settings(
-    max_examples=150,
+    max_examples=120,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
