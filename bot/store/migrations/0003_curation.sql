@@ -6,7 +6,7 @@ ALTER TABLE papers ADD COLUMN removed_at TEXT;
 ALTER TABLE awards ADD COLUMN removed_at TEXT;
 
 -- The ids of removed papers, kept by triggers: live_awards consults this (usually empty) table
--- instead of looking up every award's paper row, which made award reads 2-7x slower
+-- instead of looking up every award's paper row, which made some award reads 3-4x slower
 -- (benchmarks/live_views.py measures it).
 CREATE TABLE removed_papers (
     paper_id  INTEGER PRIMARY KEY REFERENCES papers (id)
