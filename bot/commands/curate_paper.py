@@ -173,10 +173,12 @@ class PaperCuration(CuratorGroup):
         who = actor(interaction)
 
         async def write() -> discord.Embed:
-            plan = await curation.catalog.apply(batch, actor=who, policy="update")
-            if plan.rejected or plan.count("add", "paper") != 1:
-                reason = plan.rejected[0].reason if plan.rejected else plan.summary()
-                raise UserError("curate-rejected", reason=esc(reason)[:300])
+            # Checked again as it is written: another curator may have added it meanwhile.
+            plan = await curation.catalog.apply(
+                batch, actor=who, policy="update", new_papers_only=True
+            )
+            if plan.rejected:
+                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
             title = curation.strings.text("curate-added", language)
             return plan_embed(plan, curation.strings, language, title=title)
 

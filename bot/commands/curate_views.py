@@ -57,7 +57,13 @@ class ConfirmView(CuratorView):
     )
     async def confirm(self, interaction: discord.Interaction, button: Button) -> None:
         self._claim()
-        embed = await self._write()
+        try:
+            embed = await self._write()
+        except UserError as refused:  # the preview itself says why nothing was written
+            language = language_of(interaction.locale)
+            text = self.curation.strings.text(refused.key, language, **refused.params)
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+            return
         await interaction.response.edit_message(embed=embed, view=None)
 
     @discord.ui.button(

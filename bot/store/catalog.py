@@ -27,13 +27,20 @@ class CatalogRepository:
         policy: Policy,
         dry_run: bool = False,
         progress: Callable[[int], object] | None = None,
+        new_papers_only: bool = False,
     ) -> Plan:
         """Write `batch` in one transaction (or, with `dry_run`, rehearse it and roll back)."""
         batch_id = uuid.uuid4().hex[:12]
 
         def write(conn: sqlite3.Connection) -> Plan:
             return apply_batch(
-                conn, batch, actor=actor, policy=policy, batch_id=batch_id, progress=progress
+                conn,
+                batch,
+                actor=actor,
+                policy=policy,
+                batch_id=batch_id,
+                progress=progress,
+                new_papers_only=new_papers_only,
             )
 
         return await (self._db.rehearse(write) if dry_run else self._db.write(write))

@@ -42,9 +42,15 @@ def apply_batch(
     policy: Policy,
     batch_id: str,
     progress: Callable[[int], object] | None = None,
+    new_papers_only: bool = False,
 ) -> Plan:
-    """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
+    """Write every record of `batch`, venues first; `progress(n)` hears of each n done.
+
+    With `new_papers_only`, an award whose paper is already stored is rejected, not merged: a
+    curator's confirmed addition must not turn into a change of another paper.
+    """
     writer = _Writer(conn, actor=actor, policy=policy, batch_id=batch_id)
+    writer.new_papers_only = new_papers_only
     for venue in batch.venues:
         writer.record(f"venue {venue.key}", partial(writer.venue, venue))
     for edition in batch.editions:
@@ -71,6 +77,7 @@ class _Writer:
         self.policy = policy
         self.batch_id = batch_id
         self.now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        self.new_papers_only = False
         self.changes: list[Change] = []
         self.rejected: list[Rejection] = []
         # Search-index rows are written once, after the last record: FTS5 flushes its pending
@@ -197,6 +204,8 @@ class _Writer:
             self._index(paper_id, incoming)
             self._note("add", "paper", str(paper_id), label, None, incoming)
             return paper_id
+        if self.new_papers_only:
+            raise Rejected(f"the catalogue already has this paper as paper #{paper_id}")
         if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
             raise Rejected(f"paper #{paper_id} was removed by a curator; undo the removal")
         before = self._stored_paper(paper_id)

@@ -375,3 +375,30 @@ async def test_arxiv_not_knowing_the_id_or_not_answering_is_told_and_nothing_is_
         ).message()
         assert down["content"].startswith("arXiv is not answering right now (HTTP 503")
     assert await audit_count(db) == before
+
+
+async def test_two_previews_of_one_paper_add_it_once_and_the_second_says_why_not(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    previews = []
+    for award in ("best", "runner up"):  # a second kind would have merged into the first paper
+        opened = await curate(server, "paper add", {"venue": "ICML", "year": 2025, "award": award})
+        await opened.response()
+        previews.append(await (await server.submit(opened, FORM)).message())
+    first = await server.press(
+        previews[0], button(previews[0], "curate:confirm"), user_id=ada(server)
+    )
+    assert (await first.message())["embeds"][0]["title"] == "Added"
+    before = await audit_count(db)
+    late = await server.press(
+        previews[1], button(previews[1], "curate:confirm"), user_id=ada(server)
+    )
+    answer = await late.message()
+    assert answer["content"].startswith("Nothing was written: the catalogue already has this paper")
+    assert answer["components"] == []
+    assert await audit_count(db) == before
+    kinds = await db.fetchall(
+        "SELECT a.kind FROM awards AS a JOIN papers AS p ON p.id = a.paper_id WHERE p.title = ?",
+        (FORM["title"],),
+    )
+    assert [r["kind"] for r in kinds] == ["best"]
