@@ -73,7 +73,7 @@ class Curate(
         language = language_of(interaction.locale)
         name = _SAFE_NAME.sub("_", Path(file.filename).name)[-100:] or "upload"
         if file.size > MAX_IMPORT_BYTES:
-            raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 1024 // 1024)
+            raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
         try:
             fmt = formats.detect(Path(name))
         except DocumentError:
@@ -106,15 +106,19 @@ class Curate(
         # serve uploads from itself (Discord's own URLs are absolute and pass unchanged).
         url = yarl.URL(self._discord_api).join(yarl.URL(file.url))
         timeout = aiohttp.ClientTimeout(total=30)
+        chunks, size = [], 0
         try:
             async with self._session.get(url, timeout=timeout) as response:
                 response.raise_for_status()
-                data = await response.content.read(MAX_IMPORT_BYTES + 1)
+                # Chunk by chunk to the end: one read(n) returns only what is buffered.
+                async for chunk in response.content.iter_chunked(64 * 1024):
+                    size += len(chunk)
+                    if size > MAX_IMPORT_BYTES:
+                        raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
+                    chunks.append(chunk)
         except (aiohttp.ClientError, TimeoutError):
             raise UserError("curate-file-unreadable", reason="download failed") from None
-        if len(data) > MAX_IMPORT_BYTES:
-            raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 1024 // 1024)
-        return data
+        return b"".join(chunks)
 
     @app_commands.command(name=_("export"), description=_("The whole catalogue as a file"))
     @app_commands.describe(format=_("TOML (everything) or CSV (the awards)"))

@@ -194,6 +194,10 @@ async def test_export_attaches_the_catalogue_that_reads_back(
     assert tomllib.loads(data.decode())["venues"]
     assert exported["content"].startswith(f"The catalogue: {row[0]} awards")
 
+    assert len(data) > 64 * 1024  # more than one network read returns at once
+    again = await curate(server, "import", {"file": ("laurel-catalog.toml", data)})
+    assert (await again.message())["content"].startswith("That file would change nothing")
+
     as_csv = await (await curate(server, "export", {"format": "CSV"})).message()
     (attachment,) = as_csv["attachments"]
     table = list(
