@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.catalog.arxiv_paper import paper_from_arxiv
+from bot.catalog.arxiv import paper_from_arxiv
 from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import AwardOptions, arxiv_id_of, format_links, paper_from_form
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
