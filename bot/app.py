@@ -12,6 +12,7 @@ import json
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -19,12 +20,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.backups import schedule_backups
+from bot.catalog.arxiv import ArxivClient
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.observability.metrics import Metrics
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
+from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
@@ -73,11 +77,18 @@ class LaurelBot(commands.Bot):
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
+        self.catalog = CatalogRepository(db)
+        self.audit = AuditRepository(db)
+        # Made in setup_hook (a session belongs to a running loop), closed in close().
+        self.http_session: aiohttp.ClientSession | None = None
+        self.arxiv: ArxivClient | None = None
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
         # that fails): background work and command wiring start here and only here.
         await self.tree.set_translator(LaurelTranslator(self.strings))
+        self.http_session = aiohttp.ClientSession()
+        self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
         for group in command_groups(self):
             await self.add_cog(group)
         await self.sync_commands()
@@ -127,4 +138,8 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        await super().close()
+        try:
+            await super().close()
+        finally:
+            if self.http_session is not None:
+                await self.http_session.close()

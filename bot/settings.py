@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -19,6 +19,7 @@ from bot.errors import LaurelError
 
 DEFAULT_CONFIG = Path("laurel.toml")
 DISCORD_API = "https://discord.com/api/v10"
+ARXIV_API = "https://export.arxiv.org/api/query"
 
 
 class SettingsError(LaurelError):
@@ -45,9 +46,6 @@ class LoggingSettings(_Section):
     format: Literal["text", "json"] = "text"
 
 
-# -- ops (issue 7): health, metrics, backups --------------------------------------------------
-
-
 class HealthSettings(_Section):
     enabled: bool = True
     host: str = Field("127.0.0.1", min_length=1)
@@ -66,6 +64,27 @@ class BackupSettings(_Section):
     keep: int = Field(7, ge=1)
 
 
+class ArxivSettings(_Section):
+    base_url: str = Field(ARXIV_API, pattern=r"^https?://[^\s@]+$")
+    timeout_seconds: float = Field(20.0, gt=0, le=300)
+    # arXiv's terms of use ask for no more than one request every three seconds.
+    min_interval_seconds: float = Field(3.0, ge=0, le=600)
+    retries: int = Field(3, ge=0, le=10)
+    backoff_seconds: float = Field(5.0, ge=0, le=600)
+    ids_per_request: int = Field(100, ge=1, le=2000)
+
+
+Snowflake = Annotated[int, Field(gt=0)]
+
+
+class CurationSettings(_Section):
+    """Who may change the catalogue from Discord, besides the bot's owner (always)."""
+
+    user_ids: list[Snowflake] = Field(default_factory=list)
+    role_ids: list[Snowflake] = Field(default_factory=list)
+    home_guild_id: int | None = Field(None, gt=0)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
@@ -77,6 +96,8 @@ class Settings(BaseSettings):
     health: HealthSettings = HealthSettings()
     metrics: MetricsSettings = MetricsSettings()
     backups: BackupSettings = BackupSettings()
+    arxiv: ArxivSettings = ArxivSettings()
+    curation: CurationSettings = CurationSettings()
     # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
     # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
     token: SecretStr | None = Field(

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import aiohttp
 from discord.ext import commands
 
 from bot.commands.about import About
 from bot.commands.awards import Awards
+from bot.commands.curate import Curate
+from bot.commands.curate_access import Curation
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 
@@ -24,4 +27,24 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
         Awards(bot),
         Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
+        Curate(_curation(bot), _session(bot), bot.settings.discord.api_base_url),
     ]
+
+
+def _curation(bot: LaurelBot) -> Curation:
+    return Curation(
+        bot=bot,
+        settings=bot.settings.curation,
+        strings=bot.strings,
+        catalog=bot.catalog,
+        papers=bot.papers,
+        editions=bot.editions,
+        audit=bot.audit,
+        arxiv=bot.arxiv,
+    )
+
+
+def _session(bot: LaurelBot) -> aiohttp.ClientSession:
+    if bot.http_session is None:
+        raise RuntimeError("command groups are built in setup_hook, after the HTTP session")
+    return bot.http_session

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.store import rows
+from bot.store.catalog_edits import EditWriter, Removable, run_edit
 from bot.store.catalog_writer import Policy, apply_batch
 from bot.store.database import Database
 from bot.store.plan import Plan
@@ -26,16 +27,54 @@ class CatalogRepository:
         policy: Policy,
         dry_run: bool = False,
         progress: Callable[[int], object] | None = None,
+        new_papers_only: bool = False,
     ) -> Plan:
         """Write `batch` in one transaction (or, with `dry_run`, rehearse it and roll back)."""
         batch_id = uuid.uuid4().hex[:12]
 
         def write(conn: sqlite3.Connection) -> Plan:
             return apply_batch(
-                conn, batch, actor=actor, policy=policy, batch_id=batch_id, progress=progress
+                conn,
+                batch,
+                actor=actor,
+                policy=policy,
+                batch_id=batch_id,
+                progress=progress,
+                new_papers_only=new_papers_only,
             )
 
         return await (self._db.rehearse(write) if dry_run else self._db.write(write))
+
+    async def add_award(self, paper_id: int, award: Award, *, actor: str) -> Plan:
+        """Give stored paper `paper_id` the award `award`."""
+        where = f"award {award.venue} {award.year} {award.kind.value} for paper #{paper_id}"
+        return await self._edit(lambda w: w.add_award(paper_id, award), actor=actor, where=where)
+
+    async def replace_paper(self, paper_id: int, paper: Paper, *, actor: str) -> Plan:
+        """Set paper `paper_id` to exactly `paper` (a curator's edit: it may clear fields)."""
+        where = f"paper #{paper_id}"
+        return await self._edit(
+            lambda w: w.replace_paper(paper_id, paper), actor=actor, where=where
+        )
+
+    async def remove(self, entity: Removable, entity_id: int, *, actor: str) -> Plan:
+        """Remove a paper (its awards with it) or an award: hidden from readers, kept in store."""
+        where = f"{entity} #{entity_id}"
+        return await self._edit(lambda w: w.remove(entity, entity_id), actor=actor, where=where)
+
+    async def revert(self, audit_id: int, *, actor: str) -> Plan:
+        """Undo audit row `audit_id` (raises UndoRefused when it cannot be undone)."""
+        where = f"change #{audit_id}"
+        return await self._edit(lambda w: w.revert(audit_id), actor=actor, where=where)
+
+    async def _edit(self, write: Callable[[EditWriter], None], *, actor: str, where: str) -> Plan:
+        batch_id = uuid.uuid4().hex[:12]
+
+        def run(conn: sqlite3.Connection) -> Plan:
+            writer = run_edit(conn, write, actor=actor, batch_id=batch_id, where=where)
+            return Plan(changes=writer.changes, rejected=writer.rejected, batch=batch_id)
+
+        return await self._db.write(run)
 
     async def export(self) -> CatalogBatch:
         return await self._db.snapshot(_export)
@@ -64,7 +103,8 @@ def _export(conn: sqlite3.Connection) -> CatalogBatch:
         )
         for r in conn.execute(
             """
-            SELECT a.*, e.venue, e.year FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+            SELECT a.*, e.venue, e.year
+            FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             ORDER BY e.venue, e.year, a.id
             """
         )
@@ -82,7 +122,7 @@ def _papers(conn: sqlite3.Connection) -> dict[int, Paper]:
             grouped.setdefault(r[0], []).append(r[1])
         lists[field] = grouped
     papers = {}
-    for r in conn.execute("SELECT * FROM papers"):
+    for r in conn.execute("SELECT * FROM live_papers"):
         stored: dict[str, Any] = rows.from_row(r, rows.PAPER_FIELDS)
         for field, grouped in lists.items():
             stored[field] = grouped.get(r["id"])

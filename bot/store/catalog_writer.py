@@ -42,9 +42,15 @@ def apply_batch(
     policy: Policy,
     batch_id: str,
     progress: Callable[[int], object] | None = None,
+    new_papers_only: bool = False,
 ) -> Plan:
-    """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
+    """Write every record of `batch`, venues first; `progress(n)` hears of each n done.
+
+    With `new_papers_only`, an award whose paper is already stored is rejected, not merged: a
+    curator's confirmed addition must not turn into a change of another paper.
+    """
     writer = _Writer(conn, actor=actor, policy=policy, batch_id=batch_id)
+    writer.new_papers_only = new_papers_only
     for venue in batch.venues:
         writer.record(f"venue {venue.key}", partial(writer.venue, venue))
     for edition in batch.editions:
@@ -71,6 +77,7 @@ class _Writer:
         self.policy = policy
         self.batch_id = batch_id
         self.now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        self.new_papers_only = False
         self.changes: list[Change] = []
         self.rejected: list[Rejection] = []
         # Search-index rows are written once, after the last record: FTS5 flushes its pending
@@ -157,10 +164,12 @@ class _Writer:
 
     # -- papers and awards ---------------------------------------------------------------
 
-    def award(self, award: Award) -> None:
+    def award(self, award: Award, paper_id: int | None = None) -> None:
+        """Write `award`, to the paper it resolves to (or, given, to paper `paper_id`)."""
         self._require_venue(award.venue)
         edition_id = self._edition_id(award.venue, award.year)
-        paper_id = self.paper(award.paper, edition_id)
+        if paper_id is None:
+            paper_id = self.paper(award.paper, edition_id)
         incoming = rows.values(award, rows.AWARD_FIELDS)
         label = f"{award.venue} {award.year} {award.kind.value}: {award.paper.title[:60]}"
         row = self.conn.execute(
@@ -175,6 +184,8 @@ class _Writer:
             row_id = self._insert("awards", {**identity, "track": award.track, **incoming})
             self._note("add", "award", str(row_id), label, None, {**identity, **incoming})
             return
+        if row["removed_at"] is not None:
+            raise Rejected(f"award #{row['id']} was removed by a curator; undo the removal")
         before = rows.from_row(row, rows.AWARD_FIELDS)
         after = self._merge(before, incoming, incoming["sources"])
         self._update("awards", "id = ?", (row["id"],), before, after)
@@ -193,6 +204,10 @@ class _Writer:
             self._index(paper_id, incoming)
             self._note("add", "paper", str(paper_id), label, None, incoming)
             return paper_id
+        if self.new_papers_only:
+            raise Rejected(f"the catalogue already has this paper as paper #{paper_id}")
+        if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
+            raise Rejected(f"paper #{paper_id} was removed by a curator; undo the removal")
         before = self._stored_paper(paper_id)
         after = self._merge(before, incoming, incoming["sources"])
         after["arxiv_version"] = _latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
@@ -238,7 +253,7 @@ class _Writer:
             return None
         return int(row["id"])
 
-    def _one(self, sql: str, value: str | None) -> int | None:
+    def _one(self, sql: str, value: str | int | None) -> int | None:
         if value is None:
             return None
         row = self.conn.execute(sql, (value,)).fetchone()

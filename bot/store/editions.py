@@ -65,7 +65,7 @@ class EditionRepository:
                    count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
             FROM editions AS e
             JOIN venues AS v ON v.key = e.venue
-            LEFT JOIN awards AS a ON a.edition_id = e.id
+            LEFT JOIN live_awards AS a ON a.edition_id = e.id
             GROUP BY e.id
             ORDER BY v.name COLLATE NOCASE, e.year
             """
@@ -77,7 +77,7 @@ class EditionRepository:
         found = await self._db.fetchall(
             """
             SELECT e.year, a.kind, count(*) AS awards
-            FROM awards AS a
+            FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             WHERE e.venue = ?
             GROUP BY e.year, a.kind

@@ -39,7 +39,7 @@ _SIMILAR_MAX_TERMS = 12
 # The awards counted by a leaderboard: optionally one venue, and editions from `first` to `last`.
 _AWARDS_IN_SCOPE = """
     SELECT a.id, a.paper_id, a.edition_id
-    FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
     WHERE (:venue IS NULL OR e.venue = :venue)
       AND (:first IS NULL OR e.year >= :first)
       AND (:last IS NULL OR e.year <= :last)
@@ -52,7 +52,7 @@ class PaperRepository:
 
     async def get(self, paper_id: int) -> StoredPaper | None:
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.id = ?",  # noqa: S608
+            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.id = ?",  # noqa: S608
             (paper_id,),
         )
         return found[0] if found else None
@@ -60,10 +60,25 @@ class PaperRepository:
     async def by_arxiv(self, arxiv_id: str) -> StoredPaper | None:
         """The paper with this arXiv id, whatever version the id names."""
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM papers AS p WHERE p.arxiv = ?",  # noqa: S608
+            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.arxiv = ?",  # noqa: S608
             (parse_arxiv_id(arxiv_id).id,),
         )
         return found[0] if found else None
+
+    async def holder(
+        self, *, arxiv: str | None = None, doi: str | None = None
+    ) -> tuple[int, bool] | None:
+        """The paper, removed ones too, with this arXiv id (any version) or DOI, and whether
+        it was removed: what a new paper with these ids would duplicate."""
+        row = await self._db.fetchone(
+            """
+            SELECT id, removed_at IS NOT NULL AS removed FROM papers
+            WHERE arxiv = :arxiv OR doi = :doi
+            ORDER BY id LIMIT 1
+            """,
+            {"arxiv": parse_arxiv_id(arxiv).id if arxiv else None, "doi": doi},
+        )
+        return None if row is None else (int(row["id"]), bool(row["removed"]))
 
     async def awarded_at(
         self, venue: str, year: int, kind: AwardKind | None = None
@@ -72,11 +87,11 @@ class PaperRepository:
         return await self._load(
             f"""
             SELECT {_PAPER_COLUMNS}
-            FROM papers AS p
+            FROM live_papers AS p
             WHERE p.id IN (
-                SELECT a.paper_id FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                SELECT a.paper_id FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                 WHERE e.venue = :venue AND e.year = :year AND (:kind IS NULL OR a.kind = :kind))
-            ORDER BY (SELECT min(a.id) FROM awards AS a WHERE a.paper_id = p.id)
+            ORDER BY (SELECT min(a.id) FROM live_awards AS a WHERE a.paper_id = p.id)
             """,  # noqa: S608
             {"venue": venue, "year": year, "kind": kind.value if kind else None},
         )
@@ -88,10 +103,10 @@ class PaperRepository:
         return await self._load(
             f"""
             SELECT {_PAPER_COLUMNS}
-            FROM papers AS p
+            FROM live_papers AS p
             JOIN (
                 SELECT a.paper_id, max(e.year) AS latest
-                FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                 WHERE a.kind = :kind AND (:venue IS NULL OR e.venue = :venue)
                 GROUP BY a.paper_id
             ) AS won ON won.paper_id = p.id
@@ -123,7 +138,7 @@ class PaperRepository:
                 FROM paper_search
                 WHERE paper_search MATCH :query
                   AND (:venue IS NULL AND :year IS NULL AND :kind IS NULL OR EXISTS (
-                        SELECT 1 FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+                        SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
                         WHERE a.paper_id = paper_search.rowid
                           AND (:venue IS NULL OR e.venue = :venue)
                           AND (:year IS NULL OR e.year = :year)
@@ -132,7 +147,7 @@ class PaperRepository:
                 LIMIT :limit OFFSET :offset
             )
             SELECT {_PAPER_COLUMNS}
-            FROM hits JOIN papers AS p ON p.id = hits.id
+            FROM hits JOIN live_papers AS p ON p.id = hits.id
             ORDER BY hits.score, p.id
         """  # noqa: S608
         params = {
@@ -156,7 +171,7 @@ class PaperRepository:
         found = await self._db.fetchall(
             """
             SELECT DISTINCT a.paper_id
-            FROM awards AS a JOIN editions AS e ON e.id = a.edition_id
+            FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             WHERE (:venue IS NULL OR e.venue = :venue)
               AND (:year IS NULL OR e.year = :year)
               AND (:kind IS NULL OR a.kind = :kind)
@@ -168,7 +183,7 @@ class PaperRepository:
 
     async def similar(self, paper_id: int, *, limit: int = 5) -> list[StoredPaper]:
         """Papers sharing the most telling words of this paper's title, best first, not itself."""
-        row = await self._db.fetchone("SELECT title FROM papers WHERE id = ?", (paper_id,))
+        row = await self._db.fetchone("SELECT title FROM live_papers WHERE id = ?", (paper_id,))
         if row is None:
             return []
         terms = [
@@ -189,7 +204,7 @@ class PaperRepository:
                 LIMIT :limit
             )
             SELECT {_PAPER_COLUMNS}
-            FROM hits JOIN papers AS p ON p.id = hits.id
+            FROM hits JOIN live_papers AS p ON p.id = hits.id
             ORDER BY hits.score, p.id
         """  # noqa: S608
         params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
@@ -287,8 +302,27 @@ class PaperRepository:
             papers=found[0]["total"] if found else 0,
         )
 
+    async def awards_of(self, paper_ids: list[int]) -> list[tuple[int, int, AwardRef]]:
+        """Each live award of these papers: its id, its paper's id, and the award."""
+        if not paper_ids:
+            return []
+        marks = ", ".join("?" for _ in paper_ids)
+        found = await self._db.fetchall(
+            f"""
+            SELECT a.id, a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind,
+                   a.track
+            FROM live_awards AS a
+            JOIN editions AS e ON e.id = a.edition_id
+            JOIN venues AS v ON v.key = e.venue
+            WHERE a.paper_id IN ({marks})
+            ORDER BY a.paper_id, e.year DESC, a.id
+            """,  # noqa: S608
+            paper_ids,
+        )
+        return [(int(r["id"]), int(r["paper_id"]), _award_ref(r)) for r in found]
+
     async def count(self) -> int:
-        row = await self._db.fetchone("SELECT count(*) FROM papers")
+        row = await self._db.fetchone("SELECT count(*) FROM live_papers")
         return int(row[0]) if row else 0
 
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
@@ -310,7 +344,7 @@ class PaperRepository:
         award_rows = await self._db.fetchall(
             f"""
             SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
-            FROM awards AS a
+            FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             JOIN venues AS v ON v.key = e.venue
             WHERE a.paper_id IN ({marks})

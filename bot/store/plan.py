@@ -8,7 +8,7 @@ from typing import Literal
 
 from bot.domain.models import Rejection
 
-Action = Literal["add", "change", "merge", "unchanged"]
+Action = Literal["add", "change", "merge", "remove", "unchanged"]
 Entity = Literal["venue", "edition", "paper", "award"]
 
 
@@ -43,7 +43,7 @@ class Plan:
         """`add: 8 papers, 8 awards · merge: 1 paper · unchanged: 2 venues · rejected: 1`."""
         tally = Counter((c.action, c.entity) for c in self.changes)
         parts = []
-        for action in ("add", "change", "merge", "unchanged"):
+        for action in ("add", "change", "merge", "remove", "unchanged"):
             entities = [
                 f"{n} {entity}{'s' if n != 1 else ''}"
                 for (a, entity), n in sorted(tally.items())

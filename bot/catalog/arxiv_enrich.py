@@ -1,0 +1,179 @@
+"""`laurel enrich`: complete imported papers from arXiv, a batch at a time, through the one write.
+
+Each batch of papers is fetched in one request and written in one transaction (fill policy,
+actor "enrich"), so an interruption loses at most the batch in flight. Papers already complete
+are never asked for again, nor are ids arXiv did not know (remembered in bot_state until a run
+with `retry_missing`): a second run does only what the first did not finish.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from bot.catalog.arxiv import ArxivClient, ArxivError
+from bot.catalog.arxiv_paper import missing_from
+from bot.domain.identifiers import ArxivId
+from bot.domain.models import Award, CatalogBatch, Rejection
+from bot.store.bot_state import BotStateRepository
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.enrichment import EnrichmentRepository, Incomplete
+
+ACTOR = "enrich"
+NOT_ON_ARXIV = "enrich.not_on_arxiv"  # bot_state: the arXiv ids arXiv answered nothing for
+
+
+@dataclass(frozen=True, slots=True)
+class Filled:
+    arxiv: str
+    title: str
+    fields: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class EnrichReport:
+    considered: int = 0
+    filled: list[Filled] = field(default_factory=list)
+    not_found: list[str] = field(default_factory=list)
+    nothing_new: int = 0
+    rejected: list[Rejection] = field(default_factory=list)
+    # Set when arXiv failed part-way: the batches before it are written, a re-run does the rest.
+    stopped_by: ArxivError | None = None
+
+    def summary(self, *, dry_run: bool) -> str:
+        verb = "would fill" if dry_run else "filled"
+        return (
+            f"{self.considered} papers lacked something: {verb} {len(self.filled)}, "
+            f"{len(self.not_found)} not on arXiv, {self.nothing_new} with nothing new, "
+            f"{len(self.rejected)} rejected"
+        )
+
+
+async def to_enrich(
+    db: Database, *, limit: int | None = None, retry_missing: bool = False
+) -> list[Incomplete]:
+    """The papers a run would ask arXiv about, in order."""
+    skip = set() if retry_missing else await _not_on_arxiv(BotStateRepository(db))
+    todo = [i for i in await EnrichmentRepository(db).incomplete() if i.paper.arxiv not in skip]
+    return todo[:limit]
+
+
+async def enrich(
+    db: Database,
+    client: ArxivClient,
+    todo: list[Incomplete],
+    *,
+    batch: int,
+    dry_run: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> EnrichReport:
+    """Fill what the papers `todo` lack from arXiv; with `dry_run`, rehearse and write nothing."""
+    report = EnrichReport(considered=len(todo))
+    catalog, state = CatalogRepository(db), BotStateRepository(db)
+    for start in range(0, len(todo), batch):
+        chunk = todo[start : start + batch]
+        missing_before = len(report.not_found)
+        try:
+            gaps = await _fetch_gaps(client, chunk, report)
+        except ArxivError as exc:
+            report.stopped_by = exc
+            return report
+        if gaps:
+            await _write(catalog, gaps, report, dry_run=dry_run)
+        if not dry_run:
+            asked = {item.paper.arxiv or "" for item in chunk}
+            await _remember(state, asked, report.not_found[missing_before:])
+        if progress:
+            progress(len(chunk))
+    return report
+
+
+async def _not_on_arxiv(state: BotStateRepository) -> set[str]:
+    stored = await state.get(NOT_ON_ARXIV)
+    return set(json.loads(stored)) if stored else set()
+
+
+async def _remember(state: BotStateRepository, asked: set[str], missing: list[str]) -> None:
+    """Record which of the ids just `asked` arXiv did not know (and forget those it now knows)."""
+    before = await _not_on_arxiv(state)
+    after = (before - asked) | set(missing)
+    if after != before:
+        await state.put(NOT_ON_ARXIV, json.dumps(sorted(after)))
+
+
+async def _fetch_gaps(
+    client: ArxivClient, chunk: list[Incomplete], report: EnrichReport
+) -> list[tuple[Award, Filled]]:
+    """Each paper of `chunk` that arXiv can complete: the award carrying its gaps, and them."""
+    # The latest version is asked for, whatever revision the import named: its abstract is
+    # the one arXiv shows, and the writer keeps the higher version number.
+    result = await client.fetch([ArxivId(item.paper.arxiv or "") for item in chunk])
+    by_id = {entry.id.id: entry for entry in result.entries}
+    gaps = []
+    for item in chunk:
+        entry = by_id.get(item.paper.arxiv or "")
+        if entry is None:
+            report.not_found.append(item.paper.arxiv or "")
+            continue
+        found = missing_from(item.paper, entry)
+        if found is None:
+            report.nothing_new += 1
+            continue
+        paper, fields = found
+        award = item.award.model_copy(update={"paper": paper})
+        gaps.append((award, Filled(entry.id.id, item.paper.title, fields)))
+    return gaps
+
+
+async def _write(
+    catalog: CatalogRepository,
+    gaps: list[tuple[Award, Filled]],
+    report: EnrichReport,
+    *,
+    dry_run: bool,
+) -> None:
+    written, rejected = await _apply(catalog, [award for award, _ in gaps], dry_run=dry_run)
+    # The one likely rejection: arXiv gives a DOI that another paper already holds. Such a
+    # paper is filled without it, and the first rejection is reported so a curator can look.
+    retry = [(a, f) for a, f in gaps if f.arxiv not in written and a.paper.doi is not None]
+    if retry:
+        without_doi = [_without_doi(award) for award, _ in retry]
+        again, _ = await _apply(catalog, without_doi, dry_run=dry_run)
+        written |= again
+        gaps = [
+            (a, f) if (a, f) not in retry else (a, replace(f, fields=_drop(f.fields, "doi")))
+            for a, f in gaps
+        ]
+    report.rejected += rejected
+    for _, filled in gaps:
+        if filled.arxiv not in written:
+            continue
+        if filled.fields:
+            report.filled.append(filled)
+        else:
+            report.nothing_new += 1  # only a newer version number
+
+
+async def _apply(
+    catalog: CatalogRepository, awards: list[Award], *, dry_run: bool
+) -> tuple[set[str], list[Rejection]]:
+    """Write `awards`; the arXiv ids of the papers written, and the records rejected."""
+    batch = CatalogBatch(awards=tuple(awards))
+    plan = await catalog.apply(batch, actor=ACTOR, policy="fill", dry_run=dry_run)
+    # A rejected record leaves no change behind; a paper's change is labelled "… arXiv:<id>".
+    written = {c.label.rsplit(" arXiv:", 1)[-1] for c in plan.changes if c.entity == "paper"}
+    return written, plan.rejected
+
+
+def _without_doi(award: Award) -> Award:
+    sources = tuple(
+        s.model_copy(update={"covers": _drop(s.covers, "doi")}) for s in award.paper.sources
+    )
+    paper = award.paper.model_copy(update={"doi": None, "sources": sources})
+    return award.model_copy(update={"paper": paper})
+
+
+def _drop(fields: tuple[str, ...], name: str) -> tuple[str, ...]:
+    return tuple(f for f in fields if f != name)

@@ -1,0 +1,154 @@
+"""`laurel enrich`: fill in what imported papers lack from arXiv; `laurel localarxiv`: a stand-in.
+
+enrich reads the papers with an arXiv id that lack an abstract, authors or links, asks arXiv for
+them many ids at a time and one request every `min_interval_seconds`, and writes each batch as it
+comes. A dry run fetches the same and writes nothing. Stopped part-way, it keeps what it wrote:
+run it again to do the rest. To try it without the network:
+
+    laurel localarxiv --port 8765 --synthesize &        # recorded replies, made-up for the rest
+    laurel enrich --dry-run --base-url http://127.0.0.1:8765/api/query
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from tqdm import tqdm
+
+from bot import __version__
+from bot.catalog.arxiv import ArxivClient
+from bot.catalog.arxiv_enrich import EnrichReport, enrich, to_enrich
+from bot.errors import LaurelError
+from bot.localarxiv.server import serve
+from bot.render.i18n import Strings
+from bot.settings import ArxivSettings, Settings
+from bot.store.database import Database
+
+RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "enrich", help="fill in abstracts, authors and links of papers from arXiv"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="fetch and show; write nothing")
+    parser.add_argument("--limit", type=_positive, help="at most this many papers")
+    parser.add_argument(
+        "--batch", type=_positive, help="ids per request (default: [arxiv] ids_per_request)"
+    )
+    parser.add_argument("--base-url", help="the arXiv API (default: [arxiv] base_url)")
+    parser.add_argument(
+        "--retry-missing",
+        action="store_true",
+        help="ask again for ids arXiv did not know in an earlier run",
+    )
+    parser.set_defaults(handler=run_enrich)
+    stand_in = commands.add_parser(
+        "localarxiv", help="serve a stand-in for the arXiv API on this machine, until Ctrl-C"
+    )
+    stand_in.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
+    stand_in.add_argument("--port", type=int, default=0, help="default: any free port")
+    stand_in.add_argument(
+        "--recordings", type=Path, default=RECORDINGS, help=f"default: {RECORDINGS}"
+    )
+    stand_in.add_argument(
+        "--synthesize",
+        action="store_true",
+        help="answer ids no recording has with made-up entries (marked as such)",
+    )
+    stand_in.set_defaults(handler=serve_localarxiv)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def arxiv_settings(settings: Settings, args: argparse.Namespace) -> ArxivSettings:
+    update: dict[str, Any] = {}
+    if args.base_url:
+        update["base_url"] = args.base_url
+    if args.batch:
+        update["ids_per_request"] = args.batch
+    return ArxivSettings.model_validate({**settings.arxiv.model_dump(), **update})
+
+
+async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
+    options = arxiv_settings(settings, args)
+    async with await Database.open(settings.database.path, create=False) as db:
+        todo = await to_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
+        print(plan_line(len(todo), options))
+        if not todo:
+            return 0
+        headers = {"User-Agent": f"laurel/{__version__} (laurel enrich)"}
+        async with aiohttp.ClientSession(headers=headers) as session:
+            client = ArxivClient(session, options)
+            with tqdm(
+                total=len(todo), unit="paper", disable=None, file=sys.stderr, leave=False
+            ) as bar:
+                report = await enrich(
+                    db,
+                    client,
+                    todo,
+                    batch=options.ids_per_request,
+                    dry_run=args.dry_run,
+                    progress=bar.update,
+                )
+    return print_report(report, dry_run=args.dry_run)
+
+
+def plan_line(todo: int, options: ArxivSettings) -> str:
+    """How many papers, in how many requests, and how long that takes at the polite rate."""
+    requests = math.ceil(todo / options.ids_per_request)
+    seconds = max(requests - 1, 0) * options.min_interval_seconds
+    return (
+        f"{todo} paper{'s' if todo != 1 else ''} to complete from arXiv: {requests} "
+        f"request{'s' if requests != 1 else ''} of up to {options.ids_per_request} ids, "
+        f"one every {options.min_interval_seconds:g} s (at least {seconds:g} s of waiting)"
+    )
+
+
+def print_report(report: EnrichReport, *, dry_run: bool) -> int:
+    verb = "would fill" if dry_run else "filled"
+    for filled in report.filled:
+        print(f"{verb}  arXiv:{filled.arxiv} “{filled.title[:70]}”  [{', '.join(filled.fields)}]")
+    for arxiv_id in report.not_found:
+        print(f"not on arXiv  {arxiv_id}")
+    for rejection in report.rejected:
+        print(f"reject  {rejection.where}: {rejection.reason}")
+    print(report.summary(dry_run=dry_run))
+    if dry_run:
+        print("dry run: nothing was written")
+    elif report.not_found:
+        print("ids arXiv did not know are skipped from now on (--retry-missing asks again)")
+    if report.stopped_by is not None:
+        error = report.stopped_by
+        text = Strings.load().text(error.key, "en", **error.params)
+        print(f"laurel: {text}", file=sys.stderr)
+        print(
+            "laurel: what was filled is kept; run `laurel enrich` again for the rest",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+async def serve_localarxiv(settings: Settings, args: argparse.Namespace) -> int:
+    recordings = _recordings(args.recordings, synthesize=args.synthesize)
+    await serve(recordings, args.host, args.port, synthesize=args.synthesize)
+    return 0
+
+
+def _recordings(folder: Path, *, synthesize: bool) -> Path | None:
+    if folder.is_dir():
+        return folder
+    if synthesize:
+        return None  # made-up entries only: still enough to try `laurel enrich`
+    raise LaurelError(f"no recorded arXiv replies at {folder} (see --recordings, --synthesize)")

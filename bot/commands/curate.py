@@ -1,0 +1,204 @@
+"""/curate: keeping the catalogue from Discord. This module holds the group and its commands
+over the whole catalogue (import, export, history, undo); papers, awards and statistics have
+modules of their own (curate_paper, curate_award)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import tempfile
+from pathlib import Path
+from typing import cast
+
+import aiohttp
+import discord
+import yarl
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.catalog import formats
+from bot.catalog.document import DocumentError
+from bot.commands.curate_access import Curation, actor
+from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
+from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
+from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
+from bot.domain.models import CatalogBatch, Venue
+from bot.errors import UserError
+from bot.render.curate import plan_embed
+from bot.render.i18n import language_of
+from bot.store.catalog_edits import UndoRefused
+from bot.store.catalog_writer import Policy
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+_SAFE_NAME = re.compile(r"[^\w.-]+")
+
+
+# Default permissions only hide /curate from most members (server admins may change them);
+# who may curate is decided by require_curator, on every use.
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class Curate(
+    commands.GroupCog,
+    group_name=_("curate"),
+    group_description=_("Keep the catalogue: add, correct, remove, import, undo (curators)"),
+):
+    def __init__(
+        self, curation: Curation, session: aiohttp.ClientSession, discord_api: str
+    ) -> None:
+        self.curation = curation
+        self._session = session
+        self._discord_api = discord_api
+        super().__init__()
+        group = self.__cog_app_commands_group__
+        assert group is not None
+        for subgroup in (
+            PaperCuration(curation),
+            AwardCuration(curation),
+            StatsCuration(curation),
+        ):
+            group.add_command(subgroup)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        await self.curation.require_curator(interaction)
+        return True
+
+    @app_commands.command(
+        name=_("import"), description=_("Load a catalogue file: see what would change, then apply")
+    )
+    @app_commands.describe(file=_("A TOML, CSV or ai-bestpapers YAML file"))
+    @app_commands.rename(file=_("file"))
+    async def import_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        language = language_of(interaction.locale)
+        name = _SAFE_NAME.sub("_", Path(file.filename).name)[-100:] or "upload"
+        if file.size > MAX_IMPORT_BYTES:
+            raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
+        try:
+            fmt = formats.detect(Path(name))
+        except DocumentError:
+            raise UserError("curate-file-format", name=name) from None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await self._download(file)
+        known = await self.curation.editions.venues()
+        batch = await asyncio.to_thread(_read_upload, data, name, fmt, known)
+        catalog, who = self.curation.catalog, actor(interaction)
+        policy = cast(Policy, formats.POLICY[fmt])
+        plan = await catalog.apply(batch, actor=who, policy=policy, dry_run=True)
+        if not plan.changes_anything:
+            raise UserError("curate-import-nothing", rejected=len(plan.rejected))
+        strings = self.curation.strings
+
+        async def write() -> discord.Embed:
+            done = await catalog.apply(batch, actor=who, policy=policy)
+            title = strings.text("curate-imported", language)
+            return plan_embed(done, strings, language, title=title)
+
+        title = strings.text("curate-import-preview", language, name=name)
+        embed = plan_embed(plan, strings, language, title=title)
+        view = ConfirmView(
+            self.curation, interaction.user.id, write, language, confirm_key="curate-apply"
+        )
+        await send_preview(interaction, view, embed)
+
+    async def _download(self, file: discord.Attachment) -> bytes:
+        # Relative to the API's host when not absolute: a Discord-compatible stand-in may
+        # serve uploads from itself (Discord's own URLs are absolute and pass unchanged).
+        url = yarl.URL(self._discord_api).join(yarl.URL(file.url))
+        timeout = aiohttp.ClientTimeout(total=30)
+        chunks, size = [], 0
+        try:
+            async with self._session.get(url, timeout=timeout) as response:
+                response.raise_for_status()
+                # Chunk by chunk to the end: one read(n) returns only what is buffered.
+                async for chunk in response.content.iter_chunked(64 * 1024):
+                    size += len(chunk)
+                    if size > MAX_IMPORT_BYTES:
+                        raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
+                    chunks.append(chunk)
+        except (aiohttp.ClientError, TimeoutError):
+            raise UserError("curate-file-unreadable", reason="download failed") from None
+        return b"".join(chunks)
+
+    @app_commands.command(name=_("export"), description=_("The whole catalogue as a file"))
+    @app_commands.describe(format=_("TOML (everything) or CSV (the awards)"))
+    @app_commands.rename(format=_("format"))
+    @app_commands.choices(
+        format=[
+            app_commands.Choice(name="TOML", value="toml"),
+            app_commands.Choice(name="CSV", value="csv"),
+        ]
+    )
+    async def export(
+        self, interaction: discord.Interaction, format: app_commands.Choice[str] | None = None
+    ) -> None:
+        suffix = format.value if format else "toml"
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        batch = await self.curation.catalog.export()
+        data = await asyncio.to_thread(_written, batch, suffix)
+        language = language_of(interaction.locale)
+        text = self.curation.strings.text(
+            "curate-exported", language, awards=len(batch.awards), editions=len(batch.editions)
+        )
+        upload = discord.File(io.BytesIO(data), filename=f"laurel-catalog.{suffix}")
+        await interaction.followup.send(text, file=upload, ephemeral=True)
+
+    @app_commands.command(name=_("history"), description=_("Who changed what, newest first"))
+    @app_commands.describe(
+        paper=_("Only this paper's changes (start typing its title)"), page=_("Which page")
+    )
+    @app_commands.rename(paper=_("paper"), page=_("page"))
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        paper: str | None = None,
+        page: app_commands.Range[int, 1, 100_000] = 1,
+    ) -> None:
+        language = language_of(interaction.locale)
+        paper_id = None if paper is None else (await stored_paper(self.curation, paper)).id
+        embed, page, pages = await history_page(self.curation, paper_id, page, language)
+        view = HistoryView(
+            self.curation,
+            interaction.user.id,
+            paper_id=paper_id,
+            page=page,
+            pages=pages,
+            language=language,
+        )
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @history.autocomplete("paper")
+    async def _papers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await paper_choices(self.curation, current)
+
+    @app_commands.command(name=_("undo"), description=_("Revert one change from the history"))
+    @app_commands.describe(change=_("The change's number, as /curate history shows it"))
+    @app_commands.rename(change=_("change"))
+    async def undo(
+        self, interaction: discord.Interaction, change: app_commands.Range[int, 1, 2**53 - 1]
+    ) -> None:
+        try:
+            plan = await self.curation.catalog.revert(change, actor=actor(interaction))
+        except UndoRefused as refused:
+            raise UserError(f"curate-undo-{refused.reason}", **refused.params) from None
+        await show_write(interaction, self.curation, plan, "curate-undone")
+
+
+def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]) -> CatalogBatch:
+    with tempfile.TemporaryDirectory(prefix="laurel-import-") as folder:
+        path = Path(folder) / name
+        path.write_bytes(data)
+        try:
+            return formats.read(path, fmt, known)
+        except DocumentError as exc:
+            reason = str(exc).replace(f"{folder}/", "")[:300]
+            raise UserError("curate-file-unreadable", reason=reason) from None
+
+
+def _written(batch: CatalogBatch, suffix: str) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="laurel-export-") as folder:
+        path = Path(folder) / f"catalog.{suffix}"
+        formats.write(path, batch)
+        return path.read_bytes()

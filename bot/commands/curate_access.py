@@ -1,0 +1,115 @@
+"""Who may curate, checked at run time on every curation command, button and form.
+
+Discord's default permissions only decide who *sees* /curate, and a server's admins can change
+them; so every command, every button press and every submitted form asks again: the bot's
+owner, a user or a role named in the settings, and (when one is set) only in the home server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.commands.errors import LaurelView, report
+from bot.errors import UserError
+from bot.render.i18n import Strings
+from bot.settings import CurationSettings
+from bot.store.audit import AuditRepository
+from bot.store.catalog import CatalogRepository
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+
+if TYPE_CHECKING:
+    from bot.catalog.arxiv import ArxivClient
+
+# A preview's buttons wait this long for the curator (Discord keeps a token 15 minutes).
+CONFIRM_TIMEOUT = 600.0
+
+
+class NotCurator(app_commands.CheckFailure, UserError):
+    """Refused: a check failure for discord.py, a user's mistake for the error handler."""
+
+    def __init__(self, key: str) -> None:
+        UserError.__init__(self, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Curation:
+    """What every curation command needs, handed in by the composition root."""
+
+    bot: commands.Bot
+    settings: CurationSettings
+    strings: Strings
+    catalog: CatalogRepository
+    papers: PaperRepository
+    editions: EditionRepository
+    audit: AuditRepository
+    arxiv: ArxivClient | None
+
+    async def require_curator(self, interaction: discord.Interaction) -> None:
+        home = self.settings.home_guild_id
+        if home is not None and interaction.guild_id != home:
+            raise NotCurator("curate-not-here")
+        user = interaction.user
+        if await self.bot.is_owner(user) or user.id in self.settings.user_ids:
+            return
+        roles = getattr(user, "roles", ())  # a Member in a server; a User has none
+        if any(role.id in self.settings.role_ids for role in roles):
+            return
+        raise NotCurator("curate-not-allowed")
+
+
+def actor(interaction: discord.Interaction) -> str:
+    """Who the audit says made a change."""
+    return f"discord:{interaction.user.id}"
+
+
+class CuratorGroup(app_commands.Group):
+    """A /curate command group whose every command is checked before it runs."""
+
+    def __init__(self, curation: Curation, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.curation = curation
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        await self.curation.require_curator(interaction)
+        return True
+
+
+class CuratorView(LaurelView):
+    """Buttons only the curator who asked may press, checked again on every press."""
+
+    def __init__(self, curation: Curation, invoker_id: int, *, timeout: float | None) -> None:
+        super().__init__(strings=curation.strings, timeout=timeout)
+        self.curation = curation
+        self.invoker_id = invoker_id
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.user.id != self.invoker_id:
+            raise UserError("curate-not-yours")
+        await self.curation.require_curator(interaction)
+        return True
+
+
+class CuratorModal(discord.ui.Modal):
+    """A form only its curator may submit; errors go through the central handler."""
+
+    def __init__(self, curation: Curation, invoker_id: int, *, title: str) -> None:
+        super().__init__(title=title[:45], timeout=CONFIRM_TIMEOUT)
+        self.curation = curation
+        self.invoker_id = invoker_id
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.user.id != self.invoker_id:
+            raise UserError("curate-not-yours")
+        await self.curation.require_curator(interaction)
+        return True
+
+    async def on_error(  # type: ignore[override]  # Modal.on_error takes no item
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
+        await report(interaction, error, self.curation.strings)

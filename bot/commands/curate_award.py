@@ -1,0 +1,168 @@
+"""/curate award add | remove and /curate stats set: awards of stored papers, and numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.commands.curate_access import Curation, CuratorGroup, actor
+from bot.commands.curate_input import AwardOptions, checked, validated
+from bot.commands.curate_paper import paper_choices, stored_paper
+from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year
+from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
+from bot.errors import UserError
+from bot.render.curate import entry_embed
+from bot.render.i18n import language_of
+from bot.render.paper import esc
+from bot.store.plan import Plan
+
+CHOICE_NAME = 100
+STAT_FIELDS = (
+    "submissions", "accepted", "orals", "spotlights", "posters", "reviewers", "area_chairs",
+    "senior_area_chairs",
+)  # fmt: skip
+STAT_CHOICES = [app_commands.Choice(name=_(f.replace("_", " ")), value=f) for f in STAT_FIELDS]
+
+
+async def show_write(
+    interaction: discord.Interaction, curation: Curation, plan: Plan, title_key: str
+) -> None:
+    """Answer with what a write changed (its first audit row), or why nothing was written."""
+    if plan.rejected:
+        raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+    if not plan.changes_anything:
+        raise UserError("curate-unchanged")
+    language: Language = language_of(interaction.locale)
+    entries = await curation.audit.in_batch(plan.batch)
+    main = entries[-1]  # the record asked for; an edition made on the way comes first
+    title = curation.strings.text(title_key, language, id=main.id)
+    embed = entry_embed(main, curation.strings, language, title=title)
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class AwardCuration(CuratorGroup):
+    def __init__(self, curation: Curation) -> None:
+        super().__init__(
+            curation, name=_("award"), description=_("Give a stored paper an award, or take it")
+        )
+
+    @app_commands.command(name=_("add"), description=_("Give a stored paper another award"))
+    @app_commands.describe(
+        paper=_("Start typing a title and pick the paper"),
+        venue=_("The conference, e.g. ICML or NeurIPS"),
+        year=_("The year of the conference"),
+        award=_("The kind of award"),
+        track=_("The track the award was given in, if any"),
+        name=_("The award's name as the venue published it"),
+        source=_("Link to where the award was announced"),
+    )
+    @app_commands.rename(
+        paper=_("paper"),
+        venue=_("venue"),
+        year=_("year"),
+        award=_("award"),
+        track=_("track"),
+        name=_("name"),
+        source=_("source"),
+    )
+    @app_commands.choices(award=KIND_CHOICES)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        paper: str,
+        venue: VenueOption,
+        year: Year,
+        award: app_commands.Choice[str],
+        track: app_commands.Range[str, 1, 200] | None = None,
+        name: app_commands.Range[str, 1, 200] | None = None,
+        source: app_commands.Range[str, 1, 2048] | None = None,
+    ) -> None:
+        options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
+        options.check()
+        stored = await stored_paper(self.curation, paper)
+        given = options.award(stored.paper)
+        plan = await self.curation.catalog.add_award(stored.id, given, actor=actor(interaction))
+        if not plan.rejected and plan.count("add", "award") == 0:
+            raise UserError("curate-award-exists", id=stored.id)
+        await show_write(interaction, self.curation, plan, "curate-award-added")
+
+    @add.autocomplete("paper")
+    async def _papers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await paper_choices(self.curation, current)
+
+    @app_commands.command(name=_("remove"), description=_("Take an award from a paper"))
+    @app_commands.describe(award=_("Start typing the paper's title and pick the award"))
+    @app_commands.rename(award=_("award"))
+    async def remove(self, interaction: discord.Interaction, award: str) -> None:
+        text = award.strip()
+        if not text.isdigit() or len(text) > 18:
+            raise UserError("curate-no-award", query=esc(text)[:100])
+        plan = await self.curation.catalog.remove("award", int(text), actor=actor(interaction))
+        if plan.rejected:
+            raise UserError("curate-no-award", query=text)
+        await show_write(interaction, self.curation, plan, "curate-award-removed")
+
+    @remove.autocomplete("award")
+    async def _awards(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        papers = await self.curation.papers.search(current, limit=10)
+        titles = {p.id: p.paper.title for p in papers}
+        found = await self.curation.papers.awards_of(list(titles))
+        return [
+            app_commands.Choice(
+                name=f"{ref.venue_name} {ref.year} {ref.kind.value} — {titles[paper_id]}"[
+                    :CHOICE_NAME
+                ],
+                value=str(award_id),
+            )
+            for award_id, paper_id, ref in found[:AUTOCOMPLETE_LIMIT]
+        ]
+
+
+class StatsCuration(CuratorGroup):
+    def __init__(self, curation: Curation) -> None:
+        super().__init__(curation, name=_("stats"), description=_("Correct a conference's numbers"))
+
+    @app_commands.command(name=_("set"), description=_("Set one number of one edition"))
+    @app_commands.describe(
+        venue=_("The conference, e.g. ICML or NeurIPS"),
+        year=_("The year of the conference"),
+        field=_("Which number"),
+        value=_("The number"),
+        source=_("Link to where the number was published"),
+    )
+    @app_commands.rename(
+        venue=_("venue"), year=_("year"), field=_("field"), value=_("value"), source=_("source")
+    )
+    @app_commands.choices(field=STAT_CHOICES)
+    async def set(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption,
+        year: Year,
+        field: app_commands.Choice[str],
+        value: app_commands.Range[int, 0, 10_000_000],
+        source: app_commands.Range[str, 1, 2048],
+    ) -> None:
+        url = checked("source", source)
+        sources = (validated(Source, {"url": url}),)
+        # The whole edition is checked with the new number (accepted ≤ submissions and so on).
+        current = await self.curation.editions.edition(venue.key, year)
+        whole: dict[str, Any] = (
+            current.model_dump(exclude_none=True) if current else {"venue": venue.key, "year": year}
+        )
+        validated(Edition, {**whole, field.value: value})
+        edition = validated(
+            Edition,
+            {"venue": venue.key, "year": year, field.value: value, "sources": sources},
+        )
+        plan = await self.curation.catalog.apply(
+            CatalogBatch(editions=(edition,)), actor=actor(interaction), policy="update"
+        )
+        await show_write(interaction, self.curation, plan, "curate-stats-set")

@@ -1,0 +1,247 @@
+"""/curate paper add | edit | remove: one paper at a time, previewed, audited, undoable."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.catalog.arxiv import paper_from_arxiv
+from bot.commands.curate_access import Curation, CuratorGroup, actor
+from bot.commands.curate_input import AwardOptions, arxiv_id_of, format_links, paper_from_form
+from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
+from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year
+from bot.domain.identifiers import parse_arxiv_id
+from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, StoredPaper
+from bot.errors import UserError
+from bot.render.curate import entry_embed, paper_preview, plan_embed
+from bot.render.i18n import language_of
+from bot.render.paper import esc
+from bot.store.catalog import CatalogRepository
+from bot.store.papers import PaperRepository
+
+CHOICE_NAME = 100
+
+
+async def prepare_addition(
+    papers: PaperRepository, catalog: CatalogRepository, award: Award
+) -> CatalogBatch:
+    """The batch that adds `award` and its new paper, or a refusal if the paper is not new.
+
+    A duplicate is another version of a stored arXiv id, a stored DOI in any case, or (with
+    neither) a title the edition already holds: the dry run would merge it, not add it.
+    """
+    paper = award.paper
+    for kind, value in (("arxiv", paper.arxiv), ("doi", paper.doi)):
+        if value is None:
+            continue
+        found = await papers.holder(**{kind: value})
+        if found is not None:
+            paper_id, removed = found
+            key = "curate-duplicate-removed" if removed else "curate-duplicate"
+            raise UserError(key, id=paper_id, value=value)
+    batch = CatalogBatch(awards=(award,))
+    plan = await catalog.apply(batch, actor="preview", policy="update", dry_run=True)
+    if plan.rejected:
+        raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+    if plan.count("add", "paper") != 1:
+        raise UserError("curate-duplicate-title", title=esc(paper.title)[:100])
+    return batch
+
+
+async def stored_paper(curation: Curation, given: str) -> StoredPaper:
+    """The paper picked from autocomplete (its id), or the one an arXiv id names."""
+    text = given.strip()
+    found: StoredPaper | None = None
+    if text.isdigit() and len(text) <= 18:
+        found = await curation.papers.get(int(text))
+    else:
+        try:
+            found = await curation.papers.by_arxiv(str(parse_arxiv_id(text)))
+        except ValueError:
+            found = None
+    if found is None:
+        raise UserError("curate-no-paper", query=esc(text)[:100])
+    return found
+
+
+async def paper_choices(curation: Curation, current: str) -> list[app_commands.Choice[str]]:
+    found = await curation.papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+    return [
+        app_commands.Choice(name=f"#{p.id} {p.paper.title}"[:CHOICE_NAME], value=str(p.id))
+        for p in found
+    ]
+
+
+def form_values(paper: Paper | None, *, with_doi: bool) -> dict[str, str]:
+    """The form's fields, filled from `paper`; five at most, as Discord's forms allow."""
+    values = {
+        "title": paper.title if paper else "",
+        "authors": "\n".join(paper.authors) if paper else "",
+    }
+    if with_doi:
+        values["doi"] = (paper.doi or "") if paper else ""
+    else:
+        values["affiliations"] = "\n".join(paper.affiliations) if paper else ""
+    values["links"] = format_links(paper.links) if paper else ""
+    values["abstract"] = (paper.abstract or "") if paper else ""
+    return values
+
+
+class PaperCuration(CuratorGroup):
+    def __init__(self, curation: Curation) -> None:
+        super().__init__(
+            curation,
+            name=_("paper"),
+            description=_("Add, correct or remove an awarded paper"),
+        )
+
+    @app_commands.command(
+        name=_("add"), description=_("Add an awarded paper: from arXiv, or through a form")
+    )
+    @app_commands.describe(
+        venue=_("The conference, e.g. ICML or NeurIPS"),
+        year=_("The year of the conference"),
+        award=_("The kind of award"),
+        arxiv=_("arXiv id or link; leave out to fill in a form instead"),
+        track=_("The track the award was given in, if any"),
+        name=_("The award's name as the venue published it"),
+        source=_("Link to where the award was announced"),
+    )
+    @app_commands.rename(
+        venue=_("venue"),
+        year=_("year"),
+        award=_("award"),
+        arxiv=_("arxiv"),
+        track=_("track"),
+        name=_("name"),
+        source=_("source"),
+    )
+    @app_commands.choices(award=KIND_CHOICES)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        venue: VenueOption,
+        year: Year,
+        award: app_commands.Choice[str],
+        arxiv: app_commands.Range[str, 1, 200] | None = None,
+        track: app_commands.Range[str, 1, 200] | None = None,
+        name: app_commands.Range[str, 1, 200] | None = None,
+        source: app_commands.Range[str, 1, 2048] | None = None,
+    ) -> None:
+        curation, language = self.curation, language_of(interaction.locale)
+        options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
+        options.check()  # before arXiv is asked or a form opened: a refusal, not wasted work
+        if arxiv is None:
+            await self._open_form(interaction, options, language)
+            return
+        arxiv_id = arxiv_id_of(arxiv)
+        found = await curation.papers.holder(arxiv=arxiv_id)
+        if found is not None:
+            key = "curate-duplicate-removed" if found[1] else "curate-duplicate"
+            raise UserError(key, id=found[0], value=arxiv_id)
+        if curation.arxiv is None:
+            raise UserError("curate-no-arxiv")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        wanted = parse_arxiv_id(arxiv_id)
+        entry = (await curation.arxiv.fetch([wanted])).entry(wanted)
+        paper = paper_from_arxiv(entry, year=year)
+        await self._preview(interaction, options.award(paper), language)
+
+    async def _open_form(
+        self, interaction: discord.Interaction, options: AwardOptions, language: Language
+    ) -> None:
+        async def submit(submitted: discord.Interaction, given: dict[str, str]) -> None:
+            paper = paper_from_form(given)
+            await self._preview(submitted, options.award(paper), language)
+
+        form = PaperForm(
+            self.curation,
+            interaction.user.id,
+            title=self.curation.strings.text("curate-form-add-title", language),
+            values=form_values(None, with_doi=True),
+            language=language,
+            submit=submit,
+        )
+        await interaction.response.send_modal(form)
+
+    async def _preview(
+        self, interaction: discord.Interaction, award: Award, language: Language
+    ) -> None:
+        curation = self.curation
+        batch = await prepare_addition(curation.papers, curation.catalog, award)
+        who = actor(interaction)
+
+        async def write() -> discord.Embed:
+            # Checked again as it is written: another curator may have added it meanwhile.
+            plan = await curation.catalog.apply(
+                batch, actor=who, policy="update", new_papers_only=True
+            )
+            if plan.rejected:
+                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+            title = curation.strings.text("curate-added", language)
+            return plan_embed(plan, curation.strings, language, title=title)
+
+        strings = curation.strings
+        heading = strings.text("curate-preview-add", language)
+        embed = paper_preview(award.paper, award, strings, language, heading=heading)
+        view = ConfirmView(curation, interaction.user.id, write, language)
+        await send_preview(interaction, view, embed)
+
+    @app_commands.command(name=_("edit"), description=_("Correct a paper in a form"))
+    @app_commands.describe(paper=_("Start typing a title and pick the paper"))
+    @app_commands.rename(paper=_("paper"))
+    async def edit(self, interaction: discord.Interaction, paper: str) -> None:
+        curation, language = self.curation, language_of(interaction.locale)
+        stored = await stored_paper(curation, paper)
+
+        async def submit(submitted: discord.Interaction, given: dict[str, str]) -> None:
+            edited = paper_from_form(given, base=stored.paper)
+            plan = await curation.catalog.replace_paper(stored.id, edited, actor=actor(submitted))
+            if plan.rejected:
+                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+            if not plan.changes_anything:
+                raise UserError("curate-unchanged")
+            entries, _ = await curation.audit.history(paper_id=stored.id, limit=1)
+            title = curation.strings.text("curate-edited", language, id=entries[0].id)
+            embed = entry_embed(entries[0], curation.strings, language, title=title)
+            await submitted.response.send_message(embed=embed, ephemeral=True)
+
+        form = PaperForm(
+            curation,
+            interaction.user.id,
+            title=curation.strings.text("curate-form-edit-title", language, id=stored.id),
+            values=form_values(stored.paper, with_doi=False),
+            language=language,
+            submit=submit,
+        )
+        await interaction.response.send_modal(form)
+
+    @app_commands.command(name=_("remove"), description=_("Remove a paper and its awards"))
+    @app_commands.describe(paper=_("Start typing a title and pick the paper"))
+    @app_commands.rename(paper=_("paper"))
+    async def remove(self, interaction: discord.Interaction, paper: str) -> None:
+        curation, language = self.curation, language_of(interaction.locale)
+        stored = await stored_paper(curation, paper)
+        who = actor(interaction)
+
+        async def write() -> discord.Embed:
+            plan = await curation.catalog.remove("paper", stored.id, actor=who)
+            if plan.rejected:
+                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+            title = curation.strings.text("curate-removed", language)
+            return plan_embed(plan, curation.strings, language, title=title)
+
+        heading = curation.strings.text("curate-preview-remove", language, id=stored.id)
+        embed = paper_preview(stored.paper, None, curation.strings, language, heading=heading)
+        view = ConfirmView(
+            curation, interaction.user.id, write, language, confirm_key="curate-confirm-remove"
+        )
+        await send_preview(interaction, view, embed)
+
+    @edit.autocomplete("paper")
+    @remove.autocomplete("paper")
+    async def _papers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await paper_choices(self.curation, current)

@@ -1,0 +1,179 @@
+"""The /curate answers: a preview before a write, what a write changed, an import's dry run,
+and the audit history. Pure: models and records in, embeds and text out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.domain.models import Award, Language, Paper
+from bot.render.embeds import FIELD_VALUE, Field, build_embed
+from bot.render.i18n import Strings
+from bot.render.paper import authors_text, esc, links_text, main_link, sources_text
+from bot.store.audit import AuditEntry
+from bot.store.plan import Plan
+
+VALUE_SHOWN = 300  # one side of "before → after" is cut to about this
+CHANGED_FIELDS_SHOWN = 10
+PLAN_LINES_SHOWN = 25
+ABSTRACT_SHOWN = 1000
+
+
+def award_text(award: Award) -> str:
+    track = f" · {esc(award.track)}" if award.track else ""
+    return f"{award.venue.upper()} {award.year} · {esc(award.name)} ({award.kind.value}){track}"
+
+
+def paper_preview(
+    paper: Paper,
+    award: Award | None,
+    strings: Strings,
+    language: Language,
+    *,
+    heading: str,
+) -> discord.Embed:
+    """The paper as it would be written, for the curator to confirm."""
+    fields = [Field(strings.text("paper-authors", language), _authors(paper, strings, language))]
+    if paper.affiliations:
+        names = "; ".join(esc(a) for a in paper.affiliations)
+        fields.append(Field(strings.text("paper-affiliations", language), names))
+    if award is not None:
+        fields.append(Field(strings.text("paper-awards", language), award_text(award)))
+    ids = [
+        f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "",
+        f"DOI {paper.doi}" if paper.doi else "",
+    ]
+    if any(ids):
+        fields.append(
+            Field(strings.text("curate-identifiers", language), " · ".join(i for i in ids if i))
+        )
+    links = links_text(paper.links, strings, language)
+    if links:
+        fields.append(Field(strings.text("paper-links", language), links))
+    sources = (*paper.sources, *(award.sources if award else ()))
+    if sources:
+        fields.append(
+            Field(strings.text("paper-sources", language), sources_text(sources, strings, language))
+        )
+    abstract = paper.abstract or strings.text("curate-no-abstract", language)
+    return build_embed(
+        title=esc(paper.title),
+        url=main_link(paper.links),
+        description=esc(abstract[:ABSTRACT_SHOWN])
+        + ("…" if len(abstract) > ABSTRACT_SHOWN else ""),
+        fields=fields,
+        footer=heading,
+    )
+
+
+def _authors(paper: Paper, strings: Strings, language: Language) -> str:
+    if not paper.authors:
+        return strings.text("curate-none", language)
+    return authors_text(paper.authors, strings, language)
+
+
+def show_value(value: Any) -> str:
+    """A stored value as one short line: lists joined, mappings as `key: value`."""
+    if value in (None, [], {}, ""):
+        return "—"
+    if isinstance(value, list):
+        text = "; ".join(show_value(v) if isinstance(v, dict | list) else str(v) for v in value)
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}: {v}" for k, v in value.items())
+    else:
+        text = str(value)
+    text = esc(text.replace("\n", " "))
+    return text if len(text) <= VALUE_SHOWN else text[: VALUE_SHOWN - 1] + "…"
+
+
+def changed_fields(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> list[Field]:
+    """One field per changed value: `before → after` (an addition shows what it gave)."""
+    after = after or {}
+    fields = []
+    for key, new in after.items():
+        old = None if before is None else before.get(key)
+        if before is not None and _same(old, new):
+            continue
+        if before is None and new in (None, [], {}):
+            continue
+        value = show_value(new) if before is None else f"{show_value(old)} → {show_value(new)}"
+        fields.append(Field(key, value[:FIELD_VALUE]))
+    shown = fields[:CHANGED_FIELDS_SHOWN]
+    if len(fields) > len(shown):
+        rest = ", ".join(f.name for f in fields[len(shown) :])
+        shown.append(Field("…", rest[:FIELD_VALUE]))
+    return shown
+
+
+def _same(a: Any, b: Any) -> bool:
+    def blank(v: Any) -> Any:
+        return None if v in ([], {}) else v
+
+    return json.dumps(blank(a), sort_keys=True) == json.dumps(blank(b), sort_keys=True)
+
+
+def entry_embed(
+    entry: AuditEntry, strings: Strings, language: Language, *, title: str
+) -> discord.Embed:
+    """One audit row in full: who, when, what, and each field before → after."""
+    return build_embed(
+        title=title,
+        description=entry_line(entry, strings, language),
+        fields=changed_fields(entry.before, entry.after),
+    )
+
+
+def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
+    """`#12 · 2026-11-29 18:02 UTC · <@123> · change paper #7 (title, authors)`."""
+    when = entry.at.replace("T", " ").removesuffix("+00:00")
+    who = (
+        f"<@{entry.actor.removeprefix('discord:')}>"
+        if entry.actor.startswith("discord:")
+        else esc(entry.actor)
+    )
+    action = strings.text(f"curate-action-{entry.action}", language)
+    what = strings.text(f"curate-entity-{entry.entity}", language, id=entry.entity_id)
+    touched = ", ".join(entry.fields[:8])
+    return f"`#{entry.id}` · {when} UTC · {who} · {action} {what}" + (
+        f" ({touched})" if touched else ""
+    )
+
+
+def history_embed(
+    entries: Sequence[AuditEntry],
+    strings: Strings,
+    language: Language,
+    *,
+    title: str,
+    page: int,
+    pages: int,
+) -> discord.Embed:
+    lines = []
+    for entry in entries:
+        lines.append(entry_line(entry, strings, language))
+        lines += [f"  {f.name}: {f.value}" for f in changed_fields(entry.before, entry.after)[:4]]
+    return build_embed(
+        title=title,
+        description="\n".join(lines) or strings.text("curate-history-empty", language),
+        footer=strings.text("curate-history-footer", language, page=page, pages=pages),
+    )
+
+
+def plan_embed(plan: Plan, strings: Strings, language: Language, *, title: str) -> discord.Embed:
+    """What a write did or would do: the tally, and a line per record (as `laurel import`)."""
+    details = plan.details()
+    shown = details[:PLAN_LINES_SHOWN]
+    if len(details) > len(shown):
+        shown.append(strings.text("curate-more-lines", language, count=len(details) - len(shown)))
+    body = "\n".join(line[:150] for line in shown)
+    description = (
+        f"{esc(plan.summary())}\n```\n{body.replace('```', 'ˋˋˋ')}\n```"
+        if shown
+        else esc(plan.summary())
+    )
+    return build_embed(title=title, description=description)

@@ -1,0 +1,98 @@
+"""Reading the audit log: who changed what, when, with the record before and after.
+
+The log is append-only (triggers refuse updates and deletes); undoing a change is itself a new
+row, written by `CatalogRepository.revert`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.database import Database
+
+_COLUMNS = "id, at, actor, batch, action, entity, entity_id, before, after"
+# A paper's history is its own rows and those of the awards it holds.
+_OF_PAPER = """
+    (entity = 'paper' AND entity_id = :paper)
+    OR (entity = 'award' AND entity_id IN (
+        SELECT CAST(id AS TEXT) FROM awards WHERE paper_id = CAST(:paper AS INTEGER)))
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    id: int
+    at: str
+    actor: str
+    batch: str
+    action: str
+    entity: str
+    entity_id: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The fields this change touched (every field given, for an addition)."""
+        after = self.after or {}
+        if self.before is None:
+            return tuple(k for k, v in after.items() if v not in (None, [], {}))
+        return tuple(k for k in after if self.before.get(k) != after[k])
+
+
+class AuditRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, audit_id: int) -> AuditEntry | None:
+        row = await self._db.fetchone(
+            f"SELECT {_COLUMNS} FROM audit WHERE id = ?",  # noqa: S608
+            (audit_id,),
+        )
+        return None if row is None else _entry(row)
+
+    async def in_batch(self, batch: str) -> list[AuditEntry]:
+        """The rows one write left, in the order written."""
+        found = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM audit WHERE batch = ? ORDER BY id",  # noqa: S608
+            (batch,),
+        )
+        return [_entry(r) for r in found]
+
+    async def history(
+        self, *, paper_id: int | None = None, limit: int = 5, offset: int = 0
+    ) -> tuple[list[AuditEntry], int]:
+        """The newest changes first (of one paper, if given), one page, and how many in all."""
+        where = _OF_PAPER if paper_id is not None else "1"
+        params = {"paper": str(paper_id), "limit": max(1, limit), "offset": max(0, offset)}
+        found = await self._db.fetchall(
+            f"""
+            SELECT {_COLUMNS} FROM audit
+            WHERE {where}
+            ORDER BY id DESC
+            LIMIT :limit OFFSET :offset
+            """,  # noqa: S608
+            params,
+        )
+        total = await self._db.fetchone(
+            f"SELECT count(*) FROM audit WHERE {where}",  # noqa: S608
+            params,
+        )
+        return [_entry(r) for r in found], int(total[0]) if total else 0
+
+
+def _entry(row: sqlite3.Row) -> AuditEntry:
+    return AuditEntry(
+        id=int(row["id"]),
+        at=row["at"],
+        actor=row["actor"],
+        batch=row["batch"],
+        action=row["action"],
+        entity=row["entity"],
+        entity_id=row["entity_id"],
+        before=None if row["before"] is None else json.loads(row["before"]),
+        after=None if row["after"] is None else json.loads(row["after"]),
+    )

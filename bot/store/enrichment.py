@@ -1,0 +1,79 @@
+"""Reading the papers `laurel enrich` can complete from arXiv, with one award each to write by.
+
+Only live papers and awards (not removed by a curator) are read: the writer refuses the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.domain.models import Award, AwardKind, Paper
+from bot.store import rows
+from bot.store.database import Database
+
+# A paper lacks what arXiv can give when it has no abstract, no authors, or no abs or pdf link.
+# Only papers with a live award: the one write path takes papers through their awards.
+_INCOMPLETE = """
+    p.arxiv IS NOT NULL
+    AND EXISTS (SELECT 1 FROM live_awards AS la WHERE la.paper_id = p.id)
+    AND (
+        p.abstract IS NULL OR p.abstract = ''
+        OR NOT EXISTS (SELECT 1 FROM paper_authors AS pa WHERE pa.paper_id = p.id)
+        OR json_extract(p.links, '$.arxiv') IS NULL
+        OR json_extract(p.links, '$.pdf') IS NULL
+    )
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Incomplete:
+    """A paper to enrich, and the award (its first) through which the one write path takes it."""
+
+    paper_id: int
+    paper: Paper
+    award: Award
+
+
+class EnrichmentRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def incomplete(self, *, limit: int | None = None) -> list[Incomplete]:
+        """Papers with an arXiv id that lack an abstract, authors or links, oldest row first."""
+        found = await self._db.fetchall(
+            f"""
+            SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
+                   p.summaries, p.sources, p.alternatives,
+                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
+                        WHERE paper_id = p.id ORDER BY position)) AS authors,
+                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
+                        WHERE paper_id = p.id ORDER BY position)) AS affiliations,
+                   e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
+            FROM live_papers AS p
+            JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
+            JOIN editions AS e ON e.id = a.edition_id
+            WHERE {_INCOMPLETE}
+            ORDER BY p.id
+            LIMIT ?
+            """,  # noqa: S608 (a constant condition, no input)
+            (-1 if limit is None else limit,),
+        )
+        result = []
+        for r in found:
+            paper = rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS))
+            award = Award(
+                venue=r["venue"],
+                year=r["award_year"],
+                name=r["award_name"],
+                kind=AwardKind(r["kind"]),
+                track=r["track"],
+                paper=paper,
+            )
+            result.append(Incomplete(int(r["id"]), paper, award))
+        return result
+
+    async def count_incomplete(self) -> int:
+        row = await self._db.fetchone(
+            f"SELECT count(*) FROM live_papers AS p WHERE {_INCOMPLETE}"  # noqa: S608
+        )
+        return int(row[0]) if row else 0

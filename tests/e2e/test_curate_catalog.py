@@ -1,0 +1,242 @@
+"""/curate award, stats, import, export, history and undo on the stand-in."""
+
+from __future__ import annotations
+
+import csv
+import io
+import tomllib
+
+from bot.app import LaurelBot
+from bot.catalog.document import read_document
+from bot.localdiscord.server import LocalDiscord
+from bot.store.database import Database
+from tests.e2e.test_curate import (
+    EPHEMERAL,
+    MASKED_ARXIV,
+    ada,
+    audit_count,
+    button,
+    curate,
+    curator_bot,
+)
+
+__all__ = ["curator_bot"]  # the fixture, shared with test_curate
+
+NEW_AWARDS = """
+[[awards]]
+venue = "iclr"
+year = 2025
+name = "Outstanding Paper Award"
+kind = "outstanding"
+[awards.paper]
+title = "An Imported Paper About Curation"
+arxiv = "2501.00001"
+authors = ["Ada Lovelace"]
+
+[[awards]]
+venue = "iclr"
+year = 2025
+name = "Outstanding Paper Award"
+kind = "outstanding"
+[awards.paper]
+title = "A Record With A Bad Link"
+links = { code = "javascript:alert(1)" }
+"""
+
+
+async def _paper_id(db: Database, arxiv: str) -> int:
+    row = await db.fetchone("SELECT id FROM papers WHERE arxiv = ?", (arxiv,))
+    assert row is not None
+    return int(row["id"])
+
+
+async def test_award_add_then_remove(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    paper_id = await _paper_id(db, MASKED_ARXIV)
+    added = await curate(
+        server,
+        "award add",
+        {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
+    )
+    (embed,) = (await added.message())["embeds"]
+    assert embed["title"].startswith("Award added (change #")
+    shown = await (
+        await server.slash("paper", {"paper": str(paper_id)}, subcommand="show")
+    ).message()
+    awards = {f["name"]: f["value"] for f in shown["embeds"][0]["fields"]}["Awards"]
+    assert "NeurIPS 2025 · Test of Time Award" in awards
+
+    again = await curate(
+        server,
+        "award add",
+        {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
+    )
+    assert (await again.message())["content"].startswith(f"Paper #{paper_id} already holds")
+
+    choices = await server.autocomplete(
+        "curate", {"award": "token ordering"}, "award", subcommand="award remove",
+        user_id=ada(server),
+    )  # fmt: skip
+    (test_of_time,) = [c for c in choices if "test-of-time" in c["name"]]
+    removed = await curate(server, "award remove", {"award": test_of_time["value"]})
+    assert (await removed.message())["embeds"][0]["title"].startswith("Award removed")
+    shown = await (
+        await server.slash("paper", {"paper": str(paper_id)}, subcommand="show")
+    ).message()
+    assert "Test of Time" not in str(shown["embeds"][0]["fields"])
+    twice = await curate(server, "award remove", {"award": test_of_time["value"]})
+    assert (await twice.message())["content"].startswith("No award in the catalogue matches")
+
+
+async def test_stats_set_changes_one_number_with_its_source_and_refuses_inconsistent_ones(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    source = "https://icml.cc/Conferences/2025/Statistics"
+    original = await db.fetchone(
+        "SELECT orals, sources FROM editions WHERE venue = 'icml' AND year = 2025"
+    )
+    assert original is not None
+    done = await curate(
+        server,
+        "stats set",
+        {"venue": "ICML", "year": 2025, "field": "orals", "value": 987, "source": source},
+    )
+    (embed,) = (await done.message())["embeds"]
+    assert embed["title"].startswith("Saved as change #")
+    assert {f["name"] for f in embed["fields"]} == {"orals", "sources"}
+    row = await db.fetchone(
+        "SELECT orals, sources FROM editions WHERE venue = 'icml' AND year = 2025"
+    )
+    assert row is not None
+    assert row["orals"] == 987
+    assert source in row["sources"]
+    change_id = int(embed["title"].removeprefix("Saved as change #"))
+    undone = await (await curate(server, "undo", {"change": change_id})).message()
+    assert undone["embeds"][0]["title"].startswith("Undone")
+    restored = await db.fetchone(
+        "SELECT orals, sources FROM editions WHERE venue = 'icml' AND year = 2025"
+    )
+    assert restored is not None
+    assert tuple(restored) == tuple(original)
+
+    before = await audit_count(db)
+    refused = await curate(
+        server,
+        "stats set",
+        {"venue": "ICML", "year": 2025, "field": "accepted", "value": 9_999_999, "source": source},
+    )
+    message = await refused.message()
+    assert message["flags"] & EPHEMERAL
+    assert "These fields are not valid" in message["content"]
+    bad_source = await curate(
+        server,
+        "stats set",
+        {"venue": "ICML", "year": 2025, "field": "orals", "value": 1, "source": "javascript:x"},
+    )
+    assert "**url**" in (await bad_source.message())["content"]
+    assert await audit_count(db) == before
+
+
+async def test_import_shows_the_dry_run_and_applies_only_when_asked(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    before = await audit_count(db)
+    asked = await curate(server, "import", {"file": ("season.toml", NEW_AWARDS.encode())})
+    preview = await asked.message()
+    (embed,) = preview["embeds"]
+    assert embed["title"].startswith("Dry run of season.toml")
+    assert "add: 1 award, 1 paper" in embed["description"]
+    assert "rejected: 1" in embed["description"]
+    assert "links.code: only http and https links are allowed" in embed["description"]
+    assert await audit_count(db) == before  # a dry run writes nothing
+
+    applied = await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
+    assert (await applied.message())["embeds"][0]["title"] == "Imported"
+    assert await db.fetchone("SELECT 1 FROM papers WHERE arxiv = '2501.00001'") is not None
+    rows = await db.fetchall("SELECT DISTINCT actor FROM audit WHERE id > ?", (before,))
+    assert [r["actor"] for r in rows] == [f"discord:{ada(server)}"]
+
+    again = await curate(server, "import", {"file": ("season.toml", NEW_AWARDS.encode())})
+    assert (await again.message())["content"].startswith("That file would change nothing")
+
+
+async def test_import_refuses_what_it_cannot_read(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    before = await audit_count(db)
+    for upload, answer in (
+        (("season.pdf", b"%PDF"), "cannot tell the format of **season.pdf**"),
+        (
+            ("season.toml", b"[[awards]\nbroken"),
+            "Nothing was imported: season.toml: not valid TOML",
+        ),
+    ):
+        refused = await curate(server, "import", {"file": upload})
+        message = await refused.message()
+        assert message["flags"] & EPHEMERAL
+        assert answer in message["content"]
+    assert await audit_count(db) == before
+
+
+async def test_export_attaches_the_catalogue_that_reads_back(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    exported = await (await curate(server, "export")).message()
+    (attachment,) = exported["attachments"]
+    assert attachment["filename"] == "laurel-catalog.toml"
+    data = server.attachment_bytes(attachment)
+    batch = read_document(data.decode(), "export")
+    row = await db.fetchone("SELECT count(*) FROM live_awards")
+    assert row is not None
+    assert len(batch.awards) == row[0] > 0
+    assert batch.rejected == ()
+    assert tomllib.loads(data.decode())["venues"]
+    assert exported["content"].startswith(f"The catalogue: {row[0]} awards")
+
+    assert len(data) > 64 * 1024  # more than one network read returns at once
+    again = await curate(server, "import", {"file": ("laurel-catalog.toml", data)})
+    assert (await again.message())["content"].startswith("That file would change nothing")
+
+    as_csv = await (await curate(server, "export", {"format": "CSV"})).message()
+    (attachment,) = as_csv["attachments"]
+    table = list(
+        csv.DictReader(io.StringIO(server.attachment_bytes(attachment).decode("utf-8-sig")))
+    )
+    assert len(table) == row[0]
+
+
+async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    first = await (await curate(server, "history")).message()
+    footer = first["embeds"][0]["footer"]["text"]
+    pages = int(footer.split(" of ")[1].split(" ")[0])
+    assert pages > 1  # the bundled catalogue's own rows
+    older = await server.press(first, button(first, "curate:older"), user_id=ada(server))
+    second = await older.message()
+    assert second["embeds"][0]["footer"]["text"].startswith(f"Page 2 of {pages}")
+    assert second["embeds"][0]["description"] != first["embeds"][0]["description"]
+
+    edition = await db.fetchone(
+        "SELECT min(id) FROM audit WHERE entity = 'edition' AND action = 'add'"
+    )
+    assert edition is not None
+    refused = await (await curate(server, "undo", {"change": edition[0]})).message()
+    assert refused["content"] == (
+        f"Change #{edition[0]} added a venue or an edition, which cannot be undone; "
+        "correct it instead."
+    )
+    unknown = await (await curate(server, "undo", {"change": 10**9})).message()
+    assert unknown["content"] == f"There is no change #{10**9} (see /curate history)."
+
+
+async def test_curation_answers_in_traditional_chinese(
+    curator_bot: LaurelBot, server: LocalDiscord
+) -> None:
+    refused = await curate(
+        server, "export", user_id=server.world.find_user("grace").id, locale="zh-TW"
+    )
+    assert (await refused.message())["content"].startswith("只有 Laurel 的策展人可以修改目錄")
+    history = await (await curate(server, "history", locale="zh-TW")).message()
+    assert history["embeds"][0]["title"] == "目錄變更紀錄"

@@ -1,0 +1,190 @@
+"""Curators' writes on a real SQLite file: exact edits, soft removal, undo, and the history."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.domain.models import Award, AwardKind, Links, Paper
+from bot.store.audit import AuditRepository
+from bot.store.catalog import CatalogRepository
+from bot.store.catalog_edits import UndoRefused
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+from tests.store.conftest import award, batch
+
+
+async def _paper_row(db: Database, paper_id: int) -> dict[str, object]:
+    def read(conn: sqlite3.Connection) -> dict[str, object]:
+        row = dict(conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone())
+        row["authors"] = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM paper_authors WHERE paper_id = ? ORDER BY position", (paper_id,)
+            )
+        ]
+        row["indexed"] = conn.execute(
+            "SELECT title FROM paper_search WHERE rowid = ?", (paper_id,)
+        ).fetchall()
+        return row
+
+    return await db.snapshot(read)
+
+
+async def _added(catalog: CatalogRepository, papers: PaperRepository) -> int:
+    await catalog.apply(
+        batch(
+            award(
+                "Gated Attention",
+                arxiv="2505.06708",
+                authors=["A. One", "B. Two"],
+                abstract="We gate attention.",
+                links={"code": "https://example.org/code"},
+            )
+        ),
+        actor="discord:1",
+        policy="update",
+    )
+    stored = await papers.by_arxiv("2505.06708")
+    assert stored is not None
+    return stored.id
+
+
+async def test_edit_then_undo_restores_the_exact_row(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    original = await _paper_row(db, paper_id)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    edited = stored.paper.model_copy(
+        update={
+            "title": "Gated Attention, Revised",
+            "authors": ("C. Three",),
+            "abstract": None,
+            "links": Links(),
+        }
+    )
+    plan = await catalog.replace_paper(paper_id, edited, actor="discord:2")
+    assert [c.action for c in plan.changes] == ["change"]
+    row = await _paper_row(db, paper_id)
+    assert (row["title"], row["abstract"], row["authors"]) == (
+        "Gated Attention, Revised", None, ["C. Three"]
+    )  # fmt: skip
+    assert row["links"] == "{}"  # cleared, which a merging batch cannot do
+    assert (await papers.search("revised"))[0].id == paper_id
+
+    entries, total = await audit.history(paper_id=paper_id)
+    assert total == 3  # add paper, add award, change paper
+    change = entries[0]
+    assert (change.actor, change.action, change.entity) == ("discord:2", "change", "paper")
+    assert set(change.fields) >= {"title", "authors", "abstract", "links"}
+
+    await catalog.revert(change.id, actor="discord:3")
+    assert await _paper_row(db, paper_id) == original
+    entries, total = await audit.history(paper_id=paper_id)
+    assert (total, entries[0].actor, entries[0].action) == (4, "discord:3", "change")
+    assert await papers.search("revised") == []
+
+
+async def test_remove_hides_a_paper_and_its_awards_and_undo_brings_them_back(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, editions = PaperRepository(db), EditionRepository(db)
+    paper_id = await _added(catalog, papers)
+    plan = await catalog.remove("paper", paper_id, actor="discord:2")
+    assert [c.action for c in plan.changes] == ["remove"]
+    assert await papers.get(paper_id) is None
+    assert await papers.ids() == []
+    assert await papers.search("gated") == []
+    assert [c.awards for c in await editions.coverage()] == [0]
+    assert (await catalog.export()).awards == ()
+    # a later import of the same paper does not bring it back behind the curator's back
+    again = await catalog.apply(
+        batch(award("Gated Attention", arxiv="2505.06708")), actor="import", policy="fill"
+    )
+    assert "removed by a curator" in again.rejected[0].reason
+
+    (removal,), _ = await AuditRepository(db).history(paper_id=paper_id, limit=1)
+    await catalog.revert(removal.id, actor="discord:3")
+    restored = await papers.get(paper_id)
+    assert restored is not None
+    assert len(restored.awards) == 1
+    assert [p.id for p in await papers.search("gated")] == [paper_id]
+
+
+async def test_undo_is_refused_when_a_later_change_touched_the_record(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    first = await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "One"}), actor="a"
+    )
+    await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "Two"}), actor="a"
+    )
+    entries, _ = await AuditRepository(db).history(paper_id=paper_id)
+    older = next(e for e in entries if e.after and e.after["title"] == "One")
+    with pytest.raises(UndoRefused) as refused:
+        await catalog.revert(older.id, actor="b")
+    assert refused.value.reason == "later"
+    assert refused.value.params["later"] == entries[0].id
+    assert first.changes_anything
+    row = await _paper_row(db, paper_id)
+    assert row["title"] == "Two"  # nothing written
+
+
+async def test_undo_of_an_edition_addition_is_refused_and_of_an_unknown_change_too(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await _added(catalog, PaperRepository(db))
+    entries, _ = await AuditRepository(db).history(limit=50)
+    edition_add = next(e for e in entries if e.entity == "edition" and e.action == "add")
+    with pytest.raises(UndoRefused) as refused:
+        await catalog.revert(edition_add.id, actor="b")
+    assert refused.value.reason == "addition"
+    with pytest.raises(UndoRefused) as unknown:
+        await catalog.revert(99_999, actor="b")
+    assert unknown.value.reason == "unknown"
+
+
+async def test_award_add_to_a_stored_paper_and_its_removal(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    # No arXiv id, no DOI and another edition: a batch would have made a second paper.
+    prize = Award(
+        venue="neurips",
+        year=2024,
+        name="Test of Time",
+        kind=AwardKind.TEST_OF_TIME,
+        paper=Paper(title="anything"),
+    )
+    plan = await catalog.add_award(paper_id, prize, actor="discord:2")
+    assert plan.count("add", "award") == 1
+    assert plan.count("add", "paper") == 0
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    assert {a.venue for a in stored.awards} == {"icml", "neurips"}
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'test-of-time'")
+    assert row is not None
+    await catalog.remove("award", int(row["id"]), actor="discord:2")
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    assert {a.venue for a in stored.awards} == {"icml"}
+    twice = await catalog.remove("award", int(row["id"]), actor="discord:2")
+    assert twice.rejected
+    assert not twice.changes_anything
+
+
+async def test_the_audit_log_cannot_be_rewritten(db: Database, catalog: CatalogRepository) -> None:
+    await _added(catalog, PaperRepository(db))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.write(lambda conn: conn.execute("DELETE FROM audit"))
