@@ -33,6 +33,8 @@ def machine() -> dict[str, Any]:
         "memory_gib": round(memory_total_gib(), 1),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
+        # Other work on the machine skews absolute times (ratios measured in one run less so).
+        "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
     }
 
 
