@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import save
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
@@ -288,7 +289,9 @@ async def profile(db: Database, batch: CatalogBatch) -> None:
         stats.sort_stats("cumulative").print_stats(25)
 
 
-async def imports(db: Database, path: Path, batch: CatalogBatch) -> list[tuple[str, str]]:
+async def imports(
+    db: Database, path: Path, batch: CatalogBatch, figures: dict[str, Any]
+) -> list[tuple[str, str]]:
     n, seconds = len(batch.awards), []
     apply = partial(CatalogRepository(db).apply, batch, actor="benchmark", policy="update")
     for _ in range(2):
@@ -305,6 +308,7 @@ async def imports(db: Database, path: Path, batch: CatalogBatch) -> list[tuple[s
         tables["paper_search (fts5)" if name.startswith("paper_search") else name] += pages
     top = sorted(tables.items(), key=lambda kv: -kv[1])[:5]
     print(f"database: {mib(size)}; largest: " + ", ".join(f"{k} {mib(v)}" for k, v in top))
+    figures |= {"import_papers_per_s": n / seconds[0], "reimport_ratio": ratio, "db_bytes": size}
     return [
         ("import", f"{n / seconds[0]:,.0f} papers/s ({seconds[0]:.1f} s)"),
         ("re-import, unchanged / import", f"{ratio:.2f}x ({seconds[1]:.1f} s)"),
@@ -312,7 +316,9 @@ async def imports(db: Database, path: Path, batch: CatalogBatch) -> list[tuple[s
     ]
 
 
-async def searches(db: Database, queries: list[Query]) -> list[tuple[str, str]]:
+async def searches(
+    db: Database, queries: list[Query], figures: dict[str, Any]
+) -> list[tuple[str, str]]:
     papers, like_n = PaperRepository(db), min(len(queries), LIKE_QUERIES)
     for _, text in queries[:10]:  # warm up the page cache and the statement caches
         await papers.search(text, limit=10)
@@ -351,6 +357,11 @@ async def searches(db: Database, queries: list[Query]) -> list[tuple[str, str]]:
     for _ in range(200):
         await db.fetchall("SELECT 1")
     floor = [(await timed(partial(db.fetchall, "SELECT 1")))[0] for _ in range(2_000)]
+    figures["ms"] = {
+        name: {"p50": pct(values, 0.5), "p99": pct(values, 0.99)}
+        for name, values in (("search", search), ("search (LIKE subset)", paired), ("like", like),
+                             ("like ranked", ranked), ("fts ids", ids), ("select 1", floor))
+    }  # fmt: skip
     like_ratio = [pct(like, q) / pct(paired, q) for q in (0.5, 0.99)]
     ranked_ratio = [pct(ranked, q) / pct(paired, q) for q in (0.5, 0.99)]
     ids_ratio = [pct(like, q) / pct(ids, q) for q in (0.5, 0.99)]
@@ -413,12 +424,14 @@ async def run(args: argparse.Namespace) -> None:
                 return
             built = f"{args.papers / build_s:,.0f} papers/s ({build_s:.1f} s)"
             rows = [("papers", f"{args.papers:,}"), ("construct models (validation)", built)]
-            rows += await imports(db, path, batch)
-            rows += await searches(db, queries)
+            figures: dict[str, Any] = {"papers": args.papers, "queries": len(queries)}
+            rows += await imports(db, path, batch, figures)
+            rows += await searches(db, queries, figures)
             rows += await per_statement(db, path)
     print("\nsummary")
     for label, value in rows:
         print(f"  {label:<36} {value}")
+    save(args.json, "catalog", rows, figures)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -427,6 +440,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile the imports only")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     if args.papers < 10 or args.queries < len(QUERY_KINDS):
         parser.error(f"--papers must be at least 10 and --queries at least {len(QUERY_KINDS)}")

@@ -44,6 +44,7 @@ from benchmarks.catalog import (
     p50_p99,
     pct,
 )
+from benchmarks.report import save
 from bot.app import LaurelBot
 from bot.domain.models import Award, CatalogBatch, Venue
 from bot.localdiscord.config import Config
@@ -189,7 +190,9 @@ async def sustain(
     return each, lost, time.perf_counter_ns() - start
 
 
-async def throughput(server: LocalDiscord, queries: list[Query], args: argparse.Namespace) -> Rows:
+async def throughput(
+    server: LocalDiscord, queries: list[Query], args: argparse.Namespace, figures: dict[str, Any]
+) -> Rows:
     search, ping = commands(server)
     streams = {
         "search": iter(search(text) for _, text in itertools.cycle(queries)),
@@ -215,6 +218,11 @@ async def throughput(server: LocalDiscord, queries: list[Query], args: argparse.
         print(f"  /{name:<7} {len(each[name]):>7,} answered {lost[name]:>4} lost"
               f" {rate[name]:>7,.0f} interactions/s  p50 / p99 {p50_p99(each[name])}")  # fmt: skip
     label = f"interactions/s, {args.concurrency} in flight"
+    figures["sustained"] = {
+        name: {"per_s": rate[name], "p50": pct(each[name], 0.5), "p99": pct(each[name], 0.99),
+               "lost": lost[name]}
+        for name in streams
+    } | {"concurrency": args.concurrency}  # fmt: skip
     return [
         (f"search {label}", f"{rate['search']:,.0f}"),
         (f"ping {label}", f"{rate['ping']:,.0f}"),
@@ -224,7 +232,9 @@ async def throughput(server: LocalDiscord, queries: list[Query], args: argparse.
     ]
 
 
-def report_latencies(times: dict[tuple[str, str], list[float]], hits: int, n: int) -> Rows:
+def report_latencies(
+    times: dict[tuple[str, str], list[float]], hits: int, n: int, figures: dict[str, Any]
+) -> Rows:
     print(f"\none at a time, {n} queries, each with a /ping beside it (order alternating):")
     print(f"  {'kind':<13} {'n':>4} {'/paper search p50 / p99':>24} {'/ping p50 / p99':>20}")
     for kind in QUERY_KINDS:
@@ -233,6 +243,10 @@ def report_latencies(times: dict[tuple[str, str], list[float]], hits: int, n: in
     search, ping, store = times["search", "all"], times["ping", "all"], times["store", "all"]
     ratio = [pct(search, q) / pct(ping, q) for q in (0.5, 0.99)]
     added = pct(search, 0.5) - pct(ping, 0.5)
+    figures["one_at_a_time"] = {
+        name: {"p50": pct(values, 0.5), "p99": pct(values, 0.99)}
+        for name, values in (("search", search), ("ping", ping), ("store", store))
+    }
     return [
         ("searches that found papers", f"{hits / n:.0%}"),
         ("/paper search p50 / p99", p50_p99(search)),
@@ -311,7 +325,9 @@ def validator(spec: Path | None) -> SpecValidatorProtocol | None:
     return SpecValidator.from_file(spec)
 
 
-async def measure(path: Path, queries: list[Query], args: argparse.Namespace) -> Rows:
+async def measure(
+    path: Path, queries: list[Query], args: argparse.Namespace, figures: dict[str, Any]
+) -> Rows:
     rows: Rows = []
     async with AsyncExitStack() as stack:
         db = await stack.enter_async_context(await Database.open(path))
@@ -334,8 +350,9 @@ async def measure(path: Path, queries: list[Query], args: argparse.Namespace) ->
             return rows
         times, hits = await latencies(bot, queries, search, ping)
         rows += [("papers", f"{count:,}"), ("database file", mib(size))]
-        rows += report_latencies(times, hits, len(queries))
-        rows += await throughput(server, queries, args)
+        figures["papers"] = count
+        rows += report_latencies(times, hits, len(queries), figures)
+        rows += await throughput(server, queries, args, figures)
         forget_messages(server)
         after = [(await timed(ping))[0] for _ in range(len(queries))]
         drift = pct(after, 0.5) / pct(times["ping", "all"], 0.5)
@@ -357,11 +374,13 @@ async def run(args: argparse.Namespace) -> None:
         else:
             rows += await build(path, raw)
         del raw
-        rows += await measure(path, queries, args)
+        figures: dict[str, Any] = {}
+        rows += await measure(path, queries, args, figures)
     if rows:
         print("\nsummary")
         for label, value in rows:
             print(f"  {label:<44} {value}")
+        save(args.json, "interactions", rows, figures)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -374,6 +393,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", type=Path, help="build the database here, or reuse it")
     parser.add_argument("--spec", type=Path, help="check requests against this OpenAPI spec")
     parser.add_argument("--profile", type=int, metavar="N", help="cProfile N searches only")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     if args.papers < 10 or args.queries < len(QUERY_KINDS) or args.concurrency < 1:
         parser.error(f"--papers >= 10, --queries >= {len(QUERY_KINDS)}, --concurrency >= 1")

@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 # Discord's code for an interaction whose 3-second (or 15-minute) window has passed.
 UNKNOWN_INTERACTION = 10062
+# Discord's code for a second answer to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
 
 
 def describe(error: Exception, strings: Strings, locale: discord.Locale) -> tuple[str, bool]:
@@ -118,6 +120,12 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
 
 async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:
     """Tell the user what went wrong, and log it if it was not their mistake."""
+    cause = _unwrap(error)
+    if isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED:
+        # A retry of an answer whose first attempt took effect despite a 5xx: the user has
+        # the answer already, and an apology on top of it would be wrong.
+        log.warning("interaction %s was answered already (a retried answer)", interaction.id)
+        return
     text, _expected = describe(error, strings, interaction.locale)
     await send_ephemeral(interaction, text)
 

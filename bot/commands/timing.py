@@ -28,8 +28,13 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
 
 
 async def reply(interaction: discord.Interaction, **message: Any) -> None:
-    """Send the answer as the response, or as the followup that completes a deferral."""
+    """Send the answer as the response, or by editing the "thinking" message of a deferral.
+
+    An edit, not a followup: discord.py retries a 5xx, and when the first attempt had taken
+    effect a retried followup posts the answer twice, where a retried edit changes nothing
+    (tests/reliability/test_answers.py).
+    """
     if interaction.response.is_done():
-        await interaction.followup.send(**message)
+        await interaction.edit_original_response(**message)
     else:
         await interaction.response.send_message(**message)

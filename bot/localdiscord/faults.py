@@ -1,5 +1,5 @@
-"""Faults that tests and the control API inject: rate limits, server errors, lost access,
-gateway drops and failed resumes; and an optional global request limiter for benchmarks."""
+"""Faults that tests and the control API inject: rate limits, server errors, lost access, slow
+answers, gateway drops and failed resumes; and an optional global request limiter for benchmarks."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ KINDS = frozenset(
         "missing_access",
         "missing_permissions",
         "unknown_channel",
+        "delay",
     }
 )
 SERVER_ERRORS = {
@@ -35,7 +36,10 @@ class Fault:
     `route` is a route key such as "POST /channels/{channel_id}/messages" (None: any route);
     `channel_id` narrows it to requests about that channel. It hits `times` requests (None:
     until cleared). A server_error with `after_store` lets the request take effect and only
-    then answers with `status`, so a retry without a nonce stores the message twice.
+    then answers with `status`, so a retry without a nonce stores the message twice. A `delay`
+    holds the request for `seconds` and then serves it normally: before the store, as a slow
+    network would (the interaction window can pass meanwhile), or with `after_store`, holding
+    only the answer back.
     """
 
     kind: str
@@ -46,6 +50,7 @@ class Fault:
     after_store: bool = False
     retry_after: float = 0.05
     scope: str = "user"  # a route 429's X-RateLimit-Scope: "user" or "shared"
+    seconds: float = 0.0  # how long a delay holds the request
     hits: int = 0
 
     def __post_init__(self) -> None:
@@ -53,8 +58,10 @@ class Fault:
             raise ValueError(f"unknown fault kind {self.kind!r}; known: {sorted(KINDS)}")
         if self.kind == "server_error" and self.status not in SERVER_ERRORS:
             raise ValueError(f"server_error status must be one of {sorted(SERVER_ERRORS)}")
-        if self.after_store and self.kind != "server_error":
-            raise ValueError("only a server_error can come after the store")
+        if self.after_store and self.kind not in ("server_error", "delay"):
+            raise ValueError("only a server_error or a delay can come after the store")
+        if (self.kind == "delay") != (self.seconds > 0):
+            raise ValueError("a delay, and only a delay, takes seconds > 0")
         if self.scope not in ("user", "shared"):
             raise ValueError("scope must be 'user' or 'shared'")
 

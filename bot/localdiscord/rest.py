@@ -184,11 +184,15 @@ class RestLayer:
         fault = self.backend.faults.take(record.route, int(channel) if channel else None)
         if fault is not None:
             record.fault = fault.kind
-            if not fault.after_store:
+            if fault.kind == "delay" and not fault.after_store:
+                await asyncio.sleep(fault.seconds)
+            elif not fault.after_store:
                 return fault_response(fault)
         self._validate(request.method, template, record.body)
         response = await handler(request)
-        if fault is not None:  # after_store: it took effect, and the client hears a 5xx
+        if fault is not None and fault.kind == "delay":  # after_store: it took effect; the
+            await asyncio.sleep(fault.seconds)  # client hears so only `seconds` later
+        elif fault is not None:  # after_store: it took effect, and the client hears a 5xx
             return fault_response(fault)
         return response
 

@@ -20,7 +20,7 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 from bot.store import migrations
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, refused
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
@@ -128,13 +128,22 @@ class Database:
 
     def _in_transaction(self, fn: Callable[[sqlite3.Connection], T], commit: bool) -> T:
         conn = self._require_writer()
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            result = fn(conn)
-        except BaseException:
-            conn.execute("ROLLBACK")
+            conn.execute("BEGIN IMMEDIATE")  # waits up to BUSY_TIMEOUT_MS for the write lock
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT" if commit else "ROLLBACK")
+            except BaseException:
+                # SQLite has already rolled back after some errors (SQLITE_FULL): a second
+                # ROLLBACK would fail and hide the error that matters.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            # Busy, read-only, full: the whole write was refused; say so in words.
+            if (error := refused(exc)) is not None:
+                raise error from exc
             raise
-        conn.execute("COMMIT" if commit else "ROLLBACK")
         return result
 
     async def snapshot(self, fn: Callable[[sqlite3.Connection], T]) -> T:

@@ -1,5 +1,32 @@
+import sqlite3
+
 from bot.errors import LaurelError
+
+# SQLite's primary result codes for a write refused as a whole (the low byte of the extended
+# code): https://sqlite.org/rescode.html
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_FULL = 5, 6, 8, 13
+REFUSALS = {
+    SQLITE_BUSY: "the database is busy: another program has held its write lock too long",
+    SQLITE_LOCKED: "the database is busy: another program has held its write lock too long",
+    SQLITE_READONLY: "the database is read-only (check the file, its folder and the mount)",
+    SQLITE_FULL: "the disk is full, or the database has reached its size limit",
+}
 
 
 class StoreError(LaurelError):
     """The database cannot be used as asked."""
+
+
+class WriteRefused(StoreError):
+    """SQLite refused a write as a whole (busy, read-only, full): nothing of it was written."""
+
+    def __init__(self, reason: str, code: int) -> None:
+        super().__init__(f"{reason}; nothing was written. Try again once that is fixed.")
+        self.code = code
+
+
+def refused(error: sqlite3.OperationalError) -> WriteRefused | None:
+    """The WriteRefused for `error` if it is one of SQLite's refusals, else None."""
+    code = error.sqlite_errorcode & 0xFF
+    reason = REFUSALS.get(code)
+    return None if reason is None else WriteRefused(reason, code)

@@ -3,9 +3,12 @@ lost access, and the optional global limiter."""
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
+from bot.localdiscord.faults import Fault
 from bot.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
@@ -126,3 +129,44 @@ async def test_the_global_limiter_answers_429_beyond_its_rate(
         limited = next(r for r in server.requests_to(CREATE) if r.status == 429)
         assert limited.response["global"] is True
         assert limited.response["retry_after"] <= 0.02
+
+
+async def test_a_delay_holds_the_request_and_then_serves_it_once(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.inject("delay", route=CREATE, seconds=0.05)
+        held = asyncio.create_task(general(bot).send("slow"))
+        record = await server.wait_for_request(CREATE)  # answered only after the delay
+        assert record.fault == "delay"
+        assert record.status == 200
+        sent = await held
+        (stored,) = server.messages("general")
+        assert stored["id"] == str(sent.id)
+
+
+async def test_a_delay_after_the_store_stores_before_it_answers(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    async with connected(bot, server):
+        server.inject("delay", route=CREATE, seconds=0.2, after_store=True)
+        held = asyncio.create_task(general(bot).send("stored first"))
+        created = await bot.wait_for("message", timeout=5)  # the gateway's MESSAGE_CREATE
+        assert created.content == "stored first"
+        assert not held.done()  # stored, and the client still waits for its answer
+        await held
+        assert len(server.messages("general")) == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"kind": "delay"},
+        {"kind": "delay", "seconds": -1},
+        {"kind": "rate_limit", "seconds": 1},
+        {"kind": "missing_access", "after_store": True},
+    ],
+)
+def test_a_delay_needs_seconds_and_only_a_delay_has_them(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=r"delay|after the store"):
+        Fault.from_json(options)

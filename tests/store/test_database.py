@@ -8,7 +8,7 @@ import pytest
 
 from bot.store import migrations
 from bot.store.database import Database
-from bot.store.errors import StoreError
+from bot.store.errors import SQLITE_FULL, StoreError, WriteRefused
 
 
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
@@ -165,3 +165,34 @@ async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
             assert row[0] == 1
         finally:
             db._idle.put_nowait(first)
+
+
+async def test_an_error_that_is_no_refusal_stays_itself_and_rolls_back(db: Database) -> None:
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
+        conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        await db.write(broken)
+    assert await db.fetchall("SELECT * FROM venues") == []
+
+
+async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
+    db: Database,
+) -> None:
+    # SQLITE_FULL ends the transaction inside SQLite; the write path must not then fail on
+    # its own ROLLBACK and hide why (tests/reliability has the whole case).
+    def cap(conn: sqlite3.Connection) -> None:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+
+    def grow(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', ?)", ("x" * 200_000,))
+
+    await db.snapshot(cap)
+    with pytest.raises(WriteRefused, match="disk is full") as refused:
+        await db.write(grow)
+    assert refused.value.code == SQLITE_FULL
+    await db.snapshot(lambda conn: conn.execute("PRAGMA max_page_count = 1073741823"))
+    await db.write(grow)  # the writer connection is usable again
+    assert len(await db.fetchall("SELECT * FROM venues")) == 1

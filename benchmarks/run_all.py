@@ -1,0 +1,109 @@
+"""Every benchmark in turn, then the chart: `python -m benchmarks.run_all [--papers N] [--db PATH]
+[--results DIR] [--chart PATH] [--only NAME ...] [--quick]`.
+
+Each benchmark runs in a fresh process (so none inherits another's memory or caches), one after
+the other (so none competes with another for the CPUs), on one database file (`--db`, built by
+the first that needs it). Its output is shown and kept as DIR/NAME.txt, its results as
+DIR/NAME.json; then benchmarks.chart draws the chart, and DIR/summary.md gathers every
+benchmark's summary rows for BENCHMARKS.md. `--papers 2000 --quick` checks the whole run in
+about two minutes.
+
+A benchmark is a row of BENCHMARKS below; the digest fan-out joins them with issue 5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks import chart
+from benchmarks.report import machine_line
+
+Argv = Callable[[argparse.Namespace], list[str]]
+
+
+def sized(args: argparse.Namespace) -> list[str]:
+    return ["--papers", str(args.papers)]
+
+
+def on_db(args: argparse.Namespace) -> list[str]:
+    return [*sized(args), "--db", str(args.db)]
+
+
+# name -> its arguments (besides --json); in the order they run.
+BENCHMARKS: dict[str, Argv] = {
+    "interactions": on_db,  # builds the database when it is missing
+    "startup": on_db,
+    "memory": on_db,
+    "catalog": sized,  # imports into a database of its own: the import is what it measures
+}
+# --quick: fewer queries, seconds and repetitions, to check that everything runs.
+QUICK = {
+    "interactions": ["--queries", "30", "--seconds", "2"],
+    "startup": ["--repeats", "2"],
+    "memory": ["--guilds", "50", "--searches", "5"],
+    "catalog": ["--queries", "30"],
+}
+PENDING = {
+    "digests": "digest fan-out of 10,000 subscriptions: pending (issue 5, digests)",
+}
+
+
+def run(name: str, argv: list[str], results: Path) -> None:
+    command = [sys.executable, "-m", f"benchmarks.{name}", *argv]
+    print(f"\n$ python -m benchmarks.{name} {' '.join(argv)}", flush=True)
+    with (results / f"{name}.txt").open("w", encoding="utf-8") as log:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            log.write(line)
+        if process.wait():
+            raise SystemExit(f"benchmarks.{name} failed ({process.returncode})")
+
+
+def summary(results: Path, names: list[str]) -> Path:
+    """Every benchmark's summary rows as Markdown tables, for BENCHMARKS.md."""
+    lines = [f"Measured on: {machine_line()}", ""]
+    for name in names:
+        path = results / f"{name}.json"
+        if not path.exists():
+            continue
+        document = json.loads(path.read_text(encoding="utf-8"))
+        lines += [f"### {name} ({document['measured_at']})", "", "| figure | value |", "|---|---|"]
+        lines += [f"| {label} | {value} |" for label, value in document["rows"]]
+        lines.append("")
+    lines += [f"- {text}" for text in PENDING.values()]
+    out = results / "summary.md"
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run_all", description=__doc__)
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--db", type=Path, help="default: DIR/papers-N.db, kept for reruns")
+    parser.add_argument("--results", type=Path, default=chart.RESULTS)
+    parser.add_argument("--chart", type=Path, default=chart.CHART)
+    parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), help="run only these")
+    parser.add_argument("--quick", action="store_true", help="a check, not a measurement")
+    args = parser.parse_args(argv)
+    args.results.mkdir(parents=True, exist_ok=True)
+    args.db = args.db or args.results / f"papers-{args.papers}.db"
+    names = args.only or list(BENCHMARKS)
+    print(f"machine: {machine_line()}")
+    for name in names:
+        argv = [*BENCHMARKS[name](args), *(QUICK[name] if args.quick else [])]
+        run(name, [*argv, "--json", str(args.results / f"{name}.json")], args.results)
+    for text in PENDING.values():
+        print(text)
+    print(f"chart: {chart.draw(args.results, args.chart)}")
+    print(f"summary: {summary(args.results, list(BENCHMARKS))}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Cold start to ready: `python -m benchmarks.startup [--papers N] [--db PATH] [--repeats R]
+[--json PATH]`.
+
+Each start is a fresh process (benchmarks/child.py), timed from exec to on_ready against a
+LocalDiscord in this process: Laurel on a database of N synthetic papers, Laurel on the bundled
+catalogue alone, and the floor, a bare discord.py Client on the same stand-in. The variants take
+turns within each repetition and the medians are compared in one run. The first start of each
+is reported apart: it also syncs the command tree (later starts find it unchanged) and warms the
+OS page cache, which later starts then find warm — so "cold" means a new process, not an empty
+page cache. `--papers 2000` is a check in seconds; `--db PATH` reuses one database file (the
+one benchmarks.interactions and benchmarks.memory build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+from pathlib import Path
+
+from benchmarks.catalog import as_ratio
+from benchmarks.processes import HOUR_MS, bundled_database, count_papers, database, start_child
+from benchmarks.report import Rows, machine_line, print_rows, save
+from bot.localdiscord.config import Config
+from bot.localdiscord.server import LocalDiscord
+
+PHASES = ("imported", "database", "ready")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+async def measure(big: Path, small: Path, repeats: int) -> dict[str, dict[str, list[float]]]:
+    """ms from exec to each phase, per variant; key "first" holds each variant's first start."""
+    variants = {"bare": ("bare", None), "bundled": ("laurel", small), "papers": ("laurel", big)}
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
+    async with LocalDiscord(config=Config(heartbeat_interval_ms=HOUR_MS)) as server:
+        for round_ in range(repeats + 1):
+            names = list(variants)
+            names = names[round_ % len(names) :] + names[: round_ % len(names)]
+            for name in names:
+                kind, db = variants[name]
+                child = await start_child(kind, server, db)
+                await child.stop()
+                for phase, ms in child.phases.items():
+                    key = f"first {phase}" if round_ == 0 else phase
+                    times[name].setdefault(key, []).append(ms)
+            line = "  ".join(f"{n} {times[n]['ready' if round_ else 'first ready'][-1]:,.0f} ms"
+                             for n in variants)  # fmt: skip
+            print(f"{'first' if round_ == 0 else f'run {round_}'}: {line}")
+        problems = len(server.errors) + len(server.unhandled) + len(server.violations)
+    if problems:
+        raise RuntimeError(f"the stand-in saw {problems} errors, unknown routes or violations")
+    return times
+
+
+def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) -> Rows:
+    ready = {name: median(t["ready"]) for name, t in times.items()}
+    print(f"\nmedian ms from exec, {repeats} starts each:")
+    print(f"  {'':<22}" + "".join(f"{p:>10}" for p in PHASES) + f"{'first start':>13}")
+    for name, t in times.items():
+        cells = "".join(f"{median(t.get(p, [])):>10,.0f}" for p in PHASES)
+        print(f"  {name:<22}{cells}{median(t['first ready']):>13,.0f}")
+    return [
+        (f"ready, {papers:,} papers (median of {repeats})", f"{ready['papers']:,.0f} ms"),
+        ("ready, bundled catalogue", f"{ready['bundled']:,.0f} ms"),
+        ("ready, bare discord.py client (the floor)", f"{ready['bare']:,.0f} ms"),
+        (f"{papers:,} papers / floor", as_ratio(ready["papers"] / ready["bare"])),
+        ("bundled / floor", as_ratio(ready["bundled"] / ready["bare"])),
+        (f"{papers:,} papers / bundled", as_ratio(ready["papers"] / ready["bundled"])),
+        # The fastest start is the one least disturbed by other work on the machine.
+        (
+            f"best of {repeats}: papers / bundled / floor",
+            " / ".join(f"{min(times[n]['ready']):,.0f}" for n in ("papers", "bundled", "bare"))
+            + f" ms ({as_ratio(min(times['papers']['ready']) / min(times['bare']['ready']))})",
+        ),
+        (
+            "imports alone: Laurel / floor",
+            as_ratio(median(times["papers"]["imported"]) / median(times["bare"]["imported"])),
+        ),
+        (
+            "first start (syncs commands), papers / bundled",
+            f"{median(times['papers']['first ready']):,.0f} / "
+            f"{median(times['bundled']['first ready']):,.0f} ms",
+        ),
+    ]
+
+
+async def run(args: argparse.Namespace) -> None:
+    print(f"machine: {machine_line()}")
+    with tempfile.TemporaryDirectory(prefix="laurel-startup-") as tmp:
+        big = await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
+        small = await bundled_database(Path(tmp) / "bundled.db")
+        papers = await count_papers(big)
+        times = await measure(big, small, args.repeats)
+    rows = report(times, papers, args.repeats)
+    print_rows(rows)
+    save(args.json, "startup", rows, {"papers": papers, "repeats": args.repeats, "ms": times})
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.startup", description=__doc__)
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", type=Path, help="build the database here, or reuse it")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if args.papers < 10 or args.repeats < 1:
+        parser.error("--papers >= 10, --repeats >= 1")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
