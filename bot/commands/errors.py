@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.domain.models import Language
 from bot.errors import LaurelError, UserError
-from bot.observability.metrics import Metrics
+from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
 
 log = logging.getLogger(__name__)
@@ -112,22 +112,32 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        text, expected = describe(error, self.strings, interaction.locale)
+        text, outcome = answer_for(error, self.strings, interaction.locale)
         # Counted when the command ended, as a completion is: before the error is answered.
-        self.metrics.command_finished(interaction, "user_error" if expected else "error")
-        await send_ephemeral(interaction, text)
+        self.metrics.command_finished(interaction, outcome)
+        if text is not None:
+            await send_ephemeral(interaction, text)
 
 
-async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:
-    """Tell the user what went wrong, and log it if it was not their mistake."""
+def answer_for(
+    error: Exception, strings: Strings, locale: discord.Locale
+) -> tuple[str | None, CommandOutcome]:
+    """What to tell the user about `error` (None: nothing), and the command's outcome."""
     cause = _unwrap(error)
     if isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED:
         # A retry of an answer whose first attempt took effect despite a 5xx: the user has
         # the answer already, and an apology on top of it would be wrong.
-        log.warning("interaction %s was answered already (a retried answer)", interaction.id)
-        return
-    text, _expected = describe(error, strings, interaction.locale)
-    await send_ephemeral(interaction, text)
+        log.warning("an interaction was answered already (a retried answer)")
+        return None, "ok"
+    text, expected = describe(error, strings, locale)
+    return text, "user_error" if expected else "error"
+
+
+async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:
+    """Tell the user what went wrong, and log it if it was not their mistake."""
+    text, _outcome = answer_for(error, strings, interaction.locale)
+    if text is not None:
+        await send_ephemeral(interaction, text)
 
 
 class LaurelView(discord.ui.View):
