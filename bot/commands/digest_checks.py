@@ -41,24 +41,27 @@ def is_admin(interaction: discord.Interaction) -> bool:
     return interaction.guild is not None and interaction.permissions.manage_guild
 
 
-def bot_missing_permissions(guild: discord.Guild, channel: AnyChannel) -> list[str]:
-    """The permissions Laurel lacks to post a digest in `channel` (message keys; [] if none).
+def bot_missing_permissions(
+    guild: discord.Guild, channel_id: int, parent_id: int | None = None
+) -> list[str] | None:
+    """The permissions Laurel lacks to post a digest in a channel (message keys, [] if none),
+    or None if the channel is not in the cache and has no known parent to judge by.
 
     A post needs its text, embeds and a chart file; in a thread it needs Send Messages in
     Threads, and in a forum Send Messages is what Discord calls Create Posts.
     """
-    target = guild.get_channel_or_thread(channel.id)
-    thread = isinstance(channel, app_commands.AppCommandThread)
-    if target is None and isinstance(channel, app_commands.AppCommandThread):
-        target = guild.get_channel(channel.parent_id)  # threads take their parent's overwrites
+    target = guild.get_channel_or_thread(channel_id)
+    thread = isinstance(target, discord.Thread)
+    if target is None and parent_id is not None:
+        target, thread = guild.get_channel(parent_id), True  # threads share their parent's rights
     if target is None or isinstance(target, discord.CategoryChannel):
-        return ["digest-permission-view"]
+        return None
     perms = target.permissions_for(guild.me)
     if not perms.view_channel:
         return ["digest-permission-view"]
     if thread:
         needed = [("send_messages_in_threads", "digest-permission-send-threads")]
-    elif channel.type == discord.ChannelType.forum:
+    elif isinstance(target, discord.ForumChannel):
         needed = [("send_messages", "digest-permission-create-posts")]
     else:
         needed = [("send_messages", "digest-permission-send")]
@@ -72,11 +75,34 @@ def bot_missing_permissions(guild: discord.Guild, channel: AnyChannel) -> list[s
 def check_can_post(
     guild: discord.Guild, channel: AnyChannel, strings: Strings, language: Language
 ) -> None:
-    missing = bot_missing_permissions(guild, channel)
+    """Refuse a channel picked as an option where Laurel could not post."""
+    parent = channel.parent_id if isinstance(channel, app_commands.AppCommandThread) else None
+    missing = bot_missing_permissions(guild, channel.id, parent)
+    _refuse(
+        missing if missing is not None else ["digest-permission-view"],
+        channel.id,
+        strings,
+        language,
+    )
+
+
+def check_still_can_post(
+    guild: discord.Guild, channel_id: int, strings: Strings, language: Language
+) -> None:
+    """Refuse a stored digest's channel where Laurel could not post, as far as the cache shows.
+
+    A thread out of the cache is let through: sending will tell, and pause the digest if need be.
+    """
+    _refuse(bot_missing_permissions(guild, channel_id) or [], channel_id, strings, language)
+
+
+def _refuse(missing: list[str], channel_id: int, strings: Strings, language: Language) -> None:
     if missing:
         separator = strings.text("digest-permission-separator", language)
         names = separator.join(f"**{strings.text(key, language)}**" for key in missing)
-        raise UserError("digest-error-bot-cannot-post", channel=channel.mention, permissions=names)
+        raise UserError(
+            "digest-error-bot-cannot-post", channel=f"<#{channel_id}>", permissions=names
+        )
 
 
 def digest_filter(

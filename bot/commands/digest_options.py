@@ -152,8 +152,9 @@ class DaysTransformer(app_commands.Transformer):
                 offers.append(parse_days(typed))
         presets = [ALL_DAYS, WEEKDAYS, WEEKENDS]
         for days in [*presets, *(frozenset({day}) for day in range(7))]:
-            label = days_label(days, strings, language).casefold()
-            if not typed or typed in days_code(days) or typed in label:
+            # Matched in the reader's language and in English, which the option also reads.
+            labels = {days_label(days, strings, lang).casefold() for lang in (language, "en")}
+            if not typed or typed in days_code(days) or any(typed in label for label in labels):
                 offers.append(days)
         return [
             app_commands.Choice(name=days_label(d, strings, language)[:100], value=days_code(d))
