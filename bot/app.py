@@ -18,12 +18,16 @@ from discord.ext import commands
 
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
+from bot.digests.delivery import DiscordDelivery
+from bot.digests.reconciler import Clock
+from bot.digests.service import DigestService, utc_now
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.bot_state import BotStateRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +51,7 @@ class LaurelBot(commands.Bot):
         db: Database,
         scheduler: AsyncIOScheduler,
         guild_ready_timeout: float = 2.0,
+        clock: Clock = utc_now,
     ) -> None:
         self.strings = Strings.load()  # before super().__init__, which builds the LaurelTree
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
@@ -65,6 +70,18 @@ class LaurelBot(commands.Bot):
         self.papers = PaperRepository(db)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
+        self.subscriptions = SubscriptionRepository(db)
+        self.digests = DigestService(
+            settings=settings.digests,
+            db=db,
+            subscriptions=self.subscriptions,
+            papers=self.papers,
+            editions=self.editions,
+            strings=self.strings,
+            deliverer=DiscordDelivery(self, settings.digests.requests_per_second),
+            scheduler=scheduler,
+            clock=clock,
+        )
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
@@ -73,7 +90,12 @@ class LaurelBot(commands.Bot):
         for group in command_groups(self):
             await self.add_cog(group)
         await self.sync_commands()
+        self.digests.install()  # one job, replaced by id: a second setup never doubles it
         self.scheduler.start()
+
+    async def on_ready(self) -> None:
+        # May fire more than once (after a failed resume); waking the tick early is idempotent.
+        self.digests.wake()
 
     async def login(self, token: str) -> None:
         await super().login(token)
@@ -111,4 +133,5 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        await self.digests.close()
         await super().close()

@@ -11,6 +11,7 @@ import contextlib
 import datetime as dt
 import functools
 import zoneinfo
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
 
@@ -159,3 +160,11 @@ class Subscription(_Model):
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
+
+
+@dataclass(frozen=True, slots=True)
+class CycleState:
+    """Where a subscription is in its shuffled cycle: the cycle, and the ids shown in it."""
+
+    cycle: int = 0
+    shown: tuple[int, ...] = ()
