@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -76,7 +77,17 @@ class Reconciler:
         self._fan_out = asyncio.Semaphore(settings.fan_out_concurrency)
         # Channels that answered 403/404: nothing more goes to them until a resume.
         self.dead_channels: set[int] = set()
+        # Posts to one channel go one at a time: the first 403 stops the rest before they go.
+        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self.stats = DigestStats()
+
+    def _channel_lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._channel_locks.get(channel_id)
+        if lock is None:
+            lock = self._channel_locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def deliver(self, sub: Subscription, period: str, *, late: bool) -> PostResult:
         """The post of `sub` for `period`, unless the ledger already has it."""
@@ -119,7 +130,9 @@ class Reconciler:
                 await self._sleep(min(delay, self._settings.retry_max_seconds))
                 await self._ledger.attempted(entry.id, self._clock())
             try:
-                async with self._fan_out:
+                async with self._channel_lock(sub.channel_id), self._fan_out:
+                    if sub.channel_id in self.dead_channels:
+                        return await self._fail(sub, entry, "channel paused")
                     message_id = await self._deliverer.send(
                         sub.channel_id,
                         post,

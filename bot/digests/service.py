@@ -106,7 +106,7 @@ class DigestService:
         every = self._settings.tick_seconds
         trigger = CronTrigger(second="0" if every == 60 else f"*/{every}", timezone=ZoneInfo("UTC"))
         self._scheduler.add_job(
-            self.tick,
+            self._scheduled_tick,
             trigger,
             id=TICK_JOB,
             name="digests",
@@ -115,6 +115,13 @@ class DigestService:
             max_instances=1,
             misfire_grace_time=6 * 3600,
         )
+
+    async def _scheduled_tick(self) -> None:
+        try:
+            await self.tick()
+        except asyncio.CancelledError:
+            # The bot is closing: posts in flight stay pending and the next start settles them.
+            log.debug("digest tick cancelled by shutdown")
 
     def wake(self) -> None:
         """Tick now (from `on_ready`): settle and catch up without waiting for the minute."""
@@ -212,6 +219,10 @@ class DigestService:
                 self._schedule[sub_id] = (sub, next_firing(sub, now))
 
     # -- what the commands call ------------------------------------------------------------
+    def now(self) -> dt.datetime:
+        """The service's clock (UTC): what "now" means for schedules, in tests too."""
+        return self._clock()
+
     def next_post(self, sub: Subscription, now: dt.datetime | None = None) -> dt.datetime:
         return next_firing(sub, now or self._clock()).at
 
