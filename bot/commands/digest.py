@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
@@ -20,8 +19,10 @@ from bot.commands.digest_checks import (
     admin_guild,
     check_can_post,
     check_filter_matches,
+    check_role,
     check_still_can_post,
     digest_filter,
+    edited_filters,
     schedule,
 )
 from bot.commands.digest_options import (
@@ -32,11 +33,10 @@ from bot.commands.digest_options import (
     TimeZoneOption,
 )
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
-from bot.domain.models import Venue
+from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
     Cadence,
-    DigestFilter,
     Subscription,
     Theme,
 )
@@ -74,28 +74,9 @@ CLEAR_CHOICES = [
 SUBSCRIPTION = _("The digest, by number (start typing to pick)")
 
 
-class Post(Protocol):
-    content: str
-    embeds: list[discord.Embed]
-    files: Sequence[tuple[str, bytes]]
-
-
-class PostResult(Protocol):
-    @property
-    def jump_url(self) -> str | None: ...
-
-
-class DigestEngine(Protocol):
-    def next_post(self, sub: Subscription, now: dt.datetime | None = None) -> dt.datetime: ...
-    async def preview(self, sub: Subscription) -> Post: ...
-    async def post_now(self, sub: Subscription, *, requested_by: int) -> PostResult: ...
-    def scheduled(self, sub: Subscription) -> None: ...
-    def unscheduled(self, sub_id: int) -> None: ...
-
-
 class Services(Protocol):
     subscriptions: SubscriptionRepository
-    digests: DigestEngine
+    digests: DigestService
     editions: EditionRepository
     strings: Strings
 
@@ -157,7 +138,7 @@ class Digest(
         filters = digest_filter(venue.key if venue else None, kind_of(kind), year_from, year_to)
         every = Cadence(cadence.value) if cadence else None
         every, days = schedule(chosen, every, days, self._s.strings, speaks)
-        _check_role(role)
+        check_role(role)
         check_can_post(guild, channel, self._s.strings, speaks)
         await check_filter_matches(self._s.editions, chosen, filters, self._s.strings, speaks)
         sub = Subscription(
@@ -204,6 +185,7 @@ class Digest(
     async def pause(
         self, interaction: discord.Interaction, subscription: SubscriptionOption
     ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
         speaks = language_of(interaction.locale)
         heading = render.heading(subscription, self._s.strings, speaks)
         if subscription.status == "paused":
@@ -229,6 +211,10 @@ class Digest(
             )
         else:
             assert subscription.id is not None
+            gone = guild.get_channel_or_thread(subscription.channel_id) is None
+            if gone and subscription.paused_reason == "not-found":
+                heading = render.heading(subscription, self._s.strings, speaks)
+                raise UserError("digest-error-channel-gone", heading=heading)
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
             resumed = await self._s.subscriptions.set_status(subscription.id, "active", None)
             self._s.digests.scheduled(resumed)
@@ -288,12 +274,12 @@ class Digest(
             raise UserError("digest-edit-nothing")
         old, strings = subscription, self._s.strings
         chosen = Theme(theme.value) if theme else old.theme
-        filters = _edited_filters(old.filters, clear, venue, kind, year_from, year_to)
+        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to)
         every = Cadence(cadence.value) if cadence else None
         if days is None and every in (None, old.cadence):
             every, days = old.cadence, old.days  # a new cadence alone takes its default days
         every, days = schedule(chosen, every, days, strings, speaks)
-        _check_role(role)
+        check_role(role)
         if channel is not None:
             check_can_post(guild, channel, strings, speaks)
         if filters != old.filters or chosen != old.theme:
@@ -325,6 +311,7 @@ class Digest(
     async def remove(
         self, interaction: discord.Interaction, subscription: SubscriptionOption
     ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
         speaks = language_of(interaction.locale)
         assert subscription.id is not None
         self._s.digests.unscheduled(subscription.id)
@@ -339,6 +326,7 @@ class Digest(
     async def preview(
         self, interaction: discord.Interaction, subscription: SubscriptionOption
     ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
         speaks = language_of(interaction.locale)
         # Rendering may draw a chart: answer "thinking…" (privately) before the 3 s run out.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -364,33 +352,26 @@ class Digest(
         check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self._s.digests.post_now(subscription, requested_by=interaction.user.id)
-        text = render.posted_text(subscription, result.jump_url, self._s.strings, speaks)
+        text = render.posted_text(
+            subscription,
+            await self._outcome(subscription, result.status),
+            render.post_link(guild, subscription.channel_id, result.message_id),
+            result.error,
+            self._s.strings,
+            speaks,
+        )
         await interaction.followup.send(text, ephemeral=True)
+
+    async def _outcome(self, sub: Subscription, status: str) -> str:
+        """The post's status, told as "paused" when Discord refused the channel outright."""
+        if status != "failed" or sub.id is None:
+            return status
+        now = await self._s.subscriptions.get(sub.id)
+        gone = now is not None and now.status == "paused" and now.paused_reason != "manual"
+        return "paused" if gone else status
 
     def _next(self, sub: Subscription) -> dt.datetime | None:
         return self._s.digests.next_post(sub) if sub.status == "active" else None
 
     async def _venues(self) -> dict[str, str]:
         return {v.key: v.name for v in await self._s.editions.venues()}
-
-
-def _check_role(role: discord.Role | None) -> None:
-    if role is not None and role.is_default():
-        raise UserError("digest-error-everyone")
-
-
-def _edited_filters(
-    old: DigestFilter,
-    clear: app_commands.Choice[str] | None,
-    venue: Venue | None,
-    kind: app_commands.Choice[str] | None,
-    year_from: int | None,
-    year_to: int | None,
-) -> DigestFilter:
-    base = DigestFilter() if clear is not None and clear.value in ("filters", "all") else old
-    return digest_filter(
-        venue.key if venue is not None else base.venue,
-        kind_of(kind) if kind is not None else base.kind,
-        year_from if year_from is not None else base.year_from,
-        year_to if year_to is not None else base.year_to,
-    )

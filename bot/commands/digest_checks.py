@@ -7,7 +7,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.domain.models import AwardKind, Language
+from bot.commands.options import kind_of
+from bot.domain.models import AwardKind, Language, Venue
 from bot.domain.subscriptions import (
     ALL_DAYS,
     DEFAULT_CADENCE,
@@ -166,3 +167,26 @@ def _matches(filters: DigestFilter, wanted: AwardKind | None, kind: AwardKind, y
     if filters.year_from is not None and year < filters.year_from:
         return False
     return filters.year_to is None or year <= filters.year_to
+
+
+def check_role(role: discord.Role | None) -> None:
+    if role is not None and role.is_default():
+        raise UserError("digest-error-everyone")
+
+
+def edited_filters(
+    old: DigestFilter,
+    clear: app_commands.Choice[str] | None,
+    venue: Venue | None,
+    kind: app_commands.Choice[str] | None,
+    year_from: int | None,
+    year_to: int | None,
+) -> DigestFilter:
+    """The filters after an edit: what was given, over what was kept (unless cleared)."""
+    base = DigestFilter() if clear is not None and clear.value in ("filters", "all") else old
+    return digest_filter(
+        venue.key if venue is not None else base.venue,
+        kind_of(kind) if kind is not None else base.kind,
+        year_from if year_from is not None else base.year_from,
+        year_to if year_to is not None else base.year_to,
+    )

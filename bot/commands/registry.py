@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.commands.about import About
 from bot.commands.awards import Awards
+from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 
@@ -24,4 +25,5 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
         Awards(bot),
         Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
+        Digest(bot),
     ]

@@ -223,12 +223,35 @@ def preview_content(
 
 
 def posted_text(
-    sub: Subscription, jump_url: str | None, strings: Strings, language: Language
+    sub: Subscription,
+    status: str,
+    link: str | None,
+    error: str | None,
+    strings: Strings,
+    language: Language,
 ) -> str:
-    channel = f"<#{sub.channel_id}>"
-    head = heading(sub, strings, language)
-    if jump_url is None:
-        return strings.text("digest-posted", language, heading=head, channel=channel)
+    """What became of a post-now: sent (or already sent this minute), paused, failed, pending."""
+    key = {
+        "sent": "digest-posted",
+        "already": "digest-posted-already",
+        "paused": "digest-post-paused",
+        "pending": "digest-post-pending",
+    }.get(status, "digest-post-failed")
     return strings.text(
-        "digest-posted-link", language, heading=head, channel=channel, link=jump_url
+        key,
+        language,
+        heading=heading(sub, strings, language),
+        channel=f"<#{sub.channel_id}>",
+        link=link or f"<#{sub.channel_id}>",
+        error=discord.utils.escape_markdown((error or "?")[:150]),
     )
+
+
+def post_link(guild: discord.Guild, channel_id: int, message_id: int | None) -> str | None:
+    """A jump link to a posted digest, or None if nothing was posted."""
+    if message_id is None:
+        return None
+    if isinstance(guild.get_channel(channel_id), discord.ForumChannel):
+        # A forum post is a thread whose id is its first message's: link the thread.
+        return f"https://discord.com/channels/{guild.id}/{message_id}"
+    return f"https://discord.com/channels/{guild.id}/{channel_id}/{message_id}"
