@@ -23,6 +23,7 @@ from bot.commands.digest_checks import (
     check_still_can_post,
     digest_filter,
     edited_filters,
+    role_note,
     schedule,
 )
 from bot.commands.digest_options import (
@@ -159,6 +160,7 @@ class Digest(
         self._s.digests.scheduled(stored)
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
+        text += role_note(guild, stored.channel_id, role, self._s.strings, speaks)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
@@ -304,6 +306,7 @@ class Digest(
         text = render.edited_text(
             updated, self._next(updated), await self._venues(), strings, speaks
         )
+        text += role_note(guild, updated.channel_id, role, strings, speaks)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name=_("remove"), description=_("Delete a digest for good"))

@@ -174,6 +174,25 @@ def check_role(role: discord.Role | None) -> None:
         raise UserError("digest-error-everyone")
 
 
+def role_note(
+    guild: discord.Guild,
+    channel_id: int,
+    role: discord.Role | None,
+    strings: Strings,
+    language: Language,
+) -> str:
+    """A warning line when the role will be named but not notified, or "" when it will be.
+
+    Discord notifies a role only if it is mentionable or the sender may mention all roles.
+    """
+    if role is None or role.mentionable:
+        return ""
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is not None and channel.permissions_for(guild.me).mention_everyone:
+        return ""
+    return "\n" + strings.text("digest-role-silent", language, role=role.mention)
+
+
 def edited_filters(
     old: DigestFilter,
     clear: app_commands.Choice[str] | None,

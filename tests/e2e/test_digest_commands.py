@@ -33,6 +33,10 @@ def server(server: LocalDiscord) -> LocalDiscord:
     world.add_channel(guild, "rules", overwrites=[deny_send])
     deny_files = Overwrite(laurel_role.id, 0, deny=Perm.ATTACH_FILES)
     world.add_channel(guild, "no-files", overwrites=[deny_files])
+    world.add_role(guild, "Readers", mentionable=True)
+    deny_threads = Overwrite(laurel_role.id, 0, deny=Perm.SEND_MESSAGES_IN_THREADS)
+    quiet = world.add_channel(guild, "quiet", overwrites=[deny_threads])
+    world.add_thread(quiet, "quiet-thread")
     return server
 
 
@@ -159,6 +163,11 @@ async def test_a_weekly_theme_with_filters_a_role_and_a_language(
     assert "weekly on Friday at 09:00 (America/New_York)" in text
     assert "in Traditional Chinese · ICML · Outstanding paper · 2020–2025" in text
     assert f"mentions <@&{member.id}>" in text
+    assert text.endswith(  # @Member can't be pinged: better said now than found out later
+        f"Note: <@&{member.id}> is not mentionable and Laurel may not mention all roles there, "
+        "so posts will name the role without notifying anyone. Make the role mentionable to "
+        "fix this."
+    )
     (stored,) = await laurel.subscriptions.in_guild(server.world.default_guild().id)
     assert (stored.cadence, stored.days, stored.role_id) == (
         Cadence.WEEKLY,
@@ -171,6 +180,15 @@ async def test_a_weekly_theme_with_filters_a_role_and_a_language(
     assert stored.language == "zh-TW"
     (first,) = stamps(text)
     assert dt.datetime.fromtimestamp(first, zoneinfo.ZoneInfo("America/New_York")).weekday() == 4
+
+
+async def test_a_mentionable_role_needs_no_note(laurel: LaurelBot, server: LocalDiscord) -> None:
+    answer = await digest(
+        server, "subscribe", channel="general", theme="new-awards", role="Readers"
+    )
+    readers = server.world.find_role("Readers")
+    assert f"mentions <@&{readers.id}>" in answer["content"]
+    assert "Note:" not in answer["content"]
 
 
 async def test_threads_and_forums_take_digests(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -265,6 +283,9 @@ async def test_a_channel_is_refused_where_laurel_cannot_post(
     )
     files = await _refused(laurel, server, channel="no-files", theme="by-the-numbers")
     assert "I'm missing **Attach Files** there." in files
+    thread = await _refused(laurel, server, channel="quiet-thread", theme="test-of-time")
+    # Without Send Messages in Threads, Discord takes away embeds and files there too.
+    assert "I'm missing **Send Messages in Threads**, **Embed Links**, **Attach Files**" in thread
 
 
 async def test_categories_are_not_offered(laurel: LaurelBot, server: LocalDiscord) -> None:
