@@ -154,7 +154,7 @@ class Digest(
             role_id=role.id if role else None,
             filters=filters,
             created_by=interaction.user.id,
-            created_at=discord.utils.utcnow(),
+            created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
         )
         stored = await self._s.subscriptions.add(sub)
         self._s.digests.scheduled(stored)

@@ -3,13 +3,22 @@ sends exactly one post, through the same delivery path as the schedule."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import re
+from collections.abc import AsyncIterator
 from typing import Any
+
+import pytest
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Subscription
+from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import Overwrite, Perm
+from bot.settings import DigestSettings, Settings
+from bot.store.database import Database
+from tests.digests.conftest import FakeClock
 from tests.e2e.test_digest_commands import POST, digest, stamps, stored_sub
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)(?:/(\d+))?")
@@ -106,3 +115,58 @@ async def test_post_now_where_laurel_lost_access_pauses_the_digest(
     assert stored is not None
     assert (stored.status, stored.paused_reason) == ("paused", "forbidden")
     assert server.messages("announcements", ephemeral=False) == []
+
+
+# -- subscribe, then the schedule: on a fake clock ----------------------------------------
+MONDAY_0859 = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+async def scheduled(
+    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[tuple[LaurelBot, FakeClock]]:
+    """Laurel whose digests run on a clock the test moves."""
+    caplog.set_level(logging.WARNING)
+    clock = FakeClock(MONDAY_0859)
+    settings = Settings(digests=DigestSettings(requests_per_second=None))
+    async with laurel_on(server, db, settings, clock=clock) as bot:
+        yield bot, clock
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def _at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
+    clock.now = moment
+    await bot.digests.tick()
+    await bot.digests.drain()
+
+
+async def test_the_first_post_comes_when_the_answer_said_and_only_once(
+    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+) -> None:
+    bot, clock = scheduled
+    answer = await digest(
+        server, "subscribe", channel="announcements", theme="paper-of-the-day", time="09:00"
+    )
+    nine = dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC)
+    assert stamps(answer["content"]) == [int(nine.timestamp())]
+    await _at(bot, clock, nine - dt.timedelta(seconds=30))
+    assert server.messages("announcements") == []
+    for moment in (nine, nine + dt.timedelta(minutes=1), nine + dt.timedelta(hours=3)):
+        await _at(bot, clock, moment)
+        assert len(server.messages("announcements")) == 1
+
+
+async def test_subscribing_after_todays_time_waits_for_tomorrow(
+    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+) -> None:
+    bot, clock = scheduled
+    clock.now = dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC)  # today's 09:00 has passed
+    answer = await digest(
+        server, "subscribe", channel="announcements", theme="paper-of-the-day", time="09:00"
+    )
+    tomorrow = dt.datetime(2026, 1, 6, 9, tzinfo=dt.UTC)
+    assert stamps(answer["content"]) == [int(tomorrow.timestamp())]
+    await _at(bot, clock, clock.now + dt.timedelta(minutes=1))
+    assert server.messages("announcements") == []  # no catching up on a post never due
+    await _at(bot, clock, tomorrow)
+    assert len(server.messages("announcements")) == 1
