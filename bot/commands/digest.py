@@ -170,7 +170,7 @@ class Digest(
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         subs = await self._s.subscriptions.in_guild(guild.id)
         listed = [render.Listed(s, self._next(s)) for s in subs]
-        embed = render.list_embed(
+        first, *more = render.list_embeds(
             listed,
             guild.name,
             MAX_SUBSCRIPTIONS_PER_GUILD,
@@ -178,7 +178,9 @@ class Digest(
             self._s.strings,
             speaks,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=first, ephemeral=True)
+        for embed in more:  # each message holds 6,000 characters of embeds at most
+            await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(
         name=_("pause"), description=_("Stop a digest from posting until it is resumed")

@@ -15,7 +15,7 @@ import discord
 from bot.domain.models import Language
 from bot.domain.subscriptions import ALL_DAYS, Cadence, DigestFilter, Subscription, Theme
 from bot.render.awards import escape, kind_label
-from bot.render.embeds import Field, build_embed
+from bot.render.embeds import FIELD_NAME, FIELD_VALUE, TOTAL, Field, build_embed
 from bot.render.i18n import Strings
 
 WEEKDAYS: frozenset[int] = frozenset(range(5))
@@ -112,15 +112,21 @@ def heading(sub: Subscription, strings: Strings, language: Language) -> str:
     return f"#{sub.id} · {theme_label(sub.theme, strings, language)}"
 
 
-def list_embed(
+def list_embeds(
     listed: Sequence[Listed],
     guild_name: str,
     limit: int,
     venues: Mapping[str, str],
     strings: Strings,
     language: Language,
-) -> discord.Embed:
-    """Every subscription of a server, one field each (a server holds at most 25: one embed)."""
+) -> list[discord.Embed]:
+    """Every subscription of a server, one field each, in as many embeds as Discord's 6,000
+    characters per message need (25 digests with long filters can pass it): none is dropped."""
+    title = strings.text("digest-list-title", language, guild=escape(guild_name))
+    footer = strings.text("digest-list-footer", language, count=len(listed), limit=limit)
+    if not listed:
+        empty = strings.text("digest-list-empty", language)
+        return [build_embed(title=title, description=empty, footer=footer)]
     fields = [
         Field(
             heading(item.sub, strings, language),
@@ -129,12 +135,17 @@ def list_embed(
         )
         for item in listed
     ]
-    return build_embed(
-        title=strings.text("digest-list-title", language, guild=escape(guild_name)),
-        description=None if listed else strings.text("digest-list-empty", language),
-        fields=fields,
-        footer=strings.text("digest-list-footer", language, count=len(listed), limit=limit),
-    )
+    frame = len(title) + len(footer)
+    pages: list[list[Field]] = [[]]
+    used = frame
+    for field in fields:
+        cost = len(field.name[:FIELD_NAME]) + len(field.value[:FIELD_VALUE])
+        if pages[-1] and used + cost > TOTAL:
+            pages.append([])
+            used = frame
+        pages[-1].append(field)
+        used += cost
+    return [build_embed(title=title, fields=page, footer=footer) for page in pages]
 
 
 def subscribed_text(

@@ -45,6 +45,21 @@ async def test_the_list_shows_each_next_post_as_a_discord_timestamp(
     assert embed["footer"]["text"] == "2 of at most 25 · times show in your own time zone"
 
 
+async def test_a_full_server_is_listed_whole_in_as_many_messages_as_it_takes(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    long = {"venue": "neurips", "kind": "datasets-benchmarks", "year_from": 2015, "year_to": 2025}
+    member = server.world.find_role("Member").id
+    for _ in range(25):
+        await _add(laurel, server, timezone="America/Argentina/ComodRivadavia", role_id=member,
+                   filters=long, language="zh-TW")  # fmt: skip
+    interaction = await server.slash("digest", {}, subcommand="list", user_id=ada_id(server))
+    first, second = await interaction.message(), await interaction.followup(0)
+    assert first["flags"] & second["flags"] & 64  # both ephemeral
+    fields = [f["name"] for m in (first, second) for f in m["embeds"][0]["fields"]]
+    assert fields == [f"#{n} · Paper of the day" for n in range(1, 26)]
+
+
 async def test_an_empty_list_says_how_to_start(laurel: LaurelBot, server: LocalDiscord) -> None:
     (embed,) = (await digest(server, "list"))["embeds"]
     assert embed["description"] == (

@@ -12,7 +12,7 @@ from bot.render.digest_admin import (
     Listed,
     days_label,
     filters_text,
-    list_embed,
+    list_embeds,
     preview_content,
     schedule_text,
     subscribed_text,
@@ -63,7 +63,7 @@ def test_filters_say_what_a_digest_draws_from() -> None:
 def test_the_list_shows_each_next_post_as_discord_timestamps() -> None:
     due = dt.datetime(2026, 3, 2, 8, tzinfo=dt.UTC)
     paused = _sub(id=4, status="paused", paused_reason="forbidden", role_id=77)
-    embed = list_embed(
+    (embed,) = list_embeds(
         [Listed(_sub(), due), Listed(paused, None)], "Lab", 25, VENUES, STRINGS, "en"
     )
     assert embed.title == "Digests in Lab"
@@ -78,7 +78,7 @@ def test_the_list_shows_each_next_post_as_discord_timestamps() -> None:
 
 
 def test_an_empty_list_says_how_to_start() -> None:
-    embed = list_embed([], "Lab", 25, VENUES, STRINGS, "zh-TW")
+    (embed,) = list_embeds([], "Lab", 25, VENUES, STRINGS, "zh-TW")
     assert embed.fields == []
     assert "/digest subscribe" in str(embed.description)
 
@@ -98,3 +98,30 @@ def test_a_preview_frames_the_post_within_one_message() -> None:
     assert text.startswith("Preview of **#3 · Paper of the day** for <#20>")
     assert text.endswith("x…")
     assert preview_content(_sub(), None, "", STRINGS, "en").endswith("nothing was sent.")
+
+
+def test_a_full_server_with_long_settings_is_listed_whole_within_discords_limits() -> None:
+    long = DigestFilter(
+        venue="neurips", kind=AwardKind.DATASETS_BENCHMARKS, year_from=2015, year_to=2025
+    )
+    due = dt.datetime(2026, 3, 2, 8, tzinfo=dt.UTC)
+    listed = [
+        Listed(
+            _sub(
+                id=n,
+                channel_id=1_234_567_890_123_456_000 + n,
+                timezone="America/Argentina/ComodRivadavia",
+                language="zh-TW",
+                role_id=1_234_567_890_123_456_789,
+                filters=long,
+                days=frozenset({0, 2, 4, 6}),
+            ),
+            due,
+        )
+        for n in range(1, 26)
+    ]
+    embeds = list_embeds(listed, "A server with a rather long name", 25, VENUES, STRINGS, "en")
+    assert len(embeds) == 2
+    assert all(len(embed) <= 6000 for embed in embeds)
+    names = [field.name for embed in embeds for field in embed.fields]
+    assert names == [f"#{n} · Paper of the day" for n in range(1, 26)]
