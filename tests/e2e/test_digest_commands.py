@@ -236,6 +236,18 @@ async def test_wrong_values_get_clear_answers_and_write_nothing(
     assert everyone == "Digests never mention @everyone; pick a role instead."
 
 
+async def test_what_a_filter_must_match_depends_on_the_theme(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    mismatch = await _refused(laurel, server, channel="general", theme="test-of-time", kind="best")
+    assert mismatch.startswith("No award in the catalogue matches Test of time · Best paper,")
+    # New awards may wait for awards the catalogue does not have yet.
+    waiting = await digest(
+        server, "subscribe", channel="general", theme="new-awards", **years(2031, 2032)
+    )
+    assert waiting["content"].startswith("Subscribed **#1 · New awards**")
+
+
 async def test_members_without_manage_server_are_refused(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
