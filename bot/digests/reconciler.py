@@ -179,22 +179,16 @@ class Reconciler:
         )
         await self._deliverer.notify_admins(sub.guild_id, sub.channel_id, text)
 
-    async def settle(self) -> int:
-        """Resolve every row a previous run left pending; returns how many were handled."""
-        handled = 0
-        for entry in await self._ledger.pending():
-            sub = await self._subscriptions.get(entry.subscription_id)
-            if sub is None:
-                continue
-            handled += 1
-            self.stats.settled += 1
-            if sub.status != "active":
-                await self._fail(sub, entry, f"paused ({sub.paused_reason})")
-            elif await self._already_there(sub, entry):
-                continue
-            else:
-                await self.send_entry(sub, entry)
-        return handled
+    async def settle(self, entry: LedgerEntry) -> None:
+        """Resolve a row a previous run left pending."""
+        sub = await self._subscriptions.get(entry.subscription_id)
+        if sub is None:
+            return  # removed since; its rows went with it
+        self.stats.settled += 1
+        if sub.status != "active":
+            await self._fail(sub, entry, f"paused ({sub.paused_reason})")
+        elif not await self._already_there(sub, entry):
+            await self.send_entry(sub, entry)
 
     async def _already_there(self, sub: Subscription, entry: LedgerEntry) -> bool:
         """True once the row is settled without a new post: found in the channel, or too old.

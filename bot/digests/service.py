@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Coroutine
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -87,7 +89,8 @@ class DigestService:
         self._schedule: dict[int, tuple[Subscription, Firing]] = {}
         self._started = False
         self._start_lock = asyncio.Lock()
-        self._inflight: dict[int, asyncio.Task[PostResult | None]] = {}
+        self._inflight: dict[int, asyncio.Task[None]] = {}  # by subscription
+        self._tasks: set[asyncio.Task[None]] = set()  # every post in flight, settling too
         self._ticks = 0
 
     # -- metrics ---------------------------------------------------------------------------
@@ -155,25 +158,30 @@ class DigestService:
     def _spawn(self, sub: Subscription, period: str, *, late: bool) -> None:
         assert sub.id is not None
         sub_id = sub.id
-        task = asyncio.create_task(self._deliver(sub, period, late), name=f"digest-{sub_id}")
+        task = self._track(self._guarded(self.reconciler.deliver(sub, period, late=late), period))
         self._inflight[sub_id] = task
         task.add_done_callback(lambda _: self._inflight.pop(sub_id, None))
 
-    async def _deliver(self, sub: Subscription, period: str, late: bool) -> PostResult | None:
+    def _track(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _guarded(self, work: Awaitable[object], period: str) -> None:
         try:
-            return await self.reconciler.deliver(sub, period, late=late)
+            await work
         except Exception:
-            log.exception("digest %s (%s) could not be delivered", sub.id, period)
-            return None
+            log.exception("a digest post (%s) could not be delivered", period)
 
     async def drain(self) -> None:
         """Wait for every post in flight."""
-        while self._inflight:
-            await asyncio.gather(*list(self._inflight.values()), return_exceptions=True)
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
         """Stop posts in flight; their pending rows are settled at the next start."""
-        tasks = list(self._inflight.values())
+        tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -182,9 +190,13 @@ class DigestService:
         async with self._start_lock:
             if self._started:
                 return
-            settled = await self.reconciler.settle()
-            if settled:
-                log.info("settled %s digest posts left pending by the last run", settled)
+            # Settled side by side, not one after another: one request stuck in flight must
+            # not hold back every other channel's post.
+            pending = await self.ledger.pending()
+            if pending:
+                log.info("settling %s digest posts left pending by the last run", len(pending))
+            for entry in pending:
+                self._track(self._guarded(self.reconciler.settle(entry), entry.period))
             await self._build(now)
             self._started = True
 

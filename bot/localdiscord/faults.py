@@ -18,6 +18,7 @@ KINDS = frozenset(
         "missing_access",
         "missing_permissions",
         "unknown_channel",
+        "delay",
     }
 )
 SERVER_ERRORS = {
@@ -36,6 +37,8 @@ class Fault:
     `channel_id` narrows it to requests about that channel. It hits `times` requests (None:
     until cleared). A server_error with `after_store` lets the request take effect and only
     then answers with `status`, so a retry without a nonce stores the message twice.
+    A delay holds the request `seconds` before it takes effect, or (`after_store`) holds the
+    answer after it took effect: a request in flight when its sender dies.
     """
 
     kind: str
@@ -46,6 +49,7 @@ class Fault:
     after_store: bool = False
     retry_after: float = 0.05
     scope: str = "user"  # a route 429's X-RateLimit-Scope: "user" or "shared"
+    seconds: float = 0.0  # how long a delay holds the request
     hits: int = 0
 
     def __post_init__(self) -> None:
@@ -53,8 +57,10 @@ class Fault:
             raise ValueError(f"unknown fault kind {self.kind!r}; known: {sorted(KINDS)}")
         if self.kind == "server_error" and self.status not in SERVER_ERRORS:
             raise ValueError(f"server_error status must be one of {sorted(SERVER_ERRORS)}")
-        if self.after_store and self.kind != "server_error":
-            raise ValueError("only a server_error can come after the store")
+        if self.after_store and self.kind not in ("server_error", "delay"):
+            raise ValueError("only a server_error or a delay can come after the store")
+        if not 0 <= self.seconds <= 600:
+            raise ValueError("a delay holds a request 0 to 600 seconds")
         if self.scope not in ("user", "shared"):
             raise ValueError("scope must be 'user' or 'shared'")
 
