@@ -56,10 +56,15 @@ WEEKDAY_NAMES: dict[str, int] = {
             ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
         )
     },
-    **{name: day for day, name in enumerate(("tues", "weds", "thur", "thurs"), start=1)},
+    "tues": 1,
+    "weds": 2,
+    "thur": 3,
+    "thurs": 3,
 }
 # 週一/周一/星期一 … 週日/周日/星期天: the digit after the prefix is the weekday.
 CHINESE_DAY = re.compile(r"^(?:週|周|星期|禮拜|礼拜)?(?P<day>[一二三四五六日天])$")
+# A span of days, as "mon-fri" or "週一至週五".
+DAY_SPAN = re.compile(r"^(?P<first>[^-~至到]+)(?:-|~|至|到)(?P<last>[^-~至到]+)$")
 CHINESE_DIGITS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 DAY_SETS: dict[str, frozenset[int]] = {
     "daily": ALL_DAYS,
@@ -102,15 +107,22 @@ def parse_days(text: str) -> frozenset[int]:
 def _day_word(word: str) -> frozenset[int] | None:
     if word in DAY_SETS:
         return DAY_SETS[word]
+    if (day := _one_day(word)) is not None:
+        return frozenset({day})
+    span = DAY_SPAN.match(word)
+    if span is None:
+        return None
+    start, end = _one_day(span["first"]), _one_day(span["last"])
+    if start is None or end is None:
+        return None
+    return frozenset(range(start, end + 1) if start <= end else [*range(start, 7), *range(end + 1)])
+
+
+def _one_day(word: str) -> int | None:
     if word in WEEKDAY_NAMES:
-        return frozenset({WEEKDAY_NAMES[word]})
+        return WEEKDAY_NAMES[word]
     if match := CHINESE_DAY.match(word):
-        return frozenset({CHINESE_DIGITS[match["day"]]})
-    first, dash, last = word.partition("-")
-    if dash and first in WEEKDAY_NAMES and last in WEEKDAY_NAMES:
-        start, end = WEEKDAY_NAMES[first], WEEKDAY_NAMES[last]
-        span = range(start, end + 1) if start <= end else [*range(start, 7), *range(end + 1)]
-        return frozenset(span)
+        return CHINESE_DIGITS[match["day"]]
     return None
 
 

@@ -55,13 +55,16 @@ def test_anything_else_is_not_a_time(text: str) -> None:
         ("週一、週三", {0, 2}),
         ("周五，星期日", {4, 6}),
         ("工作日", {0, 1, 2, 3, 4}),
+        ("tues, thurs", {1, 3}),
+        ("週一至週五", {0, 1, 2, 3, 4}),
+        ("周六到周日", {5, 6}),
     ],
 )
 def test_days_are_read_in_english_and_chinese(text: str, expected: set[int]) -> None:
     assert parse_days(text) == frozenset(expected)
 
 
-@pytest.mark.parametrize("text", ["", "someday", "mon,funday", "週八"])
+@pytest.mark.parametrize("text", ["", "someday", "mon,funday", "週八", "mon-", "mon-funday"])
 def test_unreadable_days_are_a_mistake(text: str) -> None:
     with pytest.raises(UserError) as raised:
         parse_days(text)
