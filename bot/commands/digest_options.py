@@ -184,7 +184,9 @@ class TimeZoneTransformer(app_commands.Transformer):
     def names(self) -> list[str]:
         if self._names is None:  # read from disk once, when first needed
             self._names = sorted(
-                n for n in zoneinfo.available_timezones() if n not in {"localtime", "Factory"}
+                n
+                for n in zoneinfo.available_timezones()
+                if n not in {"localtime", "posixrules", "Factory"}
             )
         return self._names
 
@@ -193,7 +195,8 @@ class TimeZoneTransformer(app_commands.Transformer):
         wanted = value.strip().replace(" ", "_").casefold()
         for name in self.names():
             if name.casefold() == wanted:
-                return check_timezone(name)
+                with contextlib.suppress(ValueError):  # tzdata's own aliases the domain refuses
+                    return check_timezone(name)
         text = discord.utils.escape_markdown(value.strip()[:64])
         raise UserError("digest-error-unknown-zone", zone=text)
 

@@ -107,7 +107,16 @@ def test_zones_are_matched_without_regard_to_case(typed: str, canonical: str) ->
 
 @pytest.mark.parametrize(
     "typed",
-    ["", "localtime", "../../etc/passwd", "/usr/share/zoneinfo/UTC", "Mars/Olympus", "GMT+8"],
+    [
+        "",
+        "localtime",
+        "posixrules",
+        "Factory",
+        "../../etc/passwd",
+        "/usr/share/zoneinfo/UTC",
+        "Mars/Olympus",
+        "GMT+8",
+    ],
 )
 def test_anything_but_an_iana_name_is_refused(typed: str) -> None:
     with pytest.raises(UserError) as raised:
