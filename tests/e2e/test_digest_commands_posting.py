@@ -170,3 +170,36 @@ async def test_subscribing_after_todays_time_waits_for_tomorrow(
     assert server.messages("announcements") == []  # no catching up on a post never due
     await _at(bot, clock, tomorrow)
     assert len(server.messages("announcements")) == 1
+
+
+async def test_a_paused_digest_misses_its_time_and_a_resumed_one_posts_at_the_next(
+    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+) -> None:
+    bot, clock = scheduled
+    await digest(server, "subscribe", channel="announcements", theme="paper-of-the-day")
+    await digest(server, "pause", subscription=1)
+    nine = dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC)
+    await _at(bot, clock, nine)
+    assert server.messages("announcements") == []
+    clock.now = nine + dt.timedelta(hours=1)
+    resumed = await digest(server, "resume", subscription=1)
+    tomorrow = nine + dt.timedelta(days=1)
+    assert stamps(resumed["content"]) == [int(tomorrow.timestamp())]
+    await _at(bot, clock, clock.now + dt.timedelta(minutes=1))
+    assert server.messages("announcements") == []  # the paused morning is not made up
+    await _at(bot, clock, tomorrow)
+    assert len(server.messages("announcements")) == 1
+
+
+async def test_an_edited_time_moves_the_next_post(
+    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+) -> None:
+    bot, clock = scheduled
+    await digest(server, "subscribe", channel="announcements", theme="paper-of-the-day")
+    edited = await digest(server, "edit", subscription=1, time="10:30")
+    half_past_ten = dt.datetime(2026, 1, 5, 10, 30, tzinfo=dt.UTC)
+    assert stamps(edited["content"]) == [int(half_past_ten.timestamp())]
+    await _at(bot, clock, dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC))
+    assert server.messages("announcements") == []
+    await _at(bot, clock, half_past_ten)
+    assert len(server.messages("announcements")) == 1
