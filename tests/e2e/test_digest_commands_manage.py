@@ -96,6 +96,27 @@ async def test_pause_resume_and_remove(laurel: LaurelBot, server: LocalDiscord) 
     assert await laurel.subscriptions.get(sub.id) is None
 
 
+async def test_a_digest_whose_channel_is_gone_is_not_resumed_but_moved(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    guild = server.world.default_guild().id
+    gone = await laurel.subscriptions.add(
+        stored_sub(guild, 999, status="paused", paused_reason="not-found")
+    )
+    assert gone.id is not None
+    refused = await digest(server, "resume", subscription=gone.id)
+    assert refused["content"] == (
+        f"The channel of **#{gone.id} · Paper of the day** is gone. Move the digest with "
+        "`/digest edit` and a new channel, or remove it."
+    )
+    stored = await laurel.subscriptions.get(gone.id)
+    assert stored is not None
+    assert stored.status == "paused"
+    await digest(server, "edit", subscription=gone.id, channel="announcements")
+    resumed = await digest(server, "resume", subscription=gone.id)
+    assert resumed["content"].startswith(f"Resumed **#{gone.id} · Paper of the day** in <#")
+
+
 async def test_edit_changes_only_what_is_given(laurel: LaurelBot, server: LocalDiscord) -> None:
     member = server.world.find_role("Member")
     sub = await _add(laurel, server, role_id=member.id, filters={"venue": "neurips"})
