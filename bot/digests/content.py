@@ -4,11 +4,12 @@ reads (rendered from what the row recorded, so a re-send repeats the same post).
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from bot.digests.themes import new_awards, next_in_cycle
 from bot.domain.models import AwardKind, StoredPaper
-from bot.domain.subscriptions import CycleState, Subscription, Theme
+from bot.domain.subscriptions import CycleState, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.render.awards import AwardEntry
 from bot.render.charts import trend_chart
@@ -28,6 +29,9 @@ from bot.store.ledger import Choice, Chooser
 from bot.store.papers import PaperRepository
 
 NEW_AWARDS_SHOWN = 20
+# Candidate ids per (theme, filter) are kept this long: 10,000 subscriptions due in one minute
+# share a handful of filters, and a catalogue change may take this long to reach the pickers.
+CANDIDATES_TTL = 60.0
 
 
 class ContentGone(Exception):
@@ -46,6 +50,9 @@ class DigestContent:
         self._papers = papers
         self._editions = editions
         self._strings = strings
+        self._candidates_cache: dict[
+            tuple[Theme, DigestFilter], tuple[float, tuple[str, list[int]]]
+        ] = {}
 
     async def chooser(self, sub: Subscription) -> Chooser:
         """A pure function of the stored picker state, over the catalogue as read now."""
@@ -79,6 +86,17 @@ class DigestContent:
         return await self._content.watermark(sub.id)
 
     async def _candidates(self, sub: Subscription) -> tuple[str, list[int]]:
+        key = (sub.theme, sub.filters)
+        cached = self._candidates_cache.get(key)
+        if cached is not None and time.monotonic() - cached[0] < CANDIDATES_TTL:
+            return cached[1]
+        found = await self._read_candidates(sub)
+        if len(self._candidates_cache) > 1_000:  # filters are few; this only bounds a freak
+            self._candidates_cache.clear()
+        self._candidates_cache[key] = (time.monotonic(), found)
+        return found
+
+    async def _read_candidates(self, sub: Subscription) -> tuple[str, list[int]]:
         filters = sub.filters
         if sub.theme == Theme.PAPER_OF_THE_DAY:
             return "paper", await self._content.paper_ids(filters)

@@ -101,13 +101,13 @@ class LedgerRepository:
         owns the post. A new row is "pending", or "empty" when `choose` found nothing.
         """
 
-        def write(conn: sqlite3.Connection) -> tuple[int, bool]:
+        def write(conn: sqlite3.Connection) -> tuple[LedgerEntry, bool]:
             found = conn.execute(
-                "SELECT id FROM digest_ledger WHERE subscription_id = ? AND period = ?",
+                "SELECT * FROM digest_ledger WHERE subscription_id = ? AND period = ?",
                 (sub_id, period),
             ).fetchone()
             if found is not None:
-                return int(found[0]), False
+                return _entry(found), False
             mark = conn.execute(
                 "SELECT audit_watermark FROM subscriptions WHERE id = ?", (sub_id,)
             ).fetchone()
@@ -151,12 +151,10 @@ class LedgerRepository:
                     "UPDATE subscriptions SET audit_watermark = ? WHERE id = ?",
                     (choice.watermark, sub_id),
                 )
-            return int(row_id), True
+            made = conn.execute("SELECT * FROM digest_ledger WHERE id = ?", (row_id,)).fetchone()
+            return _entry(made), True
 
-        row_id, created = await self._db.write(write)
-        entry = await self.get(row_id)
-        assert entry is not None
-        return entry, created
+        return await self._db.write(write)
 
     async def get(self, entry_id: int) -> LedgerEntry | None:
         row = await self._db.fetchone("SELECT * FROM digest_ledger WHERE id = ?", (entry_id,))
