@@ -19,6 +19,7 @@ from bot.commands.digest_checks import (
     admin_guild,
     check_can_post,
     check_filter_matches,
+    check_not_twice,
     check_role,
     check_still_can_post,
     digest_filter,
@@ -133,13 +134,15 @@ class Digest(
         year_to: Year | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
-        if len(await self._s.subscriptions.in_guild(guild.id)) >= MAX_SUBSCRIPTIONS_PER_GUILD:
+        existing = await self._s.subscriptions.in_guild(guild.id)
+        if len(existing) >= MAX_SUBSCRIPTIONS_PER_GUILD:
             raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
         chosen = Theme(theme.value)
         filters = digest_filter(venue.key if venue else None, kind_of(kind), year_from, year_to)
         every = Cadence(cadence.value) if cadence else None
         every, days = schedule(chosen, every, days, self._s.strings, speaks)
         check_role(role)
+        check_not_twice(existing, channel.id, chosen, filters, self._s.strings, speaks)
         check_can_post(guild, channel, self._s.strings, speaks)
         await check_filter_matches(self._s.editions, chosen, filters, self._s.strings, speaks)
         sub = Subscription(

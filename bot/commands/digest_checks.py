@@ -4,6 +4,8 @@ match, and whether a schedule makes sense. Each failure is a UserError with a cl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 
@@ -15,10 +17,11 @@ from bot.domain.subscriptions import (
     MONDAY,
     Cadence,
     DigestFilter,
+    Subscription,
     Theme,
 )
 from bot.errors import UserError
-from bot.render.digest_admin import days_label, filters_text
+from bot.render.digest_admin import days_label, filters_text, heading
 from bot.render.i18n import Strings
 from bot.store.editions import EditionRepository
 
@@ -167,6 +170,20 @@ def _matches(filters: DigestFilter, wanted: AwardKind | None, kind: AwardKind, y
     if filters.year_from is not None and year < filters.year_from:
         return False
     return filters.year_to is None or year <= filters.year_to
+
+
+def check_not_twice(
+    existing: Sequence[Subscription],
+    channel_id: int,
+    theme: Theme,
+    filters: DigestFilter,
+    strings: Strings,
+    language: Language,
+) -> None:
+    """Refuse a second digest of the same theme and filters in one channel: it would repeat."""
+    for sub in existing:
+        if (sub.channel_id, sub.theme, sub.filters) == (channel_id, theme, filters):
+            raise UserError("digest-error-duplicate", heading=heading(sub, strings, language))
 
 
 def check_role(role: discord.Role | None) -> None:

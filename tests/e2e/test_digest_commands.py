@@ -191,6 +191,20 @@ async def test_a_mentionable_role_needs_no_note(laurel: LaurelBot, server: Local
     assert "Note:" not in answer["content"]
 
 
+async def test_the_same_digest_twice_in_a_channel_is_refused(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    first: dict[str, Any] = {"channel": "general", "theme": "paper-of-the-day", "venue": "icml"}
+    await digest(server, "subscribe", **first, time="08:00")
+    again = await _refused(laurel, server, **first, time="20:00")
+    assert again == (
+        "**#1 · Paper of the day** already posts this theme with these filters in that "
+        "channel. Change it with `/digest edit` instead."
+    )
+    other = await digest(server, "subscribe", **first | {"venue": "neurips"})
+    assert other["content"].startswith("Subscribed **#2 · Paper of the day**")
+
+
 async def test_threads_and_forums_take_digests(laurel: LaurelBot, server: LocalDiscord) -> None:
     thread = await digest(server, "subscribe", channel="reading-group", theme="test-of-time")
     forum = await digest(server, "subscribe", channel="papers-forum", theme="by-the-numbers")
