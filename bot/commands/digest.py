@@ -287,13 +287,16 @@ class Digest(
             every, days = old.cadence, old.days  # a new cadence alone takes its default days
         every, days = schedule(chosen, every, days, strings, speaks)
         check_role(role)
+        others = [s for s in await self._s.subscriptions.in_guild(guild.id) if s.id != old.id]
+        where = channel.id if channel else old.channel_id
+        check_not_twice(others, where, chosen, filters, strings, speaks)
         if channel is not None:
             check_can_post(guild, channel, strings, speaks)
         if filters != old.filters or chosen != old.theme:
             await check_filter_matches(self._s.editions, chosen, filters, strings, speaks)
         clear_role = clear is not None and clear.value in ("role", "all")
         changes: dict[str, Any] = {
-            "channel_id": channel.id if channel else old.channel_id,
+            "channel_id": where,
             "theme": chosen,
             "cadence": every,
             "days": days,

@@ -203,6 +203,11 @@ async def test_the_same_digest_twice_in_a_channel_is_refused(
     )
     other = await digest(server, "subscribe", **first | {"venue": "neurips"})
     assert other["content"].startswith("Subscribed **#2 · Paper of the day**")
+    made_same = await digest(server, "edit", subscription=2, venue="icml")
+    assert made_same["content"].startswith("**#1 · Paper of the day** already posts this theme")
+    stored = await laurel.subscriptions.get(2)
+    assert stored is not None
+    assert stored.filters.venue == "neurips"
 
 
 async def test_threads_and_forums_take_digests(laurel: LaurelBot, server: LocalDiscord) -> None:
