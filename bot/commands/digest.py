@@ -363,10 +363,11 @@ class Digest(
         check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self._s.digests.post_now(subscription, requested_by=interaction.user.id)
+        forum = isinstance(guild.get_channel(subscription.channel_id), discord.ForumChannel)
         text = render.posted_text(
             subscription,
             await self._outcome(subscription, result.status),
-            render.post_link(guild, subscription.channel_id, result.message_id),
+            render.post_link(guild.id, subscription.channel_id, result.message_id, forum=forum),
             result.error,
             self._s.strings,
             speaks,

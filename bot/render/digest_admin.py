@@ -258,11 +258,10 @@ def posted_text(
     )
 
 
-def post_link(guild: discord.Guild, channel_id: int, message_id: int | None) -> str | None:
+def post_link(guild_id: int, channel_id: int, message_id: int | None, *, forum: bool) -> str | None:
     """A jump link to a posted digest, or None if nothing was posted."""
     if message_id is None:
         return None
-    if isinstance(guild.get_channel(channel_id), discord.ForumChannel):
-        # A forum post is a thread whose id is its first message's: link the thread.
-        return f"https://discord.com/channels/{guild.id}/{message_id}"
-    return f"https://discord.com/channels/{guild.id}/{channel_id}/{message_id}"
+    if forum:  # a forum post is a thread whose id is its first message's: link the thread
+        return f"https://discord.com/channels/{guild_id}/{message_id}"
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
