@@ -233,6 +233,8 @@ async def test_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -
     )
     text = answer["content"]
     assert text.startswith("已訂閱 **#1 · 每日一篇論文**")
+    (stored,) = await laurel.subscriptions.in_guild(server.world.default_guild().id)
+    assert stored.language == "en"  # the server's language (en-US), not the admin's
     assert "週一、週三 09:00（Asia/Taipei）" in text
     assert "現在沒有發出任何貼文" in text
     assert len(stamps(text)) == 1
@@ -252,3 +254,14 @@ async def test_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -
     grace = server.world.find_user("grace").id
     refused = await digest(server, "list", locale="zh-TW", user_id=grace)
     assert refused["content"] == "只有具備「管理伺服器」權限的成員才能管理定期摘要。"
+
+
+async def test_posts_default_to_the_servers_language(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    guild = server.world.default_guild()
+    guild.preferred_locale = "zh-TW"
+    answer = await digest(server, "subscribe", channel="general", theme="test-of-time")
+    assert "in Traditional Chinese" in answer["content"]  # told in the admin's own English
+    (stored,) = await laurel.subscriptions.in_guild(guild.id)
+    assert stored.language == "zh-TW"
