@@ -91,6 +91,12 @@ class Reconciler:
 
     async def deliver(self, sub: Subscription, period: str, *, late: bool) -> PostResult:
         """The post of `sub` for `period`, unless the ledger already has it."""
+        # The whole pipeline (pick, reserve, render, send) is bounded, not just the send: ten
+        # thousand posts due at once must not all be rendered and held in memory first.
+        async with self._fan_out:
+            return await self._deliver(sub, period, late=late)
+
+    async def _deliver(self, sub: Subscription, period: str, *, late: bool) -> PostResult:
         assert sub.id is not None
         if sub.channel_id in self.dead_channels:
             return PostResult("paused")
@@ -130,7 +136,7 @@ class Reconciler:
                 await self._sleep(min(delay, self._settings.retry_max_seconds))
                 await self._ledger.attempted(entry.id, self._clock())
             try:
-                async with self._channel_lock(sub.channel_id), self._fan_out:
+                async with self._channel_lock(sub.channel_id):
                     if sub.channel_id in self.dead_channels:
                         return await self._fail(sub, entry, "channel paused")
                     message_id = await self._deliverer.send(
@@ -181,6 +187,10 @@ class Reconciler:
 
     async def settle(self, entry: LedgerEntry) -> None:
         """Resolve a row a previous run left pending."""
+        async with self._fan_out:
+            await self._settle(entry)
+
+    async def _settle(self, entry: LedgerEntry) -> None:
         sub = await self._subscriptions.get(entry.subscription_id)
         if sub is None:
             return  # removed since; its rows went with it
