@@ -23,6 +23,9 @@ from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
+from bot.digests.delivery import DiscordDelivery
+from bot.digests.reconciler import Clock
+from bot.digests.service import DigestService, utc_now
 from bot.observability.metrics import Metrics
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
@@ -32,6 +35,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,7 @@ class LaurelBot(commands.Bot):
         scheduler: AsyncIOScheduler,
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
+        clock: Clock = utc_now,
     ) -> None:
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
@@ -82,6 +87,20 @@ class LaurelBot(commands.Bot):
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None
         self.arxiv: ArxivClient | None = None
+        self.subscriptions = SubscriptionRepository(db)
+        self.digests = DigestService(
+            settings=settings.digests,
+            db=db,
+            subscriptions=self.subscriptions,
+            papers=self.papers,
+            editions=self.editions,
+            strings=self.strings,
+            deliverer=DiscordDelivery(self, settings.digests.requests_per_second),
+            scheduler=scheduler,
+            clock=clock,
+            events=self.metrics,
+        )
+        self.metrics.set_pending_source(self.digests.pending_count)
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
@@ -93,6 +112,7 @@ class LaurelBot(commands.Bot):
             await self.add_cog(group)
         await self.sync_commands()
         schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
+        self.digests.install()  # one job, replaced by id: a second setup never doubles it
         self.scheduler.start()
 
     async def on_app_command_completion(
@@ -101,6 +121,10 @@ class LaurelBot(commands.Bot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         self.metrics.command_finished(interaction, "ok")  # failures: LaurelTree.on_error
+
+    async def on_ready(self) -> None:
+        # May fire more than once (after a failed resume); waking the tick early is idempotent.
+        self.digests.wake()
 
     async def login(self, token: str) -> None:
         await super().login(token)
@@ -138,6 +162,7 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        await self.digests.close()
         try:
             await super().close()
         finally:

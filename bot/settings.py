@@ -85,6 +85,29 @@ class CurationSettings(_Section):
     home_guild_id: int | None = Field(None, gt=0)
 
 
+class DigestSettings(_Section):
+    # Discord's global limit is 50 requests/s per bot; 429s count towards Cloudflare's ban on
+    # invalid requests, so the fan-out paces itself instead of leaning on them.
+    requests_per_second: float | None = Field(50.0, gt=0)
+    fan_out_concurrency: int = Field(50, ge=1, le=1_000)
+    tick_seconds: int = Field(60, ge=1, le=60)
+    catch_up_hours: float = Field(6.0, ge=0, le=24 * 7)
+    late_after_minutes: float = Field(5.0, ge=0)
+    retry_attempts: int = Field(5, ge=1, le=20)
+    retry_base_seconds: float = Field(2.0, gt=0)
+    retry_max_seconds: float = Field(60.0, gt=0)
+    # Discord de-duplicates a nonce for "a few minutes"; resend within this, look up after it.
+    nonce_window_seconds: float = Field(90.0, ge=0)
+    history_lookup_limit: int = Field(100, ge=1, le=100)
+
+    @field_validator("tick_seconds")
+    @classmethod
+    def _divides_a_minute(cls, value: int) -> int:
+        if 60 % value:
+            raise ValueError("tick_seconds must divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
+        return value
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LAUREL_", env_nested_delimiter="__", extra="forbid"
@@ -98,6 +121,7 @@ class Settings(BaseSettings):
     backups: BackupSettings = BackupSettings()
     arxiv: ArxivSettings = ArxivSettings()
     curation: CurationSettings = CurationSettings()
+    digests: DigestSettings = DigestSettings()
     # Read from the DISCORD_TOKEN variable by name (the alias bypasses the LAUREL_ prefix, so
     # LAUREL_TOKEN sets nothing); a file that names a token is refused; never dumped.
     token: SecretStr | None = Field(

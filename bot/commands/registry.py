@@ -14,6 +14,7 @@ from bot.commands.about import About
 from bot.commands.awards import Awards
 from bot.commands.curate import Curate
 from bot.commands.curate_access import Curation
+from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 
@@ -28,6 +29,7 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
         Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
         Curate(_curation(bot), _session(bot), bot.settings.discord.api_base_url),
+        Digest(bot),
     ]
 
 

@@ -39,7 +39,7 @@ class Fault:
     then answers with `status`, so a retry without a nonce stores the message twice. A `delay`
     holds the request for `seconds` and then serves it normally: before the store, as a slow
     network would (the interaction window can pass meanwhile), or with `after_store`, holding
-    only the answer back.
+    only the answer back: a request in flight when its sender dies.
     """
 
     kind: str
@@ -62,6 +62,8 @@ class Fault:
             raise ValueError("only a server_error or a delay can come after the store")
         if (self.kind == "delay") != (self.seconds > 0):
             raise ValueError("a delay, and only a delay, takes seconds > 0")
+        if not 0 <= self.seconds <= 600:
+            raise ValueError("a delay holds a request 0 to 600 seconds")
         if self.scope not in ("user", "shared"):
             raise ValueError("scope must be 'user' or 'shared'")
 

@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
+from bot.digests.reconciler import Clock
+from bot.digests.service import utc_now
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
@@ -30,8 +32,12 @@ async def laurel_on(
     settings: Settings | None = None,
     *,
     ready_timeout: float = 10,
+    clock: Clock = utc_now,
 ) -> AsyncIterator[LaurelBot]:
-    """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after."""
+    """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after.
+
+    `clock` is the digests' clock: tests drive scheduled posts through time with it.
+    """
     # Without settings of its own, a harness run (a test, a benchmark) is no deployment: it
     # keeps no backups of its throwaway database.
     settings = settings or Settings(backups=BackupSettings(enabled=False))
@@ -41,7 +47,9 @@ async def laurel_on(
     settings = settings.model_copy(update={"discord": endpoint})
     use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
     scheduler = AsyncIOScheduler(timezone="UTC")
-    bot = HarnessBot(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01)
+    bot = HarnessBot(
+        settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock
+    )
     await bot.login(server.token)
     running = asyncio.create_task(bot.connect(), name="laurel-gateway")
     try:

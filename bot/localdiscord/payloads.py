@@ -176,7 +176,7 @@ def guild_create(world: World, g: Guild, *, intents: int) -> dict[str, Any]:
         "premium_progress_bar_enabled": False,
         "preferred_locale": g.preferred_locale,
         "features": [],
-        "system_channel_id": None,
+        "system_channel_id": str(g.system_channel_id) if g.system_channel_id else None,
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,

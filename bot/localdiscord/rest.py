@@ -185,13 +185,15 @@ class RestLayer:
         if fault is not None:
             record.fault = fault.kind
             if fault.kind == "delay" and not fault.after_store:
+                self.pulse.fire()  # whoever waits for the request to be held sees it now
                 await asyncio.sleep(fault.seconds)
+                fault = None
             elif not fault.after_store:
                 return fault_response(fault)
         self._validate(request.method, template, record.body)
         response = await handler(request)
-        if fault is not None and fault.kind == "delay":  # after_store: it took effect; the
-            await asyncio.sleep(fault.seconds)  # client hears so only `seconds` later
+        if fault is not None and fault.kind == "delay":  # took effect; the answer is held
+            await asyncio.sleep(fault.seconds)
         elif fault is not None:  # after_store: it took effect, and the client hears a 5xx
             return fault_response(fault)
         return response

@@ -181,6 +181,8 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)  # threads included
     members: dict[int, Member] = field(default_factory=dict)
     preferred_locale: str = "en-US"
+    # Where Discord posts server notices (joins, boosts); bots tell admins there too.
+    system_channel_id: int | None = None
 
     @property
     def everyone(self) -> Role:
@@ -351,7 +353,8 @@ class World:
 
 
 def default_world(config: Config | None = None) -> World:
-    """The "Laurel Lab" guild: #general (with a thread), #announcements, #papers-forum;
+    """The "Laurel Lab" guild: #general (with a thread; the system channel), #announcements,
+    #papers-forum;
     roles @everyone, Admin (Manage Guild), Member and the bot's own managed role; members: the
     bot, an admin ("ada", who owns the guild) and a plain member ("grace")."""
     world = World(config)
@@ -367,6 +370,7 @@ def default_world(config: Config | None = None) -> World:
     world.add_member(guild, grace, member)
     world.add_member(guild, world.bot, bot_role)
     general = world.add_channel(guild, "general", topic="Talk about papers")
+    guild.system_channel_id = general.id
     world.add_channel(guild, "announcements", GUILD_ANNOUNCEMENT)
     world.add_channel(
         guild,

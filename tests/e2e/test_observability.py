@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import LaurelBot
 from bot.backups import JOB_ID
+from bot.domain.subscriptions import Subscription, Theme
 from bot.errors import UserError
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
@@ -184,3 +185,30 @@ async def test_the_bot_schedules_its_backups_at_setup(
         assert str(job.trigger.timezone) == "UTC"
     async with laurel_on(server, db) as bot:  # a harness run without settings keeps none
         assert bot.scheduler.get_job(JOB_ID) is None
+
+
+async def test_a_posted_digest_is_counted_and_pending_reads_the_ledger(
+    laurel: LaurelBot, server: LocalDiscord, ops: OpsServer
+) -> None:
+    guild = server.world.default_guild()
+    sub = await laurel.subscriptions.add(
+        Subscription.model_validate(
+            {
+                "guild_id": guild.id,
+                "channel_id": server.channel("general").id,
+                "theme": Theme.PAPER_OF_THE_DAY,
+                "time": dt.time(9, 0),
+                "timezone": "UTC",
+                "created_by": guild.owner_id,
+                "created_at": laurel.digests.now(),
+            }
+        )
+    )
+    posted = ("laurel_digests_posted_total", (("theme", "paper-of-the-day"),))
+    assert posted not in await _scrape(ops)
+    result = await laurel.digests.post_now(sub, requested_by=guild.owner_id)
+    assert result.status == "sent"
+    samples = await _scrape(ops)
+    assert samples[posted] == 1
+    assert samples[("laurel_ledger_pending", ())] == 0
+    assert len(server.messages("general")) == 1

@@ -1,0 +1,389 @@
+"""/digest: server admins subscribe channels to themed posts, and look after them.
+
+Every answer is ephemeral: it concerns the server's setup, not its conversation. Subscribing
+never posts: the first post comes at the next scheduled time, or with /digest post-now.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.commands.digest_checks import (
+    admin_guild,
+    check_can_post,
+    check_filter_matches,
+    check_not_twice,
+    check_role,
+    check_still_can_post,
+    digest_filter,
+    edited_filters,
+    role_note,
+    schedule,
+)
+from bot.commands.digest_options import (
+    DaysOption,
+    DigestChannel,
+    SubscriptionOption,
+    TimeOption,
+    TimeZoneOption,
+)
+from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.digests.service import DigestService
+from bot.domain.subscriptions import (
+    MAX_SUBSCRIPTIONS_PER_GUILD,
+    Cadence,
+    Subscription,
+    Theme,
+)
+from bot.errors import UserError
+from bot.render import digest_admin as render
+from bot.render.i18n import Strings, language_of
+from bot.store.editions import EditionRepository
+from bot.store.subscriptions import SubscriptionRepository
+
+DEFAULT_TIME = dt.time(9)
+DEFAULT_ZONE = "UTC"
+
+THEME_CHOICES = [
+    app_commands.Choice(name=_("paper of the day"), value=Theme.PAPER_OF_THE_DAY.value),
+    app_commands.Choice(name=_("venue spotlight"), value=Theme.VENUE_SPOTLIGHT.value),
+    app_commands.Choice(name=_("test of time"), value=Theme.TEST_OF_TIME.value),
+    app_commands.Choice(name=_("by the numbers"), value=Theme.BY_THE_NUMBERS.value),
+    app_commands.Choice(name=_("new awards"), value=Theme.NEW_AWARDS.value),
+]
+CADENCE_CHOICES = [
+    app_commands.Choice(name=_("daily"), value=Cadence.DAILY.value),
+    app_commands.Choice(name=_("weekly"), value=Cadence.WEEKLY.value),
+]
+# Each language named in itself, as language pickers do.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="繁體中文", value="zh-TW"),
+    app_commands.Choice(name="简体中文", value="zh-CN"),
+]
+CLEAR_CHOICES = [
+    app_commands.Choice(name=_("role mention"), value="role"),
+    app_commands.Choice(name=_("filters"), value="filters"),
+    app_commands.Choice(name=_("role mention and filters"), value="all"),
+]
+SUBSCRIPTION = _("The digest, by number (start typing to pick)")
+
+
+class Services(Protocol):
+    subscriptions: SubscriptionRepository
+    digests: DigestService
+    editions: EditionRepository
+    strings: Strings
+
+
+# Hidden from members without Manage Server unless a server says otherwise (admin_guild checks
+# again at run time); never in DMs, where there is no server to manage.
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class Digest(
+    commands.GroupCog,
+    group_name=_("digest"),
+    group_description=_("Scheduled posts of awarded papers in this server's channels"),
+):
+    def __init__(self, services: Services) -> None:
+        self._s = services
+        super().__init__()
+
+    @app_commands.command(
+        name=_("subscribe"), description=_("Post a themed digest to a channel on a schedule")
+    )
+    @app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))
+    @app_commands.describe(
+        channel=_("Where to post: a text or announcement channel, a thread, or a forum"),
+        theme=_("What to post"),
+        time=_("Time of day, HH:MM on a 24-hour clock (09:00 if left out)"),
+        days=_("Which days, e.g. mon,wed,fri or weekdays (the theme's usual if left out)"),
+        cadence=_("Daily or weekly (the theme's usual if left out)"),
+        timezone=_("An IANA time zone such as Europe/Berlin (UTC if left out)"),
+        language=_("The language of the posts (the server's if left out)"),
+        role=_("A role to mention in each post (none if left out)"),
+        venue=_("Only this conference"),
+        kind=_("Only this kind of award"),
+        year_from=_("Only awards from this year on"),
+        year_to=_("Only awards up to this year"),
+    )
+    @app_commands.choices(
+        theme=THEME_CHOICES, cadence=CADENCE_CHOICES, language=LANGUAGE_CHOICES, kind=KIND_CHOICES
+    )
+    async def subscribe(
+        self,
+        interaction: discord.Interaction,
+        channel: DigestChannel,
+        theme: app_commands.Choice[str],
+        time: TimeOption | None = None,
+        days: DaysOption | None = None,
+        cadence: app_commands.Choice[str] | None = None,
+        timezone: TimeZoneOption | None = None,
+        language: app_commands.Choice[str] | None = None,
+        role: discord.Role | None = None,
+        venue: VenueOption | None = None,
+        kind: app_commands.Choice[str] | None = None,
+        year_from: Year | None = None,
+        year_to: Year | None = None,
+    ) -> None:
+        guild, speaks = admin_guild(interaction), language_of(interaction.locale)
+        existing = await self._s.subscriptions.in_guild(guild.id)
+        if len(existing) >= MAX_SUBSCRIPTIONS_PER_GUILD:
+            raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
+        chosen = Theme(theme.value)
+        filters = digest_filter(venue.key if venue else None, kind_of(kind), year_from, year_to)
+        every = Cadence(cadence.value) if cadence else None
+        every, days = schedule(chosen, every, days, self._s.strings, speaks)
+        check_role(role)
+        check_not_twice(existing, channel.id, chosen, filters, self._s.strings, speaks)
+        check_can_post(guild, channel, self._s.strings, speaks)
+        await check_filter_matches(self._s.editions, chosen, filters, self._s.strings, speaks)
+        sub = Subscription(
+            guild_id=guild.id,
+            channel_id=channel.id,
+            theme=chosen,
+            cadence=every,
+            days=days,
+            time=time or DEFAULT_TIME,
+            timezone=timezone or DEFAULT_ZONE,
+            language=language.value if language else language_of(interaction.guild_locale),
+            role_id=role.id if role else None,
+            filters=filters,
+            created_by=interaction.user.id,
+            created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
+        )
+        stored = await self._s.subscriptions.add(sub)
+        self._s.digests.scheduled(stored)
+        first = self._s.digests.next_post(stored)
+        text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
+        text += role_note(guild, stored.channel_id, role, self._s.strings, speaks)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(
+        name=_("list"), description=_("This server's digests and when each posts next")
+    )
+    async def list_(self, interaction: discord.Interaction) -> None:
+        guild, speaks = admin_guild(interaction), language_of(interaction.locale)
+        subs = await self._s.subscriptions.in_guild(guild.id)
+        listed = [render.Listed(s, self._next(s)) for s in subs]
+        first, *more = render.list_embeds(
+            listed,
+            guild.name,
+            MAX_SUBSCRIPTIONS_PER_GUILD,
+            await self._venues(),
+            self._s.strings,
+            speaks,
+        )
+        await interaction.response.send_message(embed=first, ephemeral=True)
+        for embed in more:  # each message holds 6,000 characters of embeds at most
+            await interaction.followup.send(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=_("pause"), description=_("Stop a digest from posting until it is resumed")
+    )
+    @app_commands.describe(subscription=SUBSCRIPTION)
+    async def pause(
+        self, interaction: discord.Interaction, subscription: SubscriptionOption
+    ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
+        speaks = language_of(interaction.locale)
+        heading = render.heading(subscription, self._s.strings, speaks)
+        if subscription.status == "paused":
+            text = self._s.strings.text("digest-already-paused", speaks, heading=heading)
+        else:
+            assert subscription.id is not None
+            paused = await self._s.subscriptions.set_status(subscription.id, "paused", "manual")
+            self._s.digests.unscheduled(subscription.id)
+            text = render.paused_text(paused, self._s.strings, speaks)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name=_("resume"), description=_("Start a paused digest again"))
+    @app_commands.describe(subscription=SUBSCRIPTION)
+    async def resume(
+        self, interaction: discord.Interaction, subscription: SubscriptionOption
+    ) -> None:
+        guild, speaks = admin_guild(interaction), language_of(interaction.locale)
+        if subscription.status == "active":
+            next_post = self._s.digests.next_post(subscription)
+            heading = render.heading(subscription, self._s.strings, speaks)
+            text = self._s.strings.text(
+                "digest-already-active", speaks, heading=heading, when=render.when(next_post)
+            )
+        else:
+            assert subscription.id is not None
+            gone = guild.get_channel_or_thread(subscription.channel_id) is None
+            if gone and subscription.paused_reason == "not-found":
+                heading = render.heading(subscription, self._s.strings, speaks)
+                raise UserError("digest-error-channel-gone", heading=heading)
+            check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
+            resumed = await self._s.subscriptions.set_status(subscription.id, "active", None)
+            self._s.digests.scheduled(resumed)
+            next_post = self._s.digests.next_post(resumed)
+            text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(
+        name=_("edit"),
+        description=_("Change a digest's channel, theme, schedule, language, role or filters"),
+    )
+    @app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))
+    @app_commands.describe(
+        subscription=SUBSCRIPTION,
+        channel=_("New channel"),
+        theme=_("New theme"),
+        time=_("New time of day, HH:MM on a 24-hour clock"),
+        days=_("New days, e.g. mon,wed,fri or weekdays"),
+        cadence=_("New cadence: daily or weekly"),
+        timezone=_("New IANA time zone such as Europe/Berlin"),
+        language=_("New language of the posts"),
+        role=_("New role to mention in each post"),
+        venue=_("Only this conference"),
+        kind=_("Only this kind of award"),
+        year_from=_("Only awards from this year on"),
+        year_to=_("Only awards up to this year"),
+        clear=_("Remove the role mention or the filters"),
+    )
+    @app_commands.choices(
+        theme=THEME_CHOICES,
+        cadence=CADENCE_CHOICES,
+        language=LANGUAGE_CHOICES,
+        kind=KIND_CHOICES,
+        clear=CLEAR_CHOICES,
+    )
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        subscription: SubscriptionOption,
+        channel: DigestChannel | None = None,
+        theme: app_commands.Choice[str] | None = None,
+        time: TimeOption | None = None,
+        days: DaysOption | None = None,
+        cadence: app_commands.Choice[str] | None = None,
+        timezone: TimeZoneOption | None = None,
+        language: app_commands.Choice[str] | None = None,
+        role: discord.Role | None = None,
+        venue: VenueOption | None = None,
+        kind: app_commands.Choice[str] | None = None,
+        year_from: Year | None = None,
+        year_to: Year | None = None,
+        clear: app_commands.Choice[str] | None = None,
+    ) -> None:
+        guild, speaks = admin_guild(interaction), language_of(interaction.locale)
+        given = [channel, theme, time, days, cadence, timezone, language, role, venue, kind]
+        if all(v is None for v in [*given, year_from, year_to, clear]):
+            raise UserError("digest-edit-nothing")
+        old, strings = subscription, self._s.strings
+        chosen = Theme(theme.value) if theme else old.theme
+        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to)
+        every = Cadence(cadence.value) if cadence else None
+        if days is None and every in (None, old.cadence):
+            every, days = old.cadence, old.days  # a new cadence alone takes its default days
+        every, days = schedule(chosen, every, days, strings, speaks)
+        check_role(role)
+        others = [s for s in await self._s.subscriptions.in_guild(guild.id) if s.id != old.id]
+        where = channel.id if channel else old.channel_id
+        check_not_twice(others, where, chosen, filters, strings, speaks)
+        if channel is not None:
+            check_can_post(guild, channel, strings, speaks)
+        if filters != old.filters or chosen != old.theme:
+            await check_filter_matches(self._s.editions, chosen, filters, strings, speaks)
+        clear_role = clear is not None and clear.value in ("role", "all")
+        changes: dict[str, Any] = {
+            "channel_id": where,
+            "theme": chosen,
+            "cadence": every,
+            "days": days,
+            "time": time or old.time,
+            "timezone": timezone or old.timezone,
+            "language": language.value if language else old.language,
+            "role_id": role.id if role else (None if clear_role else old.role_id),
+            "filters": filters,
+        }
+        updated = await self._s.subscriptions.update(
+            Subscription.model_validate(old.model_dump() | changes)
+        )
+        if updated.status == "active":
+            self._s.digests.scheduled(updated)
+        text = render.edited_text(
+            updated, self._next(updated), await self._venues(), strings, speaks
+        )
+        text += role_note(guild, updated.channel_id, role, strings, speaks)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name=_("remove"), description=_("Delete a digest for good"))
+    @app_commands.describe(subscription=SUBSCRIPTION)
+    async def remove(
+        self, interaction: discord.Interaction, subscription: SubscriptionOption
+    ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
+        speaks = language_of(interaction.locale)
+        assert subscription.id is not None
+        self._s.digests.unscheduled(subscription.id)
+        await self._s.subscriptions.remove(subscription.id)
+        text = render.removed_text(subscription, self._s.strings, speaks)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(
+        name=_("preview"), description=_("See a digest's next post, privately; nothing is sent")
+    )
+    @app_commands.describe(subscription=SUBSCRIPTION)
+    async def preview(
+        self, interaction: discord.Interaction, subscription: SubscriptionOption
+    ) -> None:
+        admin_guild(interaction)  # as the subscription option did: checked where it is used
+        speaks = language_of(interaction.locale)
+        # Rendering may draw a chart: answer "thinking…" (privately) before the 3 s run out.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        post = await self._s.digests.preview(subscription)
+        content = render.preview_content(
+            subscription, self._next(subscription), post.content, self._s.strings, speaks
+        )
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
+        await interaction.followup.send(
+            content,
+            embeds=post.embeds,
+            files=files,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name=_("post-now"), description=_("Post a digest's next post now"))
+    @app_commands.describe(subscription=SUBSCRIPTION)
+    async def post_now(
+        self, interaction: discord.Interaction, subscription: SubscriptionOption
+    ) -> None:
+        guild, speaks = admin_guild(interaction), language_of(interaction.locale)
+        check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self._s.digests.post_now(subscription, requested_by=interaction.user.id)
+        forum = isinstance(guild.get_channel(subscription.channel_id), discord.ForumChannel)
+        text = render.posted_text(
+            subscription,
+            await self._outcome(subscription, result.status),
+            render.post_link(guild.id, subscription.channel_id, result.message_id, forum=forum),
+            result.error,
+            self._s.strings,
+            speaks,
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def _outcome(self, sub: Subscription, status: str) -> str:
+        """The post's status, told as "paused" when Discord refused the channel outright."""
+        if status != "failed" or sub.id is None:
+            return status
+        now = await self._s.subscriptions.get(sub.id)
+        gone = now is not None and now.status == "paused" and now.paused_reason != "manual"
+        return "paused" if gone else status
+
+    def _next(self, sub: Subscription) -> dt.datetime | None:
+        return self._s.digests.next_post(sub) if sub.status == "active" else None
+
+    async def _venues(self) -> dict[str, str]:
+        return {v.key: v.name for v in await self._s.editions.venues()}

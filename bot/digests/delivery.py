@@ -1,0 +1,212 @@
+"""Sending a digest post to Discord, finding one whose outcome was lost, telling admins.
+
+The service sees three kinds of failure, whatever the transport: `ChannelGone` (403/404: stop
+posting there), `TransientError` (429, 5xx, a dropped connection: retry, the nonce makes it
+safe) and `RejectedError` (anything else: retrying would not help).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import io
+import logging
+import time
+from typing import Literal, Protocol
+
+import aiohttp
+import discord
+from discord.utils import time_snowflake
+
+from bot.render.digest_posts import Post
+
+log = logging.getLogger(__name__)
+GoneReason = Literal["forbidden", "not-found"]
+# A message is looked for from a little before its row was reserved (clocks differ).
+_LOOKUP_SLACK = dt.timedelta(minutes=2)
+
+
+class DeliveryError(Exception):
+    pass
+
+
+class ChannelGone(DeliveryError):
+    def __init__(self, reason: GoneReason, detail: str) -> None:
+        super().__init__(detail)
+        self.reason: GoneReason = reason
+
+
+class TransientError(DeliveryError):
+    pass
+
+
+class RejectedError(DeliveryError):
+    pass
+
+
+class Deliverer(Protocol):
+    def ready(self) -> bool: ...
+
+    def is_forum(self, channel_id: int) -> bool: ...
+
+    async def send(
+        self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
+    ) -> int:
+        """Post and return the message id; raise a `DeliveryError`."""
+        ...
+
+    async def find(
+        self, channel_id: int, *, marker: str, since: dt.datetime, thread_name: str, limit: int
+    ) -> int | None:
+        """The id of Laurel's post carrying `marker`, sent since `since`, if there is one."""
+        ...
+
+    async def notify_admins(self, guild_id: int, channel_id: int, text: str) -> bool: ...
+
+
+class Pacer:
+    """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed."""
+
+    def __init__(self, rate: float | None) -> None:
+        self._interval = 0.0 if rate is None else 1.0 / rate
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self._interval:
+            return
+        async with self._lock:
+            now = time.monotonic()
+            if self._next > now:
+                await asyncio.sleep(self._next - now)
+            self._next = max(now, self._next) + self._interval
+
+
+def allowed_mentions(role_id: int | None) -> discord.AllowedMentions:
+    """Nobody, except the subscription's one role if it opted in to it."""
+    roles: list[discord.abc.Snowflake] | bool = [discord.Object(role_id)] if role_id else False
+    return discord.AllowedMentions(everyone=False, users=False, roles=roles, replied_user=False)
+
+
+def _classify(exc: Exception) -> DeliveryError:
+    if isinstance(exc, discord.Forbidden):
+        return ChannelGone("forbidden", f"403 {exc.code}: {exc.text}")
+    if isinstance(exc, discord.NotFound):
+        return ChannelGone("not-found", f"404 {exc.code}: {exc.text}")
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429 or exc.status >= 500:
+            return TransientError(f"{exc.status} {exc.code}: {exc.text}")
+        return RejectedError(f"{exc.status} {exc.code}: {exc.text}")
+    return TransientError(f"{type(exc).__name__}: {exc}")
+
+
+class DiscordDelivery:
+    """The `Deliverer` on discord.py: text, announcement and thread channels get a message
+    (with a nonce Discord de-duplicates); forum channels get a new post (a thread)."""
+
+    def __init__(self, client: discord.Client, rate: float | None) -> None:
+        self._client = client
+        self._pacer = Pacer(rate)
+
+    def ready(self) -> bool:
+        return self._client.is_ready()
+
+    def is_forum(self, channel_id: int) -> bool:
+        return isinstance(self._client.get_channel(channel_id), discord.ForumChannel)
+
+    async def send(
+        self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
+    ) -> int:
+        channel = self._client.get_channel(channel_id)
+        # Files are read once per attempt: a fresh File for every try.
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
+        mentions = allowed_mentions(role_id)
+        await self._pacer.wait()
+        try:
+            if isinstance(channel, discord.ForumChannel):
+                created = await channel.create_thread(
+                    name=thread_name,
+                    content=post.content,
+                    embeds=post.embeds,
+                    files=files,
+                    allowed_mentions=mentions,
+                )
+                return created.message.id
+            message = await self._messageable(channel, channel_id).send(
+                content=post.content,
+                embeds=post.embeds,
+                files=files,
+                nonce=nonce,  # discord.py sends it with enforce_nonce: a retry is not a repeat
+                allowed_mentions=mentions,
+            )
+            return message.id
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise _classify(exc) from exc
+
+    def _messageable(self, channel: object, channel_id: int) -> discord.abc.Messageable:
+        # An uncached channel (a thread not seen yet) still takes a message by id.
+        if isinstance(channel, discord.abc.Messageable):
+            return channel
+        return self._client.get_partial_messageable(channel_id)
+
+    async def find(
+        self, channel_id: int, *, marker: str, since: dt.datetime, thread_name: str, limit: int
+    ) -> int | None:
+        after = discord.Object(time_snowflake(since - _LOOKUP_SLACK))
+        me = self._client.user
+        channel = self._client.get_channel(channel_id)
+        try:
+            if isinstance(channel, discord.ForumChannel):
+                return await self._find_forum_post(channel, marker, after.id, thread_name)
+            target = self._messageable(channel, channel_id)
+            async for message in target.history(limit=limit, after=after):
+                if me is not None and message.author.id == me.id and _carries(message, marker):
+                    return message.id
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise _classify(exc) from exc
+        return None
+
+    async def _find_forum_post(
+        self, forum: discord.ForumChannel, marker: str, after: int, thread_name: str
+    ) -> int | None:
+        # Forum posts take no nonce; the bot's cache holds the forum's threads (THREAD_CREATE).
+        me = self._client.user
+        for thread in forum.threads:
+            if thread.id <= after or thread.name != thread_name:
+                continue
+            if me is None or thread.owner_id != me.id:
+                continue
+            starter = await thread.fetch_message(thread.id)
+            if _carries(starter, marker):
+                return starter.id
+        return None
+
+    async def notify_admins(self, guild_id: int, channel_id: int, text: str) -> bool:
+        """Tell the server's admins, once: in the system channel, where Discord itself posts
+        server notices and admins look, if Laurel may post there; else the owner, directly."""
+        guild = self._client.get_guild(guild_id)
+        if guild is None:
+            return False
+        mentions = discord.AllowedMentions.none()
+        system = guild.system_channel
+        try:
+            if (
+                system is not None
+                and system.id != channel_id
+                and system.permissions_for(guild.me).send_messages
+            ):
+                await system.send(text, allowed_mentions=mentions)
+                return True
+            owner = guild.owner or await guild.fetch_member(guild.owner_id or 0)
+            await owner.send(text, allowed_mentions=mentions)
+            return True
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("could not tell the admins of guild %s: %s", guild_id, exc)
+            return False
+
+
+def _carries(message: discord.Message, marker: str) -> bool:
+    return any(
+        embed.footer.text is not None and embed.footer.text.endswith(marker)
+        for embed in message.embeds
+    )

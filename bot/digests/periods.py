@@ -1,0 +1,105 @@
+"""When a subscription fires, and which period a post belongs to — in the subscription's zone.
+
+Pure functions of (subscription schedule, instant). Every instant is UTC-aware; local wall
+times are resolved here once:
+
+* a local time that does not exist (the hour skipped when clocks spring forward) fires at the
+  first valid instant after it, the moment of the change;
+* a local time that happens twice (clocks fall back) fires at its first occurrence only.
+
+A post's period is the local date ("2026-03-08") or ISO week ("2026-W10") of its scheduled
+day, so whatever a daylight-saving change does to the clock, one period gets one post.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from bot.domain.subscriptions import Cadence, Subscription
+
+_MINUTE = dt.timedelta(minutes=1)
+# Far enough to pass any weekday set, and both sides of a week for the weekly cadence.
+_SEARCH_DAYS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """One scheduled post: when (UTC) and which period it covers."""
+
+    at: dt.datetime
+    period: str
+
+
+def period_key(cadence: Cadence, day: dt.date) -> str:
+    if cadence == Cadence.DAILY:
+        return day.isoformat()
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def period_of(sub: Subscription, moment: dt.datetime) -> str:
+    """The period containing `moment`, counted in the subscription's zone."""
+    return period_key(sub.cadence, _utc(moment).astimezone(sub.zone).date())
+
+
+def local_instant(day: dt.date, time: dt.time, zone: ZoneInfo) -> dt.datetime:
+    """The UTC instant the wall clock in `zone` shows `time` on `day` (first, if twice; the
+    moment of the change, if never)."""
+    wall = dt.datetime.combine(day, time)
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(dt.UTC)
+    if first.astimezone(zone).replace(tzinfo=None) == wall:
+        return first
+    # In a gap: fold=1 reads the wall time with the offset after the change, fold=0 with the
+    # one before; the change lies between them, at a whole minute in every zone.
+    low, high = sorted((wall.replace(tzinfo=zone, fold=1).astimezone(dt.UTC), first))
+    moment = low
+    while moment < high and moment.astimezone(zone).replace(tzinfo=None) < wall:
+        moment += _MINUTE
+    return moment
+
+
+def _posting_days(sub: Subscription, around: dt.date) -> list[dt.date]:
+    days = [around + dt.timedelta(days=n) for n in range(-_SEARCH_DAYS, _SEARCH_DAYS + 1)]
+    return [day for day in days if day.weekday() in sub.days]
+
+
+def firings(sub: Subscription, start: dt.datetime, end: dt.datetime) -> list[Firing]:
+    """Every scheduled post with `start` < at <= `end` (a window of at most a week)."""
+    start, end = _utc(start), _utc(end)
+    zone = sub.zone
+    found = []
+    for day in _posting_days(sub, end.astimezone(zone).date()):
+        at = local_instant(day, sub.time, zone)
+        if start < at <= end:
+            found.append(Firing(at, period_key(sub.cadence, day)))
+    return sorted(found, key=lambda f: f.at)
+
+
+def next_firing(sub: Subscription, after: dt.datetime) -> Firing:
+    """The first scheduled post strictly after `after`."""
+    after = _utc(after)
+    zone = sub.zone
+    for day in _posting_days(sub, after.astimezone(zone).date()):
+        at = local_instant(day, sub.time, zone)
+        if at > after:
+            return Firing(at, period_key(sub.cadence, day))
+    raise AssertionError("every subscription posts at least once a week")  # pragma: no cover
+
+
+def last_firing(sub: Subscription, at_or_before: dt.datetime) -> Firing | None:
+    """The latest scheduled post at or before `at_or_before` (within the past week)."""
+    moment = _utc(at_or_before)
+    zone = sub.zone
+    for day in reversed(_posting_days(sub, moment.astimezone(zone).date())):
+        at = local_instant(day, sub.time, zone)
+        if at <= moment:
+            return Firing(at, period_key(sub.cadence, day))
+    return None
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    if moment.tzinfo is None:
+        raise ValueError("instants must carry a time zone")
+    return moment.astimezone(dt.UTC)

@@ -1,0 +1,128 @@
+"""Digest posts: pure builders from catalogue objects to a message (content, embeds, files).
+
+Every post carries a marker (its ledger nonce) at the end of its last embed's footer: when a
+send's outcome was lost in a crash, the next start finds the post in the channel by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.domain.models import Edition, Language, StoredPaper, Venue
+from bot.domain.subscriptions import Theme
+from bot.domain.text import truncate
+from bot.render.awards import AwardEntry, edition_embed
+from bot.render.embeds import FOOTER, TOTAL
+from bot.render.i18n import Strings
+from bot.render.paper import list_embed, paper_embed
+from bot.render.stats import edition_embed as numbers_embed
+
+MAX_EMBEDS = 10
+CHART_NAME = "by-the-numbers.png"
+THREAD_NAME = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    content: str
+    embeds: list[discord.Embed]
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What every post of a subscription shares: its theme and period, language, role, marker."""
+
+    theme: Theme
+    period: str
+    language: Language
+    role_id: int | None
+    marker: str
+    late: bool = False
+
+
+def heading(frame: Frame, strings: Strings) -> str:
+    title = strings.text(f"digests-theme-{frame.theme.value}", frame.language)
+    text = strings.text("digests-heading", frame.language, theme=title, period=frame.period)
+    if frame.late:
+        text += " " + strings.text("digests-late", frame.language)
+    return text
+
+
+def thread_name(frame: Frame, strings: Strings) -> str:
+    """A forum post's title: the theme and the period, e.g. "Paper of the day · 2026-11-29"."""
+    title = strings.text(f"digests-theme-{frame.theme.value}", frame.language)
+    return truncate(f"{title} · {frame.period}", THREAD_NAME)
+
+
+def _post(
+    frame: Frame, strings: Strings, embeds: list[discord.Embed], files: list[tuple[str, bytes]]
+) -> Post:
+    lines = [f"**{heading(frame, strings)}**"]
+    if frame.role_id is not None:
+        lines.insert(0, f"<@&{frame.role_id}>")
+    kept = _within_total(embeds[:MAX_EMBEDS], reserve=len(frame.marker) + 3)
+    last = kept[-1]
+    footer = last.footer.text or ""
+    # The marker must survive any cut, so the footer's own text gives way instead.
+    room = FOOTER - len(frame.marker) - 3
+    last.set_footer(text=f"{truncate(footer, room)} · {frame.marker}" if footer else frame.marker)
+    return Post("\n".join(lines), kept, files)
+
+
+def _within_total(embeds: list[discord.Embed], reserve: int) -> list[discord.Embed]:
+    """As many embeds as fit Discord's 6,000 characters for the whole message (at least one)."""
+    kept: list[discord.Embed] = []
+    used = reserve
+    for embed in embeds:
+        used += len(embed)
+        if kept and used > TOTAL:
+            break
+        kept.append(embed)
+    return kept
+
+
+def paper_post(frame: Frame, stored: StoredPaper, strings: Strings) -> Post:
+    """Paper of the day, and test of time: one paper in detail."""
+    return _post(frame, strings, [paper_embed(stored, strings, frame.language)], [])
+
+
+def spotlight_post(
+    frame: Frame, venue: Venue, year: int, entries: Sequence[AwardEntry], strings: Strings
+) -> Post:
+    """One edition's awards in one post: as many pages as one message holds."""
+    first, pages = edition_embed(venue, year, entries, 0, strings, frame.language)
+    embeds = [first]
+    for page in range(1, min(pages, MAX_EMBEDS)):
+        embeds.append(edition_embed(venue, year, entries, page, strings, frame.language)[0])
+    return _post(frame, strings, embeds, [])
+
+
+def numbers_post(
+    frame: Frame,
+    venue: Venue,
+    edition: Edition,
+    previous: Edition | None,
+    chart: bytes,
+    strings: Strings,
+) -> Post:
+    embed = numbers_embed(venue, edition, previous, strings, frame.language, image=CHART_NAME)
+    return _post(frame, strings, [embed], [(CHART_NAME, chart)])
+
+
+def new_awards_post(frame: Frame, papers: Sequence[StoredPaper], strings: Strings) -> Post:
+    title = strings.text("digests-new-awards-title", frame.language, count=len(papers))
+    return _post(frame, strings, [list_embed(title, papers, strings, frame.language)], [])
+
+
+def paused_notice(
+    channel_id: int, theme: Theme, reason: str, language: Language, strings: Strings
+) -> str:
+    """What the server's admins are told, once, when Laurel stops posting to a channel."""
+    title = strings.text(f"digests-theme-{theme.value}", language)
+    return strings.text(
+        f"digests-paused-{reason}", language, channel=f"<#{channel_id}>", theme=title
+    )

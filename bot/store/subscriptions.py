@@ -1,0 +1,199 @@
+"""Digest subscriptions in SQLite: the schedule of every themed post, per channel."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Any
+
+from bot.domain.subscriptions import (
+    MAX_SUBSCRIPTIONS_PER_GUILD,
+    DigestFilter,
+    PausedReason,
+    Status,
+    Subscription,
+)
+from bot.errors import UserError
+from bot.store.database import Database
+
+_COLUMNS = (
+    "guild_id, channel_id, theme, cadence, days, time, timezone, language, role_id, filters, "
+    "status, paused_reason, created_by, created_at"
+)
+
+
+def days_mask(days: frozenset[int]) -> int:
+    return sum(1 << day for day in days)
+
+
+def mask_days(mask: int) -> frozenset[int]:
+    return frozenset(day for day in range(7) if mask & (1 << day))
+
+
+def _params(sub: Subscription) -> tuple[Any, ...]:
+    return (
+        sub.guild_id,
+        sub.channel_id,
+        sub.theme.value,
+        sub.cadence.value,
+        days_mask(sub.days),
+        sub.time.strftime("%H:%M"),
+        sub.timezone,
+        sub.language,
+        sub.role_id,
+        sub.filters.model_dump_json(exclude_none=True),
+        sub.status,
+        sub.paused_reason,
+        sub.created_by,
+        sub.created_at.isoformat(),
+    )
+
+
+def subscription_model(row: sqlite3.Row) -> Subscription:
+    return Subscription(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        theme=row["theme"],
+        cadence=row["cadence"],
+        days=mask_days(row["days"]),
+        time=dt.time.fromisoformat(row["time"]),
+        timezone=row["timezone"],
+        language=row["language"],
+        role_id=row["role_id"],
+        filters=DigestFilter.model_validate_json(row["filters"]),
+        status=row["status"],
+        paused_reason=row["paused_reason"],
+        created_by=row["created_by"],
+        created_at=dt.datetime.fromisoformat(row["created_at"]),
+    )
+
+
+class SubscriptionRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def add(self, sub: Subscription) -> Subscription:
+        """Store a new subscription; a guild holds at most 25 (a `UserError` beyond that).
+
+        Its new-awards watermark starts at the newest audit row: what is already in the
+        catalogue (the bundled import above all) is not news to this channel.
+        """
+
+        def write(conn: sqlite3.Connection) -> int:
+            (count,) = conn.execute(
+                "SELECT count(*) FROM subscriptions WHERE guild_id = ?", (sub.guild_id,)
+            ).fetchone()
+            if count >= MAX_SUBSCRIPTIONS_PER_GUILD:
+                raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
+            cursor = conn.execute(
+                f"""
+                INSERT INTO subscriptions ({_COLUMNS}, audit_watermark)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                        (SELECT ifnull(max(id), 0) FROM audit))
+                """,  # noqa: S608 (a constant column list)
+                _params(sub),
+            )
+            return int(cursor.lastrowid or 0)
+
+        new_id = await self._db.write(write)
+        return sub.model_copy(update={"id": new_id})
+
+    async def get(self, sub_id: int) -> Subscription | None:
+        row = await self._db.fetchone("SELECT * FROM subscriptions WHERE id = ?", (sub_id,))
+        return None if row is None else subscription_model(row)
+
+    async def in_guild(self, guild_id: int) -> list[Subscription]:
+        found = await self._db.fetchall(
+            "SELECT * FROM subscriptions WHERE guild_id = ? ORDER BY id", (guild_id,)
+        )
+        return [subscription_model(r) for r in found]
+
+    async def active(self) -> list[Subscription]:
+        found = await self._db.fetchall(
+            "SELECT * FROM subscriptions WHERE status = 'active' ORDER BY id"
+        )
+        return [subscription_model(r) for r in found]
+
+    async def in_channel(self, channel_id: int) -> list[Subscription]:
+        found = await self._db.fetchall(
+            "SELECT * FROM subscriptions WHERE channel_id = ? ORDER BY id", (channel_id,)
+        )
+        return [subscription_model(r) for r in found]
+
+    async def update(self, sub: Subscription) -> Subscription:
+        """Replace the stored subscription `sub.id` with `sub` (its guild and creator stay)."""
+        if sub.id is None:
+            raise ValueError("update needs a stored subscription")
+        sub_id = sub.id
+
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                """
+                UPDATE subscriptions
+                SET channel_id = ?, theme = ?, cadence = ?, days = ?, time = ?, timezone = ?,
+                    language = ?, role_id = ?, filters = ?, status = ?, paused_reason = ?
+                WHERE id = ?
+                """,
+                (*_params(sub)[1:12], sub_id),
+            )
+            return cursor.rowcount == 1
+
+        if not await self._db.write(write):
+            raise LookupError(f"no subscription {sub_id}")
+        stored = await self.get(sub_id)
+        assert stored is not None
+        return stored
+
+    async def set_status(
+        self, sub_id: int, status: Status, reason: PausedReason | None
+    ) -> Subscription:
+        """Pause (with a reason) or resume; raises LookupError for an unknown id."""
+        if (status == "paused") != (reason is not None):
+            raise ValueError("a pause needs a reason, and only a pause has one")
+
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE subscriptions SET status = ?, paused_reason = ? WHERE id = ?",
+                (status, reason, sub_id),
+            )
+            return cursor.rowcount == 1
+
+        if not await self._db.write(write):
+            raise LookupError(f"no subscription {sub_id}")
+        stored = await self.get(sub_id)
+        assert stored is not None
+        return stored
+
+    async def pause_channel(self, channel_id: int, reason: PausedReason) -> list[Subscription]:
+        """Pause every active subscription of a channel Laurel may no longer post to.
+
+        Returns only those this call paused, so whoever tells the admins tells them once.
+        """
+
+        def write(conn: sqlite3.Connection) -> list[int]:
+            found = conn.execute(
+                """
+                UPDATE subscriptions SET status = 'paused', paused_reason = ?
+                WHERE channel_id = ? AND status = 'active'
+                RETURNING id
+                """,
+                (reason, channel_id),
+            ).fetchall()
+            return sorted(r[0] for r in found)
+
+        paused = await self._db.write(write)
+        subs = [await self.get(sub_id) for sub_id in paused]
+        return [s for s in subs if s is not None]
+
+    async def remove(self, sub_id: int) -> bool:
+        def write(conn: sqlite3.Connection) -> bool:
+            return conn.execute("DELETE FROM subscriptions WHERE id = ?", (sub_id,)).rowcount == 1
+
+        return await self._db.write(write)
+
+    async def audit_watermark(self, sub_id: int) -> int:
+        row = await self._db.fetchone(
+            "SELECT audit_watermark FROM subscriptions WHERE id = ?", (sub_id,)
+        )
+        return 0 if row is None else int(row["audit_watermark"])

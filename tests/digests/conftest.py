@@ -1,0 +1,166 @@
+"""A digest service on a real SQLite copy of the bundled catalogue, with a fake clock and a
+recording deliverer (the one edge faked here; tests/e2e run the real one on the stand-in)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.digests.delivery import DeliveryError
+from bot.digests.service import DigestService
+from bot.domain.subscriptions import Subscription, Theme
+from bot.render.digest_posts import Post
+from bot.render.i18n import Strings
+from bot.settings import DigestSettings
+from bot.store.database import Database
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+from bot.store.subscriptions import SubscriptionRepository
+
+
+class FakeClock:
+    def __init__(self, start: dt.datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> dt.datetime:
+        self.now += dt.timedelta(**delta)
+        return self.now
+
+
+@dataclass
+class Sent:
+    channel_id: int
+    post: Post
+    nonce: str
+    thread_name: str
+    at: dt.datetime
+    message_id: int
+
+
+@dataclass
+class RecordingDeliverer:
+    """Keeps what was sent; de-duplicates nonces as Discord does; fails as scripted."""
+
+    clock: Callable[[], dt.datetime]
+    sent: list[Sent] = field(default_factory=list)
+    failures: dict[int, list[DeliveryError]] = field(default_factory=dict)
+    notices: list[tuple[int, int, str]] = field(default_factory=list)
+    forums: set[int] = field(default_factory=set)
+    requests: int = 0
+
+    def ready(self) -> bool:
+        return True
+
+    def is_forum(self, channel_id: int) -> bool:
+        return channel_id in self.forums
+
+    async def send(
+        self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
+    ) -> int:
+        self.requests += 1
+        queued = self.failures.get(channel_id)
+        if queued:
+            raise queued.pop(0)
+        earlier = next((s for s in self.sent if s.nonce == nonce), None)
+        if earlier is not None:
+            return earlier.message_id
+        message_id = 1_000 + len(self.sent)
+        self.sent.append(Sent(channel_id, post, nonce, thread_name, self.clock(), message_id))
+        return message_id
+
+    async def find(
+        self, channel_id: int, *, marker: str, since: dt.datetime, thread_name: str, limit: int
+    ) -> int | None:
+        self.requests += 1
+        for sent in self.sent:
+            footer = sent.post.embeds[-1].footer.text or ""
+            if sent.channel_id == channel_id and footer.endswith(marker):
+                return sent.message_id
+        return None
+
+    async def notify_admins(self, guild_id: int, channel_id: int, text: str) -> bool:
+        self.notices.append((guild_id, channel_id, text))
+        return True
+
+    def periods(self, channel_id: int) -> list[str]:
+        return [s.thread_name.rsplit(" · ", 1)[1] for s in self.sent if s.channel_id == channel_id]
+
+
+@dataclass
+class Rig:
+    db: Database
+    clock: FakeClock
+    deliverer: RecordingDeliverer
+    subscriptions: SubscriptionRepository
+    service: DigestService
+
+    async def subscribe(self, **fields: Any) -> Subscription:
+        base: dict[str, Any] = {
+            "guild_id": 1,
+            "channel_id": 100,
+            "theme": Theme.PAPER_OF_THE_DAY,
+            "time": dt.time(9, 0),
+            "timezone": "UTC",
+            "created_by": 7,
+            "created_at": self.clock.now,
+        }
+        sub = await self.subscriptions.add(Subscription.model_validate({**base, **fields}))
+        self.service.scheduled(sub)
+        return sub
+
+    async def run_until(self, end: dt.datetime, step: dt.timedelta) -> None:
+        """Tick every `step` of fake time until `end`, letting each tick's posts finish."""
+        while self.clock.now < end:
+            self.clock.now = min(end, self.clock.now + step)
+            await self.service.tick()
+            await self.service.drain()
+
+    def restart(self, settings: DigestSettings | None = None) -> DigestService:
+        """A new service on the same database and deliverer: a process restart."""
+        self.service = make_service(self.db, self.clock, self.deliverer, settings)
+        return self.service
+
+
+def make_service(
+    db: Database,
+    clock: FakeClock,
+    deliverer: RecordingDeliverer,
+    settings: DigestSettings | None = None,
+) -> DigestService:
+    async def no_sleep(_: float) -> None:
+        return None
+
+    return DigestService(
+        settings=settings or DigestSettings(requests_per_second=None),
+        db=db,
+        subscriptions=SubscriptionRepository(db),
+        papers=PaperRepository(db),
+        editions=EditionRepository(db),
+        strings=Strings.load(),
+        deliverer=deliverer,
+        scheduler=None,
+        clock=clock,
+        sleep=no_sleep,
+    )
+
+
+START = dt.datetime(2026, 1, 5, 0, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+async def rig(template_db: Path, tmp_path: Path) -> AsyncIterator[Rig]:
+    copy = tmp_path / "laurel.db"
+    copy.write_bytes(template_db.read_bytes())
+    async with await Database.open(copy) as db:
+        clock = FakeClock(START)
+        deliverer = RecordingDeliverer(clock)
+        service = make_service(db, clock, deliverer)
+        yield Rig(db, clock, deliverer, SubscriptionRepository(db), service)

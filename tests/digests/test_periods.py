@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.digests.periods import (
+    firings,
+    last_firing,
+    local_instant,
+    next_firing,
+    period_key,
+    period_of,
+)
+from bot.domain.subscriptions import Cadence, Subscription, Theme
+
+UTC = dt.UTC
+
+
+def sub(**fields: Any) -> Subscription:
+    base: dict[str, Any] = {
+        "guild_id": 1,
+        "channel_id": 2,
+        "theme": Theme.PAPER_OF_THE_DAY,
+        "time": dt.time(9, 0),
+        "timezone": "UTC",
+        "created_by": 3,
+        "created_at": dt.datetime(2026, 1, 1, tzinfo=UTC),
+    }
+    return Subscription.model_validate({**base, **fields})
+
+
+@pytest.mark.parametrize(
+    ("zone", "day", "time", "utc"),
+    [
+        # Skipped wall times fire at the change itself.
+        ("America/New_York", dt.date(2026, 3, 8), dt.time(2, 30), dt.datetime(2026, 3, 8, 7, 0)),
+        ("Europe/Berlin", dt.date(2026, 3, 29), dt.time(2, 59), dt.datetime(2026, 3, 29, 1, 0)),
+        (
+            "Australia/Lord_Howe",
+            dt.date(2026, 10, 4),
+            dt.time(2, 15),
+            dt.datetime(2026, 10, 3, 15, 30),
+        ),
+        # Repeated wall times fire at their first occurrence.
+        ("America/New_York", dt.date(2026, 11, 1), dt.time(1, 30), dt.datetime(2026, 11, 1, 5, 30)),
+        ("Europe/Berlin", dt.date(2026, 10, 25), dt.time(2, 30), dt.datetime(2026, 10, 25, 0, 30)),
+        (
+            "Australia/Lord_Howe",
+            dt.date(2026, 4, 5),
+            dt.time(1, 45),
+            dt.datetime(2026, 4, 4, 14, 45),
+        ),
+        # An ordinary day.
+        ("Europe/Berlin", dt.date(2026, 7, 1), dt.time(9, 0), dt.datetime(2026, 7, 1, 7, 0)),
+    ],
+)
+def test_local_instant(zone: str, day: dt.date, time: dt.time, utc: dt.datetime) -> None:
+    assert local_instant(day, time, ZoneInfo(zone)) == utc.replace(tzinfo=UTC)
+
+
+def test_period_keys() -> None:
+    assert period_key(Cadence.DAILY, dt.date(2026, 3, 8)) == "2026-03-08"
+    assert period_key(Cadence.WEEKLY, dt.date(2026, 12, 31)) == "2026-W53"
+    assert period_key(Cadence.WEEKLY, dt.date(2027, 1, 1)) == "2026-W53"
+    assert period_key(Cadence.WEEKLY, dt.date(2027, 1, 4)) == "2027-W01"
+    # The period is the date where the subscription lives, not in UTC.
+    late_utc = dt.datetime(2026, 3, 8, 13, 0, tzinfo=UTC)
+    assert period_of(sub(timezone="Pacific/Kiritimati"), late_utc) == "2026-03-09"
+    assert period_of(sub(timezone="Pacific/Pago_Pago"), late_utc) == "2026-03-08"
+
+
+def test_next_and_last_firing_follow_the_weekdays() -> None:
+    weekdays = sub(timezone="Europe/Berlin", days={0, 1, 2, 3, 4}, time=dt.time(8, 15))
+    friday_evening = dt.datetime(2026, 1, 9, 18, 0, tzinfo=UTC)
+    following = next_firing(weekdays, friday_evening)
+    assert following.period == "2026-01-12"  # Monday
+    assert following.at == dt.datetime(2026, 1, 12, 7, 15, tzinfo=UTC)
+    previous = last_firing(weekdays, friday_evening)
+    assert previous is not None
+    assert previous.period == "2026-01-09"
+    # At the very instant it fires, that firing is the last one and the next is another.
+    assert last_firing(weekdays, following.at) == following
+    assert next_firing(weekdays, following.at).period == "2026-01-13"
+
+
+def test_a_week_of_firings_has_one_per_posting_day_across_a_change() -> None:
+    daily = sub(timezone="America/New_York", time=dt.time(2, 30))
+    start = dt.datetime(2026, 3, 5, tzinfo=UTC)
+    found = firings(daily, start, start + dt.timedelta(days=7))
+    periods = [f.period for f in found]
+    assert periods == [f"2026-03-{d:02d}" for d in range(5, 12)]
+    assert len({f.at for f in found}) == 7
+
+
+def test_naive_instants_are_refused() -> None:
+    with pytest.raises(ValueError, match="time zone"):
+        next_firing(sub(), dt.datetime(2026, 1, 1))

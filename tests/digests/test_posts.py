@@ -1,0 +1,51 @@
+"""Digest posts stay within Discord's limits and always carry their ledger marker."""
+
+from __future__ import annotations
+
+from bot.domain.models import AwardKind, AwardRef, Language, Paper, StoredPaper, Venue
+from bot.domain.subscriptions import Theme
+from bot.render.awards import AwardEntry
+from bot.render.digest_posts import Frame, paper_post, spotlight_post, thread_name
+from bot.render.embeds import TOTAL
+from bot.render.i18n import Strings
+
+STRINGS = Strings.load()
+MARKER = "L123456-abcdef"
+
+
+def frame(theme: Theme, *, role_id: int | None = None, language: Language = "en") -> Frame:
+    return Frame(theme, "2026-W02", language, role_id, MARKER)
+
+
+def test_a_huge_edition_fits_one_message_and_keeps_the_marker() -> None:
+    venue = Venue(key="icml", name="ICML")
+    entries = [
+        AwardEntry(
+            AwardRef(
+                venue="icml",
+                venue_name="ICML",
+                year=2025,
+                name="Outstanding Paper",
+                kind=AwardKind.OUTSTANDING,
+            ),
+            Paper(
+                title=f"A rather long title about learning number {n} " * 3,
+                authors=tuple(f"Author {n}-{a}" for a in range(12)),
+            ),
+        )
+        for n in range(300)
+    ]
+    post = spotlight_post(frame(Theme.VENUE_SPOTLIGHT), venue, 2025, entries, STRINGS)
+    assert 1 < len(post.embeds) <= 10
+    assert sum(len(e) for e in post.embeds) <= TOTAL
+    assert (post.embeds[-1].footer.text or "").endswith(f" · {MARKER}")
+
+
+def test_the_role_is_the_only_mention_and_the_heading_is_localized() -> None:
+    stored = StoredPaper(id=1, paper=Paper(title="Attention Is All You Need"))
+    post = paper_post(frame(Theme.PAPER_OF_THE_DAY, role_id=42, language="zh-CN"), stored, STRINGS)
+    assert post.content.splitlines()[0] == "<@&42>"
+    assert "每日论文 · 2026-W02" in post.content
+    assert post.embeds[-1].footer.text is not None
+    assert post.embeds[-1].footer.text.endswith(MARKER)
+    assert thread_name(frame(Theme.TEST_OF_TIME), STRINGS) == "Test of time · 2026-W02"

@@ -1,0 +1,203 @@
+"""Scheduled digests on the stand-in: real discord.py, real SQLite, a fake clock.
+
+What Discord stored is checked in the stand-in's own record (`server.messages`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import pytest
+
+from bot.app import LaurelBot
+from bot.domain.subscriptions import Subscription, Theme
+from bot.localdiscord.harness import laurel_on
+from bot.localdiscord.server import LocalDiscord
+from bot.settings import DigestSettings, Settings
+from bot.store.database import Database
+from tests.digests.conftest import FakeClock
+
+POST = "POST /channels/{channel_id}/messages"
+FORUM_POST = "POST /channels/{channel_id}/threads"
+MORNING = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+NINE = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
+
+Start = Callable[[], AbstractAsyncContextManager[LaurelBot]]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(MORNING)
+
+
+@pytest.fixture
+def start(
+    server: LocalDiscord, db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> Start:
+    """Starts the bot (again and again: a restart) on the same database and stand-in."""
+    caplog.set_level(logging.WARNING)
+    settings = Settings(digests=DigestSettings(requests_per_second=None, retry_base_seconds=0.01))
+    return lambda: laurel_on(server, db, settings, clock=clock)
+
+
+@pytest.fixture
+async def bot(start: Start, caplog: pytest.LogCaptureFixture) -> AsyncIterator[LaurelBot]:
+    async with start() as running:
+        yield running
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], "the bot logged errors"
+
+
+async def subscribe(
+    bot: LaurelBot, server: LocalDiscord, channel: str, **fields: Any
+) -> Subscription:
+    guild = server.world.default_guild()
+    base: dict[str, Any] = {
+        "guild_id": guild.id,
+        "channel_id": server.channel(channel).id,
+        "theme": Theme.PAPER_OF_THE_DAY,
+        "time": dt.time(9, 0),
+        "timezone": "UTC",
+        "created_by": guild.owner_id,
+        "created_at": bot.digests.now(),
+    }
+    sub = await bot.subscriptions.add(Subscription.model_validate({**base, **fields}))
+    bot.digests.scheduled(sub)
+    return sub
+
+
+async def run_at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
+    clock.now = moment
+    await bot.digests.tick()
+    await bot.digests.drain()
+
+
+def footers(message: dict[str, Any]) -> list[str]:
+    return [e.get("footer", {}).get("text", "") for e in message.get("embeds", [])]
+
+
+async def test_posts_land_in_text_announcement_thread_and_forum_channels(
+    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+) -> None:
+    member = server.world.find_role("Member")
+    subs = {
+        "general": await subscribe(bot, server, "general", role_id=member.id),
+        "announcements": await subscribe(bot, server, "announcements", theme=Theme.TEST_OF_TIME),
+        "reading-group": await subscribe(bot, server, "reading-group", language="zh-TW"),
+        "papers-forum": await subscribe(
+            bot, server, "papers-forum", theme=Theme.VENUE_SPOTLIGHT, days={0}
+        ),
+    }
+    await run_at(bot, clock, NINE)
+    await run_at(bot, clock, NINE + dt.timedelta(minutes=1))  # nothing more is due
+    for name, sub in subs.items():
+        assert sub.id is not None
+        (row,) = await bot.digests.ledger.of_subscription(sub.id)
+        assert row.status == "sent", (name, row.error)
+        assert row.message_id is not None
+        if name == "papers-forum":
+            # A forum gets a new post: a thread whose starter message has the thread's id.
+            thread = server.channel(row.message_id)
+            assert thread.parent_id == server.channel("papers-forum").id
+            assert thread.name == "Venue spotlight · 2026-W02"
+            (message,) = server.messages(thread.id)
+        else:
+            (message,) = server.messages(sub.channel_id)
+        assert int(message["id"]) == row.message_id
+        assert footers(message)[-1].endswith(row.nonce)
+    general = server.messages(subs["general"].channel_id)[0]
+    assert general["content"].startswith(f"<@&{member.id}>")
+    assert general["mention_roles"] == [str(member.id)]
+    (post,) = [
+        r
+        for r in server.requests_to(POST)
+        if r.path.endswith(f"/{subs['general'].channel_id}/messages")
+    ]
+    # Nobody is mentioned but the one role the subscription opted in to.
+    assert post.body["allowed_mentions"] == {"parse": [], "roles": [member.id]}
+    assert post.body["nonce"] == row_nonce(
+        await bot.digests.ledger.of_subscription(subs["general"].id or 0)
+    )
+    assert post.body["enforce_nonce"] is True
+    assert "每日論文" in server.messages(subs["reading-group"].channel_id)[0]["content"]
+
+
+def row_nonce(rows: list[Any]) -> str:
+    (row,) = rows
+    return str(row.nonce)
+
+
+@pytest.mark.parametrize(
+    ("fault", "channel", "reason"),
+    [
+        ("missing_access", "announcements", "forbidden"),
+        ("unknown_channel", "reading-group", "not-found"),
+    ],
+)
+async def test_lost_access_pauses_and_tells_the_admins_once(
+    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: str, channel: str, reason: str
+) -> None:
+    target = server.channel(channel).id
+    first = await subscribe(bot, server, channel)
+    second = await subscribe(bot, server, channel, theme=Theme.TEST_OF_TIME)
+    server.inject(fault, channel_id=target, times=None)
+    await run_at(bot, clock, NINE)
+    for sub in (first, second):
+        assert sub.id is not None
+        stored = await bot.subscriptions.get(sub.id)
+        assert stored is not None
+        assert (stored.status, stored.paused_reason) == ("paused", reason)
+    reached = [r for r in server.requests if f"/channels/{target}/" in r.path]
+    assert len(reached) == 1  # the second post saw the pause and never went out
+    # The admins are told once, in the system channel (#general).
+    (notice,) = server.messages(server.channel("general").id)
+    assert f"<#{target}>" in notice["content"]
+    await run_at(bot, clock, NINE + dt.timedelta(days=1))
+    await run_at(bot, clock, NINE + dt.timedelta(days=2))
+    assert len([r for r in server.requests if f"/channels/{target}/" in r.path]) == 1
+    assert len(server.messages(server.channel("general").id)) == 1
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"kind": "server_error", "status": 503, "after_store": True},  # the bot sees an error
+        {"kind": "server_error", "status": 500, "after_store": True},  # discord.py retries it
+        {"kind": "server_error", "status": 502},
+        {"kind": "rate_limit", "times": 2},
+    ],
+    ids=["503-after-store", "500-after-store", "502", "429"],
+)
+async def test_rate_limits_and_server_errors_are_retried_never_duplicated(
+    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: dict[str, Any]
+) -> None:
+    sub = await subscribe(bot, server, "general")
+    server.inject(**{"route": POST, "channel_id": sub.channel_id, **fault})
+    await run_at(bot, clock, NINE)
+    attempts = [r for r in server.requests_to(POST) if str(sub.channel_id) in r.path]
+    assert len(attempts) >= 2
+    assert len({r.body["nonce"] for r in attempts}) == 1
+    (message,) = server.messages(sub.channel_id)
+    assert sub.id is not None
+    (row,) = await bot.digests.ledger.of_subscription(sub.id)
+    assert (row.status, row.message_id) == ("sent", int(message["id"]))
+
+
+async def test_a_missed_post_is_caught_up_once_marked_late(
+    start: Start, server: LocalDiscord, clock: FakeClock
+) -> None:
+    clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    async with start() as bot:
+        sub = await subscribe(bot, server, "general")
+    clock.now = dt.datetime(2026, 1, 5, 11, 30, tzinfo=dt.UTC)  # down over 09:00
+    for _ in range(2):  # started twice: caught up once
+        async with start() as bot:
+            await bot.digests.tick()
+            await bot.digests.drain()
+        clock.now += dt.timedelta(minutes=1)
+    (message,) = server.messages(sub.channel_id)
+    assert "late" in message["content"]

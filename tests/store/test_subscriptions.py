@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Any
+
+import pytest
+
+from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, DigestFilter, Subscription, Theme
+from bot.errors import UserError
+from bot.store.database import Database
+from bot.store.subscriptions import SubscriptionRepository
+
+NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+
+
+def sub(**fields: Any) -> Subscription:
+    base: dict[str, Any] = {
+        "guild_id": 10,
+        "channel_id": 20,
+        "theme": Theme.PAPER_OF_THE_DAY,
+        "time": dt.time(9, 30),
+        "timezone": "America/New_York",
+        "created_by": 3,
+        "created_at": NOW,
+    }
+    return Subscription.model_validate({**base, **fields})
+
+
+async def test_round_trip_keeps_every_field(db: Database) -> None:
+    repo = SubscriptionRepository(db)
+    original = sub(
+        theme=Theme.VENUE_SPOTLIGHT,
+        days={4},
+        language="zh-TW",
+        role_id=99,
+        filters=DigestFilter(venue="icml", year_from=2020),
+    )
+    stored = await repo.add(original)
+    assert stored.id is not None
+    assert await repo.get(stored.id) == stored
+    assert stored.model_copy(update={"id": None}) == original
+    assert await repo.in_guild(10) == [stored]
+    assert await repo.in_guild(11) == []
+
+
+async def test_status_update_and_remove(db: Database) -> None:
+    repo = SubscriptionRepository(db)
+    a = await repo.add(sub())
+    b = await repo.add(sub(channel_id=21))
+    assert a.id is not None
+    assert b.id is not None
+    paused = await repo.set_status(a.id, "paused", "manual")
+    assert (paused.status, paused.paused_reason) == ("paused", "manual")
+    assert await repo.active() == [b]
+    edited = await repo.update(b.model_copy(update={"time": dt.time(7, 0)}))
+    assert edited.time == dt.time(7, 0)
+    resumed = await repo.set_status(a.id, "active", None)
+    assert resumed.paused_reason is None
+    assert await repo.remove(a.id) is True
+    assert await repo.remove(a.id) is False
+    assert await repo.get(a.id) is None
+    with pytest.raises(LookupError):
+        await repo.set_status(a.id, "active", None)
+
+
+async def test_pause_channel_reports_each_subscription_once(db: Database) -> None:
+    repo = SubscriptionRepository(db)
+    first = await repo.add(sub())
+    await repo.add(sub(theme=Theme.TEST_OF_TIME))
+    await repo.add(sub(channel_id=30))
+    paused = await repo.pause_channel(20, "forbidden")
+    assert {s.theme for s in paused} == {Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME}
+    assert all(s.paused_reason == "forbidden" for s in paused)
+    assert await repo.pause_channel(20, "not-found") == []
+    assert first.id is not None
+    stored = await repo.get(first.id)
+    assert stored is not None
+    assert stored.paused_reason == "forbidden"
+
+
+async def test_a_guild_holds_at_most_25(db: Database) -> None:
+    repo = SubscriptionRepository(db)
+    for _ in range(MAX_SUBSCRIPTIONS_PER_GUILD):
+        await repo.add(sub())
+    with pytest.raises(UserError) as raised:
+        await repo.add(sub())
+    assert raised.value.key == "digests-too-many"
+    assert len(await repo.in_guild(10)) == MAX_SUBSCRIPTIONS_PER_GUILD
+    await repo.add(sub(guild_id=11))  # another guild is not affected
+
+
+async def test_watermark_starts_at_the_newest_audit_row(db: Database) -> None:
+    def audit(conn: sqlite3.Connection) -> None:
+        for n in range(3):
+            conn.execute(
+                "INSERT INTO audit (at, actor, batch, action, entity, entity_id) "
+                "VALUES ('t', 'test', 'b', 'add', 'award', ?)",
+                (str(n),),
+            )
+
+    await db.write(audit)
+    repo = SubscriptionRepository(db)
+    stored = await repo.add(sub())
+    assert stored.id is not None
+    assert await repo.audit_watermark(stored.id) == 3
