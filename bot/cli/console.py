@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.catalog.bundled import load_bundled_into
+from bot.cli.enrich import RECORDINGS
 from bot.errors import LaurelError
+from bot.localarxiv.server import LocalArxiv
 from bot.localdiscord.console import AttachmentSaver, Console, canonical_locale
 from bot.localdiscord.console_complete import console_completer, install_readline
 from bot.localdiscord.console_parse import CommandLineError
@@ -101,7 +103,8 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
             await load_bundled_into(db, only_if_empty=True)
             async with (
                 LocalDiscord(validator=validator) as server,
-                laurel_on(server, db, settings),
+                _local_arxiv() as arxiv,
+                laurel_on(server, db, _offline(settings, arxiv.url)),
             ):
                 display = Display(
                     sys.stdout,
@@ -183,6 +186,18 @@ class _NoVoice(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return "voice will NOT be supported" not in record.getMessage()
+
+
+def _local_arxiv() -> LocalArxiv:
+    """arXiv on this machine too: recorded replies where ../shared has them, made-up (and
+    marked) entries for other ids, so /curate paper add works with no network."""
+    return LocalArxiv(RECORDINGS if RECORDINGS.is_dir() else None, synthesize=True)
+
+
+def _offline(settings: Settings, arxiv_url: str) -> Settings:
+    return settings.model_copy(
+        update={"arxiv": settings.arxiv.model_copy(update={"base_url": arxiv_url})}
+    )
 
 
 @contextlib.contextmanager

@@ -714,3 +714,20 @@ def initialized(workdir: Path, template_db: Path) -> Path:
     """The working folder with a database already made, for tests about other things."""
     shutil.copyfile(template_db, workdir / "laurel.db")
     return workdir
+
+
+def test_curating_from_arxiv_works_offline_on_a_local_arxiv(
+    capsys: pytest.CaptureFixture[str], initialized: Path
+) -> None:
+    code, out, err = run(
+        capsys,
+        "console",
+        "-c",
+        "user ada",  # the server's owner, who owns the bot here too: a curator
+        "-c",
+        "/curate paper add arxiv:2101.00001 venue:ICML year:2025 award:outstanding",
+    )
+
+    assert code == 0, err
+    assert "arXiv:2101.00001v1" in out  # fetched from the console's own arXiv stand-in
+    assert "[ Confirm ]" in out
