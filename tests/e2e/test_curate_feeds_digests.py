@@ -1,0 +1,53 @@
+"""Issue 6 meets issue 5: an award a curator adds in Discord is what a new-awards digest posts."""
+
+from __future__ import annotations
+
+import json
+
+from bot.app import LaurelBot
+from bot.domain.subscriptions import Subscription, Theme
+from bot.localdiscord.server import LocalDiscord
+from bot.store.database import Database
+from tests.e2e.test_curate import MASKED_ARXIV, ada, curate, curator_bot
+from tests.e2e.test_curate_catalog import _paper_id
+
+__all__ = ["curator_bot"]  # the fixture, shared with test_curate
+
+
+async def test_an_award_added_with_curate_is_posted_by_a_new_awards_digest(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    guild = server.world.default_guild()
+    sub = await curator_bot.subscriptions.add(
+        Subscription.model_validate(
+            {
+                "guild_id": guild.id,
+                "channel_id": server.channel("general").id,
+                "theme": Theme.NEW_AWARDS,
+                "time": "09:00",
+                "timezone": "Europe/Berlin",
+                "created_by": ada(server),
+                "created_at": curator_bot.digests.now(),
+            }
+        )
+    )
+    paper_id = await _paper_id(db, MASKED_ARXIV)
+    added = await curate(
+        server,
+        "award add",
+        {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
+    )
+    await added.message()
+
+    result = await curator_bot.digests.post_now(sub, requested_by=ada(server))
+
+    assert result.status == "sent"
+    (post,) = server.messages("general", ephemeral=False)
+    text = json.dumps(post, ensure_ascii=False)
+    assert "Test of Time" in text
+    title = await db.fetchone("SELECT title FROM papers WHERE id = ?", (paper_id,))
+    assert title is not None
+    assert title["title"] in text
+    # Only what a curator added since the digest began: none of the bundled catalogue's awards.
+    (embed,) = post["embeds"]
+    assert embed["title"] == "Awarded papers just added (1)"
