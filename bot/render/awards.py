@@ -175,7 +175,7 @@ def edition_embed(
         title = strings.text(
             "awards-edition-kind-title", language, venue=name, year=year, kind=label
         )
-    total = strings.text("awards-count", language, count=f"{len(ordered):,}")
+    total = _awards_count(len(ordered), strings, language)
     embed = build_embed(
         title=title,
         description="\n".join(blocks),
@@ -198,13 +198,13 @@ def history_embed(
     lines = []
     for year in years:
         of_year = sorted((t for t in tallies if t.year == year), key=lambda t: kind_rank(t.kind))
-        total = strings.text("awards-count", language, count=f"{sum(t.count for t in of_year):,}")
+        total = _awards_count(sum(t.count for t in of_year), strings, language)
         kinds = " · ".join(f"{kind_label(t.kind, strings, language)} {t.count:,}" for t in of_year)
         lines.append(f"**{year}** — {total}\n{kinds}")
     pages = paginate(lines, YEARS_PER_PAGE)
     page = max(0, min(page, len(pages) - 1))
     name = escape(venue.name)
-    everything = strings.text("awards-count", language, count=f"{sum(t.count for t in tallies):,}")
+    everything = _awards_count(sum(t.count for t in tallies), strings, language)
     description = "\n".join(lines[i] for i in pages[page])
     if covered:
         description += "\n\n" + strings.text(
@@ -235,10 +235,16 @@ def test_of_time_embed(
         title = strings.text("awards-tot-title", language)
     else:
         title = strings.text("awards-tot-venue-title", language, venue=escape(venue.name))
-    total = strings.text("awards-count", language, count=f"{len(ordered):,}")
+    total = _awards_count(len(ordered), strings, language)
     embed = build_embed(
         title=title,
         description="\n\n".join(texts[i] for i in pages[page]),
         footer=_footer(page, len(pages), total, strings, language),
     )
     return embed, len(pages)
+
+
+def _awards_count(count: int, strings: Strings, language: Language) -> str:
+    # English says "1 award" but "2 awards"; Chinese needs no plural, so both keys read alike.
+    key = "awards-count-one" if count == 1 else "awards-count"
+    return strings.text(key, language, count=f"{count:,}")

@@ -52,3 +52,9 @@ def test_a_huge_edition_stays_within_discords_limits() -> None:
     assert len(embed) <= 6000
     assert len(embed.description or "") <= DESCRIPTION
     assert embed.footer.text == f"Page {pages}/{pages} · 60 awards"  # clamped to the last page
+
+
+def test_one_award_is_singular_in_english() -> None:
+    strings = Strings.load()
+    assert strings.text("awards-count-one", "en", count="1") == "1 award"
+    assert strings.text("awards-count", "en", count="2") == "2 awards"
