@@ -80,6 +80,15 @@ class CuratorGroup(app_commands.Group):
         return True
 
 
+async def _require_invoker(
+    curation: Curation, invoker_id: int, interaction: discord.Interaction
+) -> None:
+    """Only the curator who asked, and only while still a curator."""
+    if interaction.user.id != invoker_id:
+        raise UserError("curate-not-yours")
+    await curation.require_curator(interaction)
+
+
 class CuratorView(LaurelView):
     """Buttons only the curator who asked may press, checked again on every press."""
 
@@ -89,9 +98,7 @@ class CuratorView(LaurelView):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id != self.invoker_id:
-            raise UserError("curate-not-yours")
-        await self.curation.require_curator(interaction)
+        await _require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
 
@@ -104,9 +111,7 @@ class CuratorModal(discord.ui.Modal):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id != self.invoker_id:
-            raise UserError("curate-not-yours")
-        await self.curation.require_curator(interaction)
+        await _require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
     async def on_error(  # type: ignore[override]  # Modal.on_error takes no item
