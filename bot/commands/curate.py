@@ -64,6 +64,10 @@ class Curate(
         await self.curation.require_curator(interaction)
         return True
 
+    async def shown_to(self, interaction: discord.Interaction) -> bool:
+        """/help lists /curate to curators named in the settings even without Manage Server."""
+        return await self.curation.refusal(interaction) is None
+
     @app_commands.command(
         name=_("import"), description=_("Load a catalogue file: see what would change, then apply")
     )

@@ -50,17 +50,22 @@ class Curation:
     audit: AuditRepository
     arxiv: ArxivClient | None
 
-    async def require_curator(self, interaction: discord.Interaction) -> None:
+    async def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Why the user may not curate here (a message key), or None if they may."""
         home = self.settings.home_guild_id
         if home is not None and interaction.guild_id != home:
-            raise NotCurator("curate-not-here")
+            return "curate-not-here"
         user = interaction.user
         if await self.bot.is_owner(user) or user.id in self.settings.user_ids:
-            return
+            return None
         roles = getattr(user, "roles", ())  # a Member in a server; a User has none
         if any(role.id in self.settings.role_ids for role in roles):
-            return
-        raise NotCurator("curate-not-allowed")
+            return None
+        return "curate-not-allowed"
+
+    async def require_curator(self, interaction: discord.Interaction) -> None:
+        if (key := await self.refusal(interaction)) is not None:
+            raise NotCurator(key)
 
 
 def actor(interaction: discord.Interaction) -> str:

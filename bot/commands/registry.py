@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 
 def command_groups(bot: LaurelBot) -> list[commands.Cog]:
+    curate = Curate(_curation(bot), _session(bot), bot.settings.discord.api_base_url)
     return [
-        About(bot.editions, bot.papers, bot.strings, bot.tree),
+        About(bot.editions, bot.papers, bot.strings, bot.tree, {"curate": curate.shown_to}),
         Awards(bot),
         Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
-        Curate(_curation(bot), _session(bot), bot.settings.discord.api_base_url),
+        curate,
         Digest(bot),
     ]
 
