@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from typing import Any
 from bot.domain.subscriptions import Subscription, Theme
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
-from tests.support.processes import Stand, bot_env, control, run_bot, until
+from tests.support.processes import Stand, bot_env, control, kill, run_bot, until
 
 POST = "POST /channels/{channel_id}/messages"
 MARKER = re.compile(r"(L\d+-[0-9a-f]{6})$")
@@ -45,11 +44,6 @@ def _env(stand: Stand, database: Path) -> dict[str, str]:
 
 def _bot(stand: Stand, database: Path) -> subprocess.Popen[str]:
     return run_bot(_env(stand, database))
-
-
-def _kill(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
 
 
 def _subscribe(database: Path, world: dict[str, Any]) -> int:
@@ -132,7 +126,7 @@ def test_sigkill_during_a_fan_out_neither_duplicates_nor_loses_a_post(
     try:
         until(lambda: len(_markers(stand)) >= 3, "the first posts")
     finally:
-        _kill(bot)
+        kill(bot)
     stored = len(_markers(stand))
     assert stored < total, "the fan-out finished before the kill; slow it down"
 
@@ -152,7 +146,7 @@ def test_sigkill_during_a_fan_out_neither_duplicates_nor_loses_a_post(
             "the post held after the store to be stored",
         )
     finally:
-        _kill(bot)
+        kill(bot)
 
     # 3. Started again: everything settles, once.
     bot = _bot(stand, database)
@@ -163,7 +157,7 @@ def test_sigkill_during_a_fan_out_neither_duplicates_nor_loses_a_post(
         )
         markers = _markers(stand)
     finally:
-        _kill(bot)
+        kill(bot)
     assert len(markers) == total
     assert Counter(markers).most_common(1)[0][1] == 1  # no duplicates
     assert set(markers) == set(_ledger(database))  # nothing lost

@@ -6,14 +6,13 @@ a second bot on the same database refuses to start.
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import time
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from tests.support.processes import GRACE, Stand, bot_env, control, run_bot, until
+from tests.support.processes import GRACE, Stand, bot_env, control, kill, run_bot, until
 
 SYNC = "PUT /applications/{application_id}/commands"
 
@@ -57,12 +56,10 @@ def test_kill_restart_and_a_second_bot_refused(stand: Stand, tmp_path: Path) -> 
         assert second.returncode == 1
         assert "already running" in err
 
-        first.send_signal(signal.SIGKILL)
-        first.wait(timeout=10)
+        kill(first)
         first = _bot(stand, database)
         answer = _about(stand)  # the restarted bot answers; the stand-in kept its record
         assert answer["embeds"][0]["title"] == "Laurel"
         assert _syncs(stand) == 1  # the unchanged tree was not pushed again
     finally:
-        first.kill()
-        first.wait(timeout=10)
+        kill(first)

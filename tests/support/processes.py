@@ -33,18 +33,18 @@ class Stand:
 @contextmanager
 def stand_in() -> Iterator[Stand]:
     """Run the stand-in on a free port for the length of the block."""
-    process = subprocess.Popen(
+    # As a context manager, Popen also closes its pipe when the block ends.
+    with subprocess.Popen(
         [sys.executable, "-m", "bot", "localdiscord", "--port", "0"],
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert process.stdout is not None
-        lines = dict(process.stdout.readline().split(maxsplit=1) for _ in range(4))
-        yield Stand(lines["control"].strip(), lines["REST"].strip(), lines["token"].strip())
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines = dict(process.stdout.readline().split(maxsplit=1) for _ in range(4))
+            yield Stand(lines["control"].strip(), lines["REST"].strip(), lines["token"].strip())
+        finally:
+            process.terminate()
 
 
 def bot_env(stand: Stand, database: Path, **extra: str) -> dict[str, str]:
@@ -70,6 +70,15 @@ def run_bot(
     return subprocess.Popen(
         [sys.executable, "-m", "bot", "run"], env=env, stdout=stdout, stderr=stderr, text=True
     )
+
+
+def kill(process: subprocess.Popen[str]) -> None:
+    """SIGKILL `process`, reap it, and close its pipes (left open, they warn when collected)."""
+    process.kill()
+    process.wait(timeout=10)
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
 
 
 def control(url: str, body: dict[str, Any] | None = None) -> Any:
