@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.localdiscord.config import Config
 from bot.localdiscord.limits import SpecValidatorProtocol
+from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from tests.support.processes import Stand, stand_in
 
 # ../shared sits beside the checkout (as in CI); it is never committed into the project.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -51,3 +55,41 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"the shared material is not at {SHARED} (it sits beside the checkout in CI)")
     return SHARED
+
+
+# -- Laurel on the stand-in, in this process and as separate processes ------------------------
+@pytest.fixture
+async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
+    """A copy of the bundled catalogue for this test alone."""
+    copy = tmp_path / "laurel.db"
+    copy.write_bytes(template_db.read_bytes())
+    async with await Database.open(copy) as database:
+        yield database
+
+
+@pytest.fixture
+def config() -> Config:
+    return Config(heartbeat_interval_ms=200)
+
+
+@pytest.fixture
+async def server(
+    config: Config, spec_validator: SpecValidatorProtocol | None
+) -> AsyncIterator[LocalDiscord]:
+    """The stand-in in this process; teardown fails on a spec violation, an unhandled route or
+    an error of its own."""
+    local = await LocalDiscord(config=config, validator=spec_validator).start()
+    try:
+        yield local
+    finally:
+        await local.stop()
+    assert local.errors == []
+    assert [r.route for r in local.unhandled] == []
+    assert [str(v) for v in local.violations] == []
+
+
+@pytest.fixture
+def stand() -> Iterator[Stand]:
+    """`laurel localdiscord` as its own process."""
+    with stand_in() as running:
+        yield running

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -12,6 +15,9 @@ from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 
+# A command group that some members see in /help without its default permissions.
+Audience = Callable[[discord.Interaction], Awaitable[bool]]
+
 
 class About(commands.Cog):
     def __init__(
@@ -20,8 +26,10 @@ class About(commands.Cog):
         papers: PaperRepository,
         strings: Strings,
         tree: app_commands.CommandTree[discord.Client],
+        audiences: Mapping[str, Audience] | None = None,
     ) -> None:
         self._tree = tree
+        self._audiences = dict(audiences or {})
         self._editions = editions
         self._papers = papers
         self._strings = strings
@@ -41,8 +49,14 @@ class About(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         language = language_of(interaction.locale)
         listed = []
+        shown: dict[str, bool] = {}  # by top-level name: each group is asked about once
         for command in self._tree.walk_commands():
             if isinstance(command, app_commands.Group):
+                continue
+            root = command.root_parent or command
+            if root.name not in shown:
+                shown[root.name] = await self._shown(interaction, root)
+            if not shown[root.name]:
                 continue
             # As the reader's client shows them: each word of "awards edition" is translated.
             words = command.qualified_name.split()
@@ -52,3 +66,18 @@ class About(commands.Cog):
         await interaction.response.send_message(
             embed=help_embed(listed, self._strings, language), ephemeral=True
         )
+
+    async def _shown(
+        self,
+        interaction: discord.Interaction,
+        root: app_commands.Command[Any, ..., Any] | app_commands.Group,
+    ) -> bool:
+        """Whether the member's own client lists `root`: as Discord decides from its default
+        permissions, or because its group says so (configured curators see /curate)."""
+        if root.guild_only and interaction.guild is None:
+            return False
+        needed = root.default_permissions
+        if needed is None or needed <= interaction.permissions:
+            return True
+        audience = self._audiences.get(root.name)
+        return audience is not None and await audience(interaction)

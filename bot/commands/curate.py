@@ -13,7 +13,6 @@ from typing import cast
 
 import aiohttp
 import discord
-import yarl
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
@@ -44,12 +43,8 @@ class Curate(
     group_name=_("curate"),
     group_description=_("Keep the catalogue: add, correct, remove, import, undo (curators)"),
 ):
-    def __init__(
-        self, curation: Curation, session: aiohttp.ClientSession, discord_api: str
-    ) -> None:
+    def __init__(self, curation: Curation) -> None:
         self.curation = curation
-        self._session = session
-        self._discord_api = discord_api
         super().__init__()
         group = self.__cog_app_commands_group__
         assert group is not None
@@ -63,6 +58,10 @@ class Curate(
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         await self.curation.require_curator(interaction)
         return True
+
+    async def shown_to(self, interaction: discord.Interaction) -> bool:
+        """/help lists /curate to curators named in the settings even without Manage Server."""
+        return await self.curation.refusal(interaction) is None
 
     @app_commands.command(
         name=_("import"), description=_("Load a catalogue file: see what would change, then apply")
@@ -102,23 +101,13 @@ class Curate(
         await send_preview(interaction, view, embed)
 
     async def _download(self, file: discord.Attachment) -> bytes:
-        # Relative to the API's host when not absolute: a Discord-compatible stand-in may
-        # serve uploads from itself (Discord's own URLs are absolute and pass unchanged).
-        url = yarl.URL(self._discord_api).join(yarl.URL(file.url))
-        timeout = aiohttp.ClientTimeout(total=30)
-        chunks, size = [], 0
         try:
-            async with self._session.get(url, timeout=timeout) as response:
-                response.raise_for_status()
-                # Chunk by chunk to the end: one read(n) returns only what is buffered.
-                async for chunk in response.content.iter_chunked(64 * 1024):
-                    size += len(chunk)
-                    if size > MAX_IMPORT_BYTES:
-                        raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
-                    chunks.append(chunk)
-        except (aiohttp.ClientError, TimeoutError):
+            data = await file.read()
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
             raise UserError("curate-file-unreadable", reason="download failed") from None
-        return b"".join(chunks)
+        if len(data) > MAX_IMPORT_BYTES:  # the size Discord reported was checked; this is what came
+            raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
+        return data
 
     @app_commands.command(name=_("export"), description=_("The whole catalogue as a file"))
     @app_commands.describe(format=_("TOML (everything) or CSV (the awards)"))

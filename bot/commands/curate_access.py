@@ -50,17 +50,22 @@ class Curation:
     audit: AuditRepository
     arxiv: ArxivClient | None
 
-    async def require_curator(self, interaction: discord.Interaction) -> None:
+    async def refusal(self, interaction: discord.Interaction) -> str | None:
+        """Why the user may not curate here (a message key), or None if they may."""
         home = self.settings.home_guild_id
         if home is not None and interaction.guild_id != home:
-            raise NotCurator("curate-not-here")
+            return "curate-not-here"
         user = interaction.user
         if await self.bot.is_owner(user) or user.id in self.settings.user_ids:
-            return
+            return None
         roles = getattr(user, "roles", ())  # a Member in a server; a User has none
         if any(role.id in self.settings.role_ids for role in roles):
-            return
-        raise NotCurator("curate-not-allowed")
+            return None
+        return "curate-not-allowed"
+
+    async def require_curator(self, interaction: discord.Interaction) -> None:
+        if (key := await self.refusal(interaction)) is not None:
+            raise NotCurator(key)
 
 
 def actor(interaction: discord.Interaction) -> str:
@@ -80,6 +85,15 @@ class CuratorGroup(app_commands.Group):
         return True
 
 
+async def _require_invoker(
+    curation: Curation, invoker_id: int, interaction: discord.Interaction
+) -> None:
+    """Only the curator who asked, and only while still a curator."""
+    if interaction.user.id != invoker_id:
+        raise UserError("curate-not-yours")
+    await curation.require_curator(interaction)
+
+
 class CuratorView(LaurelView):
     """Buttons only the curator who asked may press, checked again on every press."""
 
@@ -89,9 +103,7 @@ class CuratorView(LaurelView):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id != self.invoker_id:
-            raise UserError("curate-not-yours")
-        await self.curation.require_curator(interaction)
+        await _require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
 
@@ -104,9 +116,7 @@ class CuratorModal(discord.ui.Modal):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id != self.invoker_id:
-            raise UserError("curate-not-yours")
-        await self.curation.require_curator(interaction)
+        await _require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
     async def on_error(  # type: ignore[override]  # Modal.on_error takes no item

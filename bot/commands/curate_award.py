@@ -11,7 +11,7 @@ from discord.app_commands import locale_str as _
 from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import AwardOptions, checked, validated
 from bot.commands.curate_paper import paper_choices, stored_paper
-from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year
+from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
 from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
 from bot.errors import UserError
 from bot.render.curate import entry_embed
@@ -50,25 +50,9 @@ class AwardCuration(CuratorGroup):
         )
 
     @app_commands.command(name=_("add"), description=_("Give a stored paper another award"))
-    @app_commands.describe(
-        paper=_("Start typing a title and pick the paper"),
-        venue=_("The conference, e.g. ICML or NeurIPS"),
-        year=_("The year of the conference"),
-        award=_("The kind of award"),
-        track=_("The track the award was given in, if any"),
-        name=_("The award's name as the venue published it"),
-        source=_("Link to where the award was announced"),
-    )
-    @app_commands.rename(
-        paper=_("paper"),
-        venue=_("venue"),
-        year=_("year"),
-        award=_("award"),
-        track=_("track"),
-        name=_("name"),
-        source=_("source"),
-    )
-    @app_commands.choices(award=KIND_CHOICES)
+    @app_commands.describe(paper=_("Start typing a title and pick the paper"))
+    @app_commands.rename(paper=_("paper"))
+    @award_options
     async def add(
         self,
         interaction: discord.Interaction,

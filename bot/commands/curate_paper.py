@@ -10,7 +10,7 @@ from bot.catalog.arxiv import paper_from_arxiv
 from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import AwardOptions, arxiv_id_of, format_links, paper_from_form
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
-from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year
+from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, StoredPaper
 from bot.errors import UserError
@@ -99,25 +99,9 @@ class PaperCuration(CuratorGroup):
     @app_commands.command(
         name=_("add"), description=_("Add an awarded paper: from arXiv, or through a form")
     )
-    @app_commands.describe(
-        venue=_("The conference, e.g. ICML or NeurIPS"),
-        year=_("The year of the conference"),
-        award=_("The kind of award"),
-        arxiv=_("arXiv id or link; leave out to fill in a form instead"),
-        track=_("The track the award was given in, if any"),
-        name=_("The award's name as the venue published it"),
-        source=_("Link to where the award was announced"),
-    )
-    @app_commands.rename(
-        venue=_("venue"),
-        year=_("year"),
-        award=_("award"),
-        arxiv=_("arxiv"),
-        track=_("track"),
-        name=_("name"),
-        source=_("source"),
-    )
-    @app_commands.choices(award=KIND_CHOICES)
+    @app_commands.describe(arxiv=_("arXiv id or link; leave out to fill in a form instead"))
+    @app_commands.rename(arxiv=_("arxiv"))
+    @award_options
     async def add(
         self,
         interaction: discord.Interaction,

@@ -34,7 +34,7 @@ from bot.commands.digest_options import (
     TimeOption,
     TimeZoneOption,
 )
-from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.commands.options import VenueOption, Year, filter_options, kind_of
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
@@ -99,7 +99,7 @@ class Digest(
     @app_commands.command(
         name=_("subscribe"), description=_("Post a themed digest to a channel on a schedule")
     )
-    @app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))
+    @filter_options
     @app_commands.describe(
         channel=_("Where to post: a text or announcement channel, a thread, or a forum"),
         theme=_("What to post"),
@@ -109,14 +109,8 @@ class Digest(
         timezone=_("An IANA time zone such as Europe/Berlin (UTC if left out)"),
         language=_("The language of the posts (the server's if left out)"),
         role=_("A role to mention in each post (none if left out)"),
-        venue=_("Only this conference"),
-        kind=_("Only this kind of award"),
-        year_from=_("Only awards from this year on"),
-        year_to=_("Only awards up to this year"),
     )
-    @app_commands.choices(
-        theme=THEME_CHOICES, cadence=CADENCE_CHOICES, language=LANGUAGE_CHOICES, kind=KIND_CHOICES
-    )
+    @app_commands.choices(theme=THEME_CHOICES, cadence=CADENCE_CHOICES, language=LANGUAGE_CHOICES)
     async def subscribe(
         self,
         interaction: discord.Interaction,
@@ -233,7 +227,7 @@ class Digest(
         name=_("edit"),
         description=_("Change a digest's channel, theme, schedule, language, role or filters"),
     )
-    @app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))
+    @filter_options
     @app_commands.describe(
         subscription=SUBSCRIPTION,
         channel=_("New channel"),
@@ -244,17 +238,12 @@ class Digest(
         timezone=_("New IANA time zone such as Europe/Berlin"),
         language=_("New language of the posts"),
         role=_("New role to mention in each post"),
-        venue=_("Only this conference"),
-        kind=_("Only this kind of award"),
-        year_from=_("Only awards from this year on"),
-        year_to=_("Only awards up to this year"),
         clear=_("Remove the role mention or the filters"),
     )
     @app_commands.choices(
         theme=THEME_CHOICES,
         cadence=CADENCE_CHOICES,
         language=LANGUAGE_CHOICES,
-        kind=KIND_CHOICES,
         clear=CLEAR_CHOICES,
     )
     async def edit(

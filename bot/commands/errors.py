@@ -18,6 +18,7 @@ from bot.domain.models import Language
 from bot.errors import LaurelError, UserError
 from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
+from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_LOCKED, SQLITE_READONLY, WriteRefused
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +26,22 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062
 # Discord's code for a second answer to one interaction.
 ALREADY_ACKNOWLEDGED = 40060
+# What a member is told when SQLite refused a write; the operator's English reason is logged.
+REFUSED_WRITES = {
+    SQLITE_BUSY: "error-store-busy",
+    SQLITE_LOCKED: "error-store-busy",
+    SQLITE_READONLY: "error-store-read-only",
+    SQLITE_FULL: "error-store-full",
+}
 
 
 def describe(error: Exception, strings: Strings, locale: discord.Locale) -> tuple[str, bool]:
     """The text to show for `error`, and whether it was expected (a mistake, not a bug)."""
     language = language_of(locale)
     error = _unwrap(error)
+    if isinstance(error, WriteRefused):
+        log.warning("a command's write was refused: %s", error)
+        return strings.text(REFUSED_WRITES.get(error.code, "error-store-busy"), language), True
     if isinstance(error, LaurelError):
         return _user_text(error, strings, language), True
     if isinstance(error, app_commands.TransformerError):

@@ -6,7 +6,8 @@ case) and autocompleted from the store; an award kind is one of fixed, translate
 
 from __future__ import annotations
 
-from typing import Protocol, cast
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -18,6 +19,7 @@ from bot.store.editions import EditionRepository
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 Year = app_commands.Range[int, 1950, 2100]
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _HasEditions(Protocol):
@@ -83,3 +85,37 @@ KIND_CHOICES = [
 
 def kind_of(choice: app_commands.Choice[str] | None) -> AwardKind | None:
     return None if choice is None else AwardKind(choice.value)
+
+
+def award_options(command: F) -> F:
+    """Describe and name `venue, year, award, track, name, source`: an award, given alike
+    wherever a curator gives one (the command's signature declares them)."""
+    command = app_commands.describe(
+        venue=_("The conference, e.g. ICML or NeurIPS"),
+        year=_("The year of the conference"),
+        award=_("The kind of award"),
+        track=_("The track the award was given in, if any"),
+        name=_("The award's name as the venue published it"),
+        source=_("Link to where the award was announced"),
+    )(command)
+    command = app_commands.rename(
+        venue=_("venue"),
+        year=_("year"),
+        award=_("award"),
+        track=_("track"),
+        name=_("name"),
+        source=_("source"),
+    )(command)
+    return app_commands.choices(award=KIND_CHOICES)(command)
+
+
+def filter_options(command: F) -> F:
+    """Describe and name `venue, kind, year_from, year_to`: which awards a command is about."""
+    command = app_commands.describe(
+        venue=_("Only this conference"),
+        kind=_("Only this kind of award"),
+        year_from=_("Only awards from this year on"),
+        year_to=_("Only awards up to this year"),
+    )(command)
+    command = app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))(command)
+    return app_commands.choices(kind=KIND_CHOICES)(command)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import aiohttp
 from discord.ext import commands
 
 from bot.commands.about import About
@@ -23,12 +22,13 @@ if TYPE_CHECKING:
 
 
 def command_groups(bot: LaurelBot) -> list[commands.Cog]:
+    curate = Curate(_curation(bot))
     return [
-        About(bot.editions, bot.papers, bot.strings, bot.tree),
+        About(bot.editions, bot.papers, bot.strings, bot.tree, {"curate": curate.shown_to}),
         Awards(bot),
         Stats(bot.editions, bot.papers, bot.strings),
         PaperCommands(bot, bot.papers, bot.strings),
-        Curate(_curation(bot), _session(bot), bot.settings.discord.api_base_url),
+        curate,
         Digest(bot),
     ]
 
@@ -44,9 +44,3 @@ def _curation(bot: LaurelBot) -> Curation:
         audit=bot.audit,
         arxiv=bot.arxiv,
     )
-
-
-def _session(bot: LaurelBot) -> aiohttp.ClientSession:
-    if bot.http_session is None:
-        raise RuntimeError("command groups are built in setup_hook, after the HTTP session")
-    return bot.http_session

@@ -97,7 +97,7 @@ class Driver:
     ) -> Interaction:
         guild, channel, user = where
         command = self.commands.find(name, guild.id)
-        resolver = Resolver(self.world, guild, channel, user)
+        resolver = self._resolver(guild, channel, user)
         path = subcommand.split() if isinstance(subcommand, str) else list(subcommand or [])
         options = resolver.command_options(command, path, given, focused)
         data: dict[str, Any] = {
@@ -170,7 +170,7 @@ class Driver:
         if kind != 2:
             if values is None:
                 raise ValueError(f"{custom_id!r} is a select menu: use choose()")
-            resolver = Resolver(self.world, guild, channel, user)
+            resolver = self._resolver(guild, channel, user)
             data["values"] = resolver.select_values(component, values)
             if resolver.resolved:
                 data["resolved"] = resolver.resolved
@@ -193,7 +193,7 @@ class Driver:
         guild, channel, user = self._where(
             opened_by.guild_id, opened_by.channel_id, opened_by.user_id
         )
-        components = Resolver(self.world, guild, channel, user).modal_components(modal, fields)
+        components = self._resolver(guild, channel, user).modal_components(modal, fields)
         data = {"custom_id": modal["custom_id"], "components": components}
         message = None
         if opened_by.source_message_id is not None:
@@ -202,6 +202,9 @@ class Driver:
         return await self._issue(MODAL_SUBMIT, data, guild, channel, user, locale, message=message)
 
     # -- the envelope ----------------------------------------------------------------------
+    def _resolver(self, guild: Guild, channel: Channel, user_id: int) -> Resolver:
+        return Resolver(self.world, guild, channel, user_id, cdn_base=self.store.cdn_base)
+
     def _where(
         self, guild_id: int | None, channel_id: int | None, user_id: int | None
     ) -> tuple[Guild, Channel, int]:

@@ -50,9 +50,12 @@ async def laurel_on(
     bot = HarnessBot(
         settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock
     )
-    await bot.login(server.token)
-    running = asyncio.create_task(bot.connect(), name="laurel-gateway")
+    running: asyncio.Task[None] | None = None
     try:
+        # Inside the try: login runs setup_hook, and a start that fails there must still
+        # close the sessions discord.py and the bot have opened by then.
+        await bot.login(server.token)
+        running = asyncio.create_task(bot.connect(), name="laurel-gateway")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(
             {ready, running}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
@@ -66,4 +69,5 @@ async def laurel_on(
         yield bot
     finally:
         await bot.close()
-        await asyncio.gather(running, return_exceptions=True)
+        if running is not None:
+            await asyncio.gather(running, return_exceptions=True)

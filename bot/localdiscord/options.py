@@ -28,8 +28,11 @@ SELECT_RESOLVES = {5: USER, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}  # select type 
 class Resolver:
     """Turns values into wire values, collecting `resolved` as it goes."""
 
-    def __init__(self, world: World, guild: Guild, channel: Channel, user_id: int) -> None:
+    def __init__(
+        self, world: World, guild: Guild, channel: Channel, user_id: int, *, cdn_base: str
+    ) -> None:
         self.world = world
+        self.cdn_base = cdn_base  # uploads are served from here, at absolute URLs as Discord's
         self.guild = guild
         self.channel = channel
         self.user_id = user_id
@@ -197,7 +200,7 @@ class Resolver:
         filename, data = str(value[0]), value[1]
         attachment_id = self.world.ids.next()
         self.world.attachments[attachment_id] = data
-        url = f"/attachments/{self.channel.id}/{attachment_id}/{filename}"
+        url = f"{self.cdn_base}/attachments/{self.channel.id}/{attachment_id}/{filename}"
         self.resolved.setdefault("attachments", {})[str(attachment_id)] = {
             "id": str(attachment_id),
             "filename": filename,

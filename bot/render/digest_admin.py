@@ -180,34 +180,28 @@ def edited_text(
     )
 
 
-def paused_text(sub: Subscription, strings: Strings, language: Language) -> str:
+def _in_channel(
+    key: str, sub: Subscription, strings: Strings, language: Language, **params: str
+) -> str:
+    """A subscription's heading and channel, in the answer `key`."""
+    heading_text = heading(sub, strings, language)
     return strings.text(
-        "digest-paused",
-        language,
-        heading=heading(sub, strings, language),
-        channel=f"<#{sub.channel_id}>",
+        key, language, heading=heading_text, channel=f"<#{sub.channel_id}>", **params
     )
+
+
+def paused_text(sub: Subscription, strings: Strings, language: Language) -> str:
+    return _in_channel("digest-paused", sub, strings, language)
 
 
 def resumed_text(
     sub: Subscription, next_post: dt.datetime, strings: Strings, language: Language
 ) -> str:
-    return strings.text(
-        "digest-resumed",
-        language,
-        heading=heading(sub, strings, language),
-        channel=f"<#{sub.channel_id}>",
-        when=when(next_post),
-    )
+    return _in_channel("digest-resumed", sub, strings, language, when=when(next_post))
 
 
 def removed_text(sub: Subscription, strings: Strings, language: Language) -> str:
-    return strings.text(
-        "digest-removed",
-        language,
-        heading=heading(sub, strings, language),
-        channel=f"<#{sub.channel_id}>",
-    )
+    return _in_channel("digest-removed", sub, strings, language)
 
 
 def preview_content(

@@ -10,6 +10,7 @@ from discord import app_commands
 from bot.commands.errors import describe
 from bot.errors import LaurelError, UserError
 from bot.render.i18n import Strings
+from bot.store.errors import REFUSALS, SQLITE_BUSY, SQLITE_FULL, SQLITE_READONLY, WriteRefused
 
 STRINGS = Strings.load()
 TW = discord.Locale.taiwan_chinese
@@ -59,3 +60,34 @@ def test_unexpected_error_gets_an_id_and_a_logged_traceback(
 
 async def _noop(interaction: discord.Interaction) -> None:
     """A callback for building commands in tests."""
+
+
+CN = discord.Locale.chinese
+NOTHING_CHANGED = {EN: "Nothing was changed", TW: "沒有任何變更", CN: "没有任何更改"}
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        (SQLITE_BUSY, {EN: "database is busy", TW: "資料庫目前忙碌中", CN: "数据库目前正忙"}),
+        (SQLITE_READONLY, {EN: "database is read-only", TW: "唯讀", CN: "只读"}),
+        (SQLITE_FULL, {EN: "disk is full", TW: "磁碟空間已滿", CN: "磁盘空间已满"}),
+    ],
+)
+def test_a_refused_write_is_told_in_the_users_language(
+    code: int, reason: dict[discord.Locale, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="x", description="x", callback=_noop
+    )
+    error = WriteRefused(REFUSALS[code], code)
+    wrapped = app_commands.CommandInvokeError(command, error)
+    for locale, words in reason.items():
+        with caplog.at_level(logging.WARNING):
+            text, expected = describe(wrapped, STRINGS, locale)
+        assert expected  # a clear answer, not an apology with an error id
+        assert words in text
+        assert NOTHING_CHANGED[locale] in text
+        assert str(error) not in text  # the operator's English reason goes to the log
+    assert [r.levelno for r in caplog.records] == [logging.WARNING] * 3
+    assert all(str(error) in r.getMessage() for r in caplog.records)

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 from bot.app import LaurelBot
+from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import CurationSettings, Settings
+from bot.store.database import Database
 
 
 async def test_about_answers_with_the_catalogue_coverage(
@@ -39,3 +42,37 @@ async def test_help_translates_each_word_of_a_subcommand(
     chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
     assert "/獎項 屆次 — " in chinese["description"]
     assert "/awards" not in chinese["description"]
+
+
+def _listed(description: str) -> set[str]:
+    """The top-level command names in a /help answer."""
+    return {line.split()[0].removeprefix("/") for line in description.splitlines()}
+
+
+async def _help_for(server: LocalDiscord, user: str) -> set[str]:
+    user_id = server.world.find_user(user).id
+    answer = await (await server.slash("help", user_id=user_id)).message()
+    return _listed(answer["embeds"][0]["description"])
+
+
+async def test_help_lists_admin_groups_only_to_members_who_may_use_them(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    member = await _help_for(server, "grace")  # a plain member: no Manage Server
+    assert {"about", "help", "awards", "paper"} <= member
+    assert "digest" not in member
+    assert "curate" not in member
+    owner = await _help_for(server, "ada")  # owns the server, so holds every permission
+    assert {"digest", "curate"} <= owner
+    assert member < owner
+
+
+async def test_help_lists_curate_to_a_configured_curator_without_manage_server(
+    server: LocalDiscord, db: Database
+) -> None:
+    grace = server.world.find_user("grace").id
+    settings = Settings(curation=CurationSettings(user_ids=[grace]))
+    async with laurel_on(server, db, settings):
+        listed = await _help_for(server, "grace")
+    assert "curate" in listed
+    assert "digest" not in listed  # still no Manage Server

@@ -10,104 +10,40 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.domain.subscriptions import Subscription, Theme
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from tests.support.processes import Stand, bot_env, control, kill, run_bot, until
 
-GRACE = 60.0  # seconds a step may take on a loaded 2-core machine
 POST = "POST /channels/{channel_id}/messages"
 MARKER = re.compile(r"(L\d+-[0-9a-f]{6})$")
 # Channel name -> subscriptions in it (threads and forums included): the guild's maximum, 25.
 LAYOUT = {"general": 8, "announcements": 7, "reading-group": 6, "papers-forum": 4}
 
 
-@dataclass
-class Stand:
-    control: str
-    rest: str
-    token: str
-
-
-def _json(url: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
-def _until(condition: Any, what: str) -> Any:
-    """Poll another process's state: there is no event to wait on across processes."""
-    deadline = time.monotonic() + GRACE
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def stand() -> Iterator[Stand]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "localdiscord", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        lines = dict(process.stdout.readline().split(maxsplit=1) for _ in range(4))
-        yield Stand(lines["control"].strip(), lines["REST"].strip(), lines["token"].strip())
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 def _env(stand: Stand, database: Path) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": stand.token,
-        "LAUREL_DISCORD__API_BASE_URL": stand.rest,
-        "LAUREL_DATABASE__PATH": str(database),
-        "LAUREL_DIGESTS__TICK_SECONDS": "1",
+    return bot_env(
+        stand,
+        database,
+        LAUREL_DIGESTS__TICK_SECONDS="1",
         # Slow enough that a kill lands in the middle of the fan-out.
-        "LAUREL_DIGESTS__REQUESTS_PER_SECOND": "5",
-        "LAUREL_DIGESTS__RETRY_BASE_SECONDS": "0.1",
-    }
-    env.pop("LAUREL_CONFIG", None)
-    return env
+        LAUREL_DIGESTS__REQUESTS_PER_SECOND="5",
+        LAUREL_DIGESTS__RETRY_BASE_SECONDS="0.1",
+    )
 
 
 def _bot(stand: Stand, database: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot", "run"],
-        env=_env(stand, database),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _kill(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
+    return run_bot(_env(stand, database))
 
 
 def _subscribe(database: Path, world: dict[str, Any]) -> int:
@@ -141,11 +77,11 @@ def _subscribe(database: Path, world: dict[str, Any]) -> int:
 
 
 def _all_messages(stand: Stand) -> list[dict[str, Any]]:
-    world = _json(f"{stand.control}world")
+    world = control(f"{stand.control}world")
     found = []
     for channel in world["guilds"][0]["channels"]:
         query = urllib.parse.urlencode({"channel_id": channel["id"]})
-        found += _json(f"{stand.control}messages?{query}")["messages"]
+        found += control(f"{stand.control}messages?{query}")["messages"]
     return found
 
 
@@ -170,7 +106,7 @@ def _ledger(database: Path) -> dict[str, str]:
 def _held(stand: Stand) -> list[dict[str, Any]]:
     query = urllib.parse.urlencode({"route": POST})
     return [
-        r for r in _json(f"{stand.control}requests?{query}")["requests"] if r["fault"] == "delay"
+        r for r in control(f"{stand.control}requests?{query}")["requests"] if r["fault"] == "delay"
     ]
 
 
@@ -181,16 +117,16 @@ def test_sigkill_during_a_fan_out_neither_duplicates_nor_loses_a_post(
     env = _env(stand, database)
     init = [sys.executable, "-m", "bot", "db", "init"]
     subprocess.run(init, env=env, check=True, capture_output=True)
-    world = _json(f"{stand.control}world")
+    world = control(f"{stand.control}world")
     channels = {c["name"]: c["id"] for c in world["guilds"][0]["channels"]}
     total = _subscribe(database, world)
 
     # 1. Killed after a few posts were stored.
     bot = _bot(stand, database)
     try:
-        _until(lambda: len(_markers(stand)) >= 3, "the first posts")
+        until(lambda: len(_markers(stand)) >= 3, "the first posts")
     finally:
-        _kill(bot)
+        kill(bot)
     stored = len(_markers(stand))
     assert stored < total, "the fan-out finished before the kill; slow it down"
 
@@ -199,29 +135,29 @@ def test_sigkill_during_a_fan_out_neither_duplicates_nor_loses_a_post(
     hold = {"kind": "delay", "route": POST, "seconds": 600}
     for channel, after_store in (("general", True), ("announcements", False)):
         body = {**hold, "after_store": after_store, "channel_id": channels[channel]}
-        _json(f"{stand.control}faults", body)
+        control(f"{stand.control}faults", body)
     bot = _bot(stand, database)
     try:
-        held = _until(lambda: len(_held(stand)) == 2 and _held(stand), "two POSTs held")
+        held = until(lambda: len(_held(stand)) == 2 and _held(stand), "two POSTs held")
         general = f"/{channels['general']}/messages"
         nonce = next(r["body"]["nonce"] for r in held if r["path"].endswith(general))
-        _until(
+        until(
             lambda: any(m.get("nonce") == nonce for m in _all_messages(stand)),
             "the post held after the store to be stored",
         )
     finally:
-        _kill(bot)
+        kill(bot)
 
     # 3. Started again: everything settles, once.
     bot = _bot(stand, database)
     try:
-        _until(
+        until(
             lambda: Counter(_ledger(database).values()) == Counter({"sent": total}),
             "every post to be marked sent",
         )
         markers = _markers(stand)
     finally:
-        _kill(bot)
+        kill(bot)
     assert len(markers) == total
     assert Counter(markers).most_common(1)[0][1] == 1  # no duplicates
     assert set(markers) == set(_ledger(database))  # nothing lost

@@ -116,6 +116,27 @@ async def test_options_subcommands_and_resolved_entities(server: LocalDiscord, b
         assert "users" in interaction.payload["data"]["resolved"]
 
 
+async def test_an_uploaded_option_has_an_absolute_url_the_stand_in_serves(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    """As on Discord: the bot reads an upload with Attachment.read(), from an absolute URL."""
+    read: dict[str, object] = {}
+
+    @bot.tree.command(name="upload", description="Upload a file")
+    async def upload(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        read.update(url=file.url, data=await file.read())
+        await interaction.response.send_message("ok")
+
+    async with connected(bot, server):
+        await bot.tree.sync()
+        interaction = await server.slash("upload", {"file": ("awards.toml", b"[award]\n")})
+        await interaction.message()
+    url = str(read["url"])
+    assert url.startswith(f"{server.base_url}/attachments/")
+    assert url.endswith("/awards.toml")
+    assert read["data"] == b"[award]\n"
+
+
 async def test_autocomplete_choices_come_back(server: LocalDiscord, bot: Laurel) -> None:
     venues = ["ICML", "ICLR", "NeurIPS", "AAAI"]
 

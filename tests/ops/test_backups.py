@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,14 +25,6 @@ class FakeClock:
 
     def __call__(self) -> dt.datetime:
         return self.now
-
-
-@pytest.fixture
-async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
-    copy = tmp_path / "laurel.db"
-    copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as database:
-        yield database
 
 
 def _touch(folder: Path, name: str, *, age: dt.timedelta = dt.timedelta(0)) -> Path:

@@ -9,14 +9,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from bot.store import migrations
-
-GRACE = 60.0  # seconds a process may take to come up on a loaded 2-core machine
+from tests.support.processes import GRACE, Stand, bot_env, run_bot
 
 
 def _free_port() -> int:
@@ -59,21 +55,6 @@ def _until_live(url: str, bot: subprocess.Popen[str]) -> None:
     raise AssertionError(f"{url} did not report a live bot within {GRACE} s")
 
 
-@pytest.fixture
-def stand() -> Iterator[dict[str, str]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "localdiscord", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        yield dict(process.stdout.readline().split(maxsplit=1) for _ in range(4))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 def test_health_says_no_when_nothing_runs(tmp_path: Path) -> None:
     port = _free_port()
     result = _health(_env(tmp_path, port))
@@ -84,22 +65,19 @@ def test_health_says_no_when_nothing_runs(tmp_path: Path) -> None:
 
 
 def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
-    stand: dict[str, str], tmp_path: Path
+    stand: Stand, tmp_path: Path
 ) -> None:
-    token = stand["token"].strip()
-    env = _env(
-        tmp_path,
-        _free_port(),
-        DISCORD_TOKEN=token,
-        LAUREL_DISCORD__API_BASE_URL=stand["REST"].strip(),
+    env = bot_env(
+        stand,
+        tmp_path / "laurel.db",
+        LAUREL_DATABASE__BACKUP_DIR=str(tmp_path / "backups"),
+        LAUREL_HEALTH__PORT=str(_free_port()),
         LAUREL_LOGGING__LEVEL="DEBUG",  # discord.py logs gateway payloads at DEBUG
         LAUREL_LOGGING__FORMAT="json",
     )
     log_path = tmp_path / "bot.log"  # a file, not a pipe: a DEBUG log would fill a pipe
     with log_path.open("w") as log_file:
-        bot = subprocess.Popen(
-            [sys.executable, "-m", "bot", "run"], env=env, stderr=log_file, text=True
-        )
+        bot = run_bot(env, stdout=None, stderr=log_file)
     try:
         url = f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health"
         _until_live(url, bot)
@@ -113,5 +91,5 @@ def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
     log = log_path.read_text()
     assert bot.returncode == 0
     assert "IDENTIFY" in log or "identify" in log.lower()  # the DEBUG log did cover the login
-    assert token not in log
-    assert token.split(".")[2] not in log
+    assert stand.token not in log
+    assert stand.token.split(".")[2] not in log

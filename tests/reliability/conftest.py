@@ -17,15 +17,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Generator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from _pytest.terminal import TerminalReporter
 
 from bot.app import LaurelBot
-from bot.localdiscord.config import Config
 from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
 
@@ -103,34 +100,7 @@ def checked(request: pytest.FixtureRequest) -> Callable[[str], None]:
     return notes.append
 
 
-# -- Laurel on the stand-in ------------------------------------------------------------------
-@pytest.fixture
-def config() -> Config:
-    return Config(heartbeat_interval_ms=200)
-
-
-@pytest.fixture
-async def server(
-    config: Config, spec_validator: SpecValidatorProtocol | None
-) -> AsyncIterator[LocalDiscord]:
-    local = await LocalDiscord(config=config, validator=spec_validator).start()
-    try:
-        yield local
-    finally:
-        await local.stop()
-    assert local.errors == []
-    assert [r.route for r in local.unhandled] == []
-    assert [str(v) for v in local.violations] == []
-
-
-@pytest.fixture
-async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
-    copy = tmp_path / "laurel.db"
-    copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as database:
-        yield database
-
-
+# -- Laurel on the stand-in (`db`, `config`, `server`: tests/conftest.py) -------------------
 @pytest.fixture
 def expected_errors() -> list[str]:
     """Beginnings of ERROR log messages a case expects (an unexpected error is logged with its

@@ -42,6 +42,8 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()  # left open, the pipe warns when it is collected
     with InstanceLock(database):
         pass
 
