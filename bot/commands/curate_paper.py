@@ -168,7 +168,10 @@ class PaperCuration(CuratorGroup):
 
         strings = curation.strings
         heading = strings.text("curate-preview-add", language)
-        embed = paper_preview(award.paper, award, strings, language, heading=heading)
+        venue = {v.key: v.name for v in await curation.editions.venues()}.get(award.venue)
+        embed = paper_preview(
+            award.paper, award, strings, language, heading=heading, venue_name=venue
+        )
         view = ConfirmView(curation, interaction.user.id, write, language)
         await send_preview(interaction, view, embed)
 

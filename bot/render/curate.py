@@ -22,9 +22,10 @@ PLAN_LINES_SHOWN = 25
 ABSTRACT_SHOWN = 1000
 
 
-def award_text(award: Award) -> str:
+def award_text(award: Award, venue_name: str | None = None) -> str:
     track = f" · {esc(award.track)}" if award.track else ""
-    return f"{award.venue.upper()} {award.year} · {esc(award.name)} ({award.kind.value}){track}"
+    venue = esc(venue_name) if venue_name else award.venue.upper()
+    return f"{venue} {award.year} · {esc(award.name)} ({award.kind.value}){track}"
 
 
 def paper_preview(
@@ -34,6 +35,7 @@ def paper_preview(
     language: Language,
     *,
     heading: str,
+    venue_name: str | None = None,
 ) -> discord.Embed:
     """The paper as it would be written, for the curator to confirm."""
     fields = [Field(strings.text("paper-authors", language), _authors(paper, strings, language))]
@@ -41,7 +43,7 @@ def paper_preview(
         names = "; ".join(esc(a) for a in paper.affiliations)
         fields.append(Field(strings.text("paper-affiliations", language), names))
     if award is not None:
-        fields.append(Field(strings.text("paper-awards", language), award_text(award)))
+        fields.append(Field(strings.text("paper-awards", language), award_text(award, venue_name)))
     ids = [
         f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "",
         f"DOI {paper.doi}" if paper.doi else "",
