@@ -5,8 +5,10 @@ in DISCORD_TOKEN.
 KIND is `laurel` (the path `laurel run` takes: instance lock, database open with migrations, the
 bundled catalogue loaded if the database is empty, LaurelBot with its cogs, translator, command
 sync and scheduler), `bare` (a discord.py Client and nothing else: the floor) or `python` (the
-interpreter alone, for memory). Both bots wait 0.01 s after the last GUILD_CREATE instead of
-discord.py's 2 s, or that wait would be most of what is measured.
+interpreter alone, for memory). `laurel-eager` is `laurel` importing matplotlib's chart modules
+up front, as bot.render.charts did before it deferred them to the first chart: the "before" of
+that change, measured next to the "after" in one run. Both bots wait 0.01 s after the last
+GUILD_CREATE instead of discord.py's 2 s, or that wait would be most of what is measured.
 
 It prints one JSON line per phase ({"phase": name, "ns": CLOCK_MONOTONIC}) up to "ready", then
 answers lines on stdin: "memory" with {"rss_kib", "hwm_kib"} from /proc/self/status, "stop" by
@@ -76,7 +78,13 @@ async def run_bare(rest: str, gateway: str, token: str) -> None:
         await running
 
 
-async def run_laurel(rest: str, gateway: str, token: str, path: Path) -> None:
+async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: bool) -> None:
+    if eager:
+        # What bot.render.charts imported at module level before matplotlib became lazy.
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure
+        import matplotlib.patches
+        import matplotlib.ticker  # noqa: F401
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
     from bot.app import LaurelBot, use_endpoints
@@ -105,7 +113,7 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.child", description=__doc__)
-    parser.add_argument("kind", choices=("laurel", "bare", "python"))
+    parser.add_argument("kind", choices=("laurel", "laurel-eager", "bare", "python"))
     parser.add_argument("--rest", default="")
     parser.add_argument("--gateway", default="")
     parser.add_argument("--db", type=Path)
@@ -119,7 +127,9 @@ def main() -> None:
     else:
         if args.db is None:
             parser.error("laurel needs --db")
-        asyncio.run(run_laurel(args.rest, args.gateway, token, args.db))
+        asyncio.run(
+            run_laurel(args.rest, args.gateway, token, args.db, args.kind == "laurel-eager")
+        )
 
 
 if __name__ == "__main__":

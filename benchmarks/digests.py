@@ -1,4 +1,5 @@
-"""Digest fan-out: `python -m benchmarks.digests [--subs N] [--concurrency C] [--rate R]`.
+"""Digest fan-out: `python -m benchmarks.digests [--subs N] [--concurrency C] [--rate R]
+[--json PATH]`.
 
 N subscriptions (10,000 by default) are due in the same minute, each in its own channel of
 N/25 guilds (a guild holds at most 25). The real LaurelBot (discord.py, SQLite, the ledger,
@@ -19,13 +20,12 @@ import argparse
 import asyncio
 import datetime as dt
 import logging
-import os
-import platform
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.localdiscord.config import Config
@@ -111,9 +111,7 @@ async def fan_out(
 
 
 async def run(args: argparse.Namespace) -> None:
-    print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
+    print(f"machine: {machine_line()}")
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "laurel.db"
@@ -154,26 +152,43 @@ async def run(args: argparse.Namespace) -> None:
             finally:
                 await server.stop()
 
-    print("\nsummary (ratios from this one run)")
-    print(f"  fan-out rate / Discord's {DISCORD_GLOBAL_LIMIT:g} req/s limit   "
-          f"{rate / DISCORD_GLOBAL_LIMIT:.1f}x")  # fmt: skip
     deviation = limited / theory - 1
     verdict = "within 5%" if abs(deviation) <= 0.05 else "NOT within 5%"
-    print(f"  limited fan-out time / theoretical N/R     {limited / theory:.3f}x ({verdict})")
-    print(f"  429s answered while limited                {statuses2.get(429, 0):,}")
+    rows: Rows = [
+        ("subscriptions due in the same minute", f"{args.subs:,}"),
+        (f"1. unlimited, {args.concurrency} in flight: posts/s", f"{rate:,.0f} ({seconds:.1f} s)"),
+        (f"fan-out rate / Discord's {DISCORD_GLOBAL_LIMIT:g} req/s limit",
+         f"{rate / DISCORD_GLOBAL_LIMIT:.1f}x"),
+        ("CPU a post (bot and stand-in), share of one core",
+         f"{cpu / max(posted, 1) * 1e3:.1f} ms, {cpu / seconds:.0%}"),
+        (f"2. limited to {args.rate:g}/s: fan-out time / theoretical N/R",
+         f"{limited:.1f} s / {theory:.1f} s = {limited / theory:.3f}x ({verdict})"),
+        ("429s answered while limited", f"{statuses2.get(429, 0):,}"),
+        ("posts missing (run 1, run 2)", f"{args.subs - posted}, {args.subs - posted2}"),
+    ]  # fmt: skip
+    print_rows(rows)
     if cpu / seconds < 0.8:
         print("  note: the process got under 80% of a core in run 1: the machine is busy, and")
         print("  both numbers measure the contention as much as the bot")
-    if posted != args.subs or posted2 != args.subs:
-        print(f"  posts missing: {args.subs - posted} and {args.subs - posted2}")
+    figures = {
+        "subscriptions": args.subs,
+        "concurrency": args.concurrency,
+        "rate_limit": args.rate,
+        "unlimited": {"seconds": seconds, "cpu_s": cpu, "posted": posted, "per_s": rate,
+                      "statuses": {str(k): v for k, v in statuses.items()}},
+        "limited": {"seconds": limited, "theoretical_s": theory, "posted": posted2,
+                    "statuses": {str(k): v for k, v in statuses2.items()}},
+    }  # fmt: skip
+    save(args.json, "digests", rows, figures)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.digests", description=__doc__)
     parser.add_argument("--subs", type=int, default=10_000, help="subscriptions due at once")
     parser.add_argument("--concurrency", type=int, default=50, help="posts in flight")
     parser.add_argument("--rate", type=float, default=DISCORD_GLOBAL_LIMIT, help="limit, req/s")
-    args = parser.parse_args()
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
     if args.subs < 1:
         parser.error("--subs must be at least 1")
     asyncio.run(run(args))

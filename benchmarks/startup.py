@@ -3,8 +3,11 @@
 
 Each start is a fresh process (benchmarks/child.py), timed from exec to on_ready against a
 LocalDiscord in this process: Laurel on a database of N synthetic papers, Laurel on the bundled
-catalogue alone, and the floor, a bare discord.py Client on the same stand-in. The variants take
-turns within each repetition and the medians are compared in one run. The first start of each
+catalogue alone, the floor (a bare discord.py Client on the same stand-in), and Laurel on the N
+papers importing matplotlib up front as it did before charts imported it lazily (the "before" of
+that change, next to its "after" in the same run: benchmarks/child.py `laurel-eager`). The
+variants take turns within each repetition and the medians are compared in one run. The first
+start of each
 is reported apart: it also syncs the command tree (later starts find it unchanged) and warms the
 OS page cache, which later starts then find warm — so "cold" means a new process, not an empty
 page cache. `--papers 2000` is a check in seconds; `--db PATH` reuses one database file (the
@@ -34,7 +37,12 @@ def median(values: list[float]) -> float:
 
 async def measure(big: Path, small: Path, repeats: int) -> dict[str, dict[str, list[float]]]:
     """ms from exec to each phase, per variant; key "first" holds each variant's first start."""
-    variants = {"bare": ("bare", None), "bundled": ("laurel", small), "papers": ("laurel", big)}
+    variants = {
+        "bare": ("bare", None),
+        "bundled": ("laurel", small),
+        "papers": ("laurel", big),
+        "eager": ("laurel-eager", big),
+    }
     times: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
     async with LocalDiscord(config=Config(heartbeat_interval_ms=HOUR_MS)) as server:
         for round_ in range(repeats + 1):
@@ -79,6 +87,19 @@ def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) 
         (
             "imports alone: Laurel / floor",
             as_ratio(median(times["papers"]["imported"]) / median(times["bare"]["imported"])),
+        ),
+        (
+            f"ready, {papers:,} papers, matplotlib imported up front (before)",
+            f"{ready['eager']:,.0f} ms",
+        ),
+        ("lazy matplotlib / up front: ready (median)", as_ratio(ready["papers"] / ready["eager"])),
+        (
+            "lazy matplotlib / up front: imports (median)",
+            as_ratio(median(times["papers"]["imported"]) / median(times["eager"]["imported"])),
+        ),
+        (
+            "lazy matplotlib / up front: ready (best)",
+            as_ratio(min(times["papers"]["ready"]) / min(times["eager"]["ready"])),
         ),
         (
             "first start (syncs commands), papers / bundled",

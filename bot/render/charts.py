@@ -3,6 +3,9 @@
 Each chart is its own `matplotlib.figure.Figure` drawn on an explicit Agg canvas, so nothing
 touches pyplot's global state or the process-wide backend, and charts can be drawn in a worker
 thread. Chart text is English and numeric: the machine's fonts may lack CJK glyphs.
+
+matplotlib is imported when the first chart is drawn, not with this module: it is over half of
+the bot's import time (benchmarks/startup.py), and most starts draw no chart for a long while.
 """
 
 from __future__ import annotations
@@ -11,11 +14,10 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 WIDTH_IN, HEIGHT_IN, DPI = 8.0, 4.5, 100  # 800 × 450 pixels, whatever the data
 SUBMITTED = "#c9d6e8"
@@ -48,6 +50,8 @@ def trend_chart(title: str, points: Sequence[TrendPoint], highlight: int | None 
 
     The year `highlight` (the edition being shown) is shaded.
     """
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     figure = _figure()
     axes = figure.add_subplot()
     if highlight is not None:
@@ -86,6 +90,9 @@ def trend_chart(title: str, points: Sequence[TrendPoint], highlight: int | None 
 
 def compare_chart(title: str, bars: Sequence[VenueBar]) -> bytes:
     """Submissions and accepted side by side per venue, with each acceptance rate on top."""
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
+
     figure = _figure()
     axes = figure.add_subplot()
     width = 0.38
@@ -116,6 +123,9 @@ def compare_chart(title: str, bars: Sequence[VenueBar]) -> bytes:
 
 
 def _figure() -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI)
     # Fixed margins rather than a layout engine: the same look, at a fraction of the time.
     figure.subplots_adjust(left=0.1, right=0.9, top=0.9, bottom=0.1)
