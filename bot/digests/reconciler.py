@@ -173,7 +173,18 @@ class Reconciler:
                 async with self._channel_lock(sub.channel_id):
                     if sub.channel_id in self.dead_channels:
                         return await self._fail(sub, entry, "channel paused")
-                    message_id = await self._deliverer.send(
+                    found = None
+                    if attempt and self._deliverer.is_forum(sub.channel_id):
+                        # A forum post takes no nonce: a try that failed after Discord made
+                        # the post (a 5xx after the store) is found, or a retry would double it.
+                        found = await self._deliverer.find(
+                            sub.channel_id,
+                            marker=entry.nonce,
+                            since=entry.reserved_at,
+                            thread_name=name,
+                            limit=self._settings.history_lookup_limit,
+                        )
+                    message_id = found or await self._deliverer.send(
                         sub.channel_id,
                         post,
                         nonce=entry.nonce,

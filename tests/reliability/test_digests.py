@@ -29,6 +29,7 @@ from tests.reliability.test_store import Fault, locked, read_only
 
 PATH = "digest fan-out"
 POST = "POST /channels/{channel_id}/messages"
+FORUM_POST = "POST /channels/{channel_id}/threads"
 CHANNELS = ("general", "announcements", "reading-group")
 PER_CHANNEL = 4
 NINE = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
@@ -227,6 +228,37 @@ async def test_a_lost_channel_pauses_its_subscriptions_and_the_rest_post(
         f"{len(lost)} subscriptions paused ({reason}) after 1 request; admins told once; "
         f"3 days: {summary}"
     )
+
+
+@pytest.mark.fault(PATH, "503 after the store, in a forum (no nonce)")
+async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
+    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, checked: Checked
+) -> None:
+    guild, forum = server.world.default_guild(), server.channel("papers-forum")
+    subs = []
+    for theme in (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT):
+        sub = Subscription.model_validate(
+            {"guild_id": guild.id, "channel_id": forum.id, "theme": theme, "time": dt.time(9, 0),
+             "timezone": "UTC", "created_by": guild.owner_id, "created_at": bot.digests.now()}
+        )  # fmt: skip
+        subs.append(await bot.subscriptions.add(sub))
+        bot.digests.scheduled(subs[-1])
+    fault = server.inject("server_error", route=FORUM_POST, status=503, after_store=True, times=2)
+    await run_at(bot, clock, NINE)
+    assert fault.hits == 2
+    posts = [c for c in guild.channels.values() if c.parent_id == forum.id]
+    assert len(posts) == len(subs)  # one new post per subscription, none doubled
+    for sub in subs:
+        assert sub.id is not None
+        (row,) = await bot.digests.ledger.of_subscription(sub.id)
+        assert row.status == "sent"
+        (starter,) = server.messages(server.channel(row.message_id or 0).id)
+        found = MARKER.search(starter["embeds"][-1]["footer"]["text"])
+        assert found is not None
+        assert found[1] == row.nonce
+    statuses = [r.status for r in server.requests_to(FORUM_POST)]
+    checked(f"forum POSTs {statuses}; the 2 refused ones found by their marker; "
+            f"{len(subs)} posts, each once")  # fmt: skip
 
 
 # -- the gateway drops during a fan-out --------------------------------------------------------
