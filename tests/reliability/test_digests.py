@@ -7,6 +7,7 @@ stand-in holds exactly one message carrying that row's marker — nothing lost, 
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import re
@@ -288,7 +289,7 @@ async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
     if fail_resume:
         server.fail_next_resume()
         await server.drop_gateway(code=4000)
-        await ready.again.wait()  # bounded by the suite's timeout
+        await asyncio.wait_for(ready.again.wait(), 10)
         assert ready.fired == 1
     else:
         await server.drop_gateway()  # abruptly, as a network failure does
