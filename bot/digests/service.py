@@ -264,7 +264,9 @@ class DigestService:
             ):
                 firing = last
             schedule[sub.id] = (sub, firing)
-        self._schedule = schedule
+        # A subscription the commands scheduled while this was being read (a /digest
+        # subscribe as the bot starts) is kept, and wins: replacing the dict whole lost it.
+        self._schedule = {**schedule, **self._schedule}
 
     async def _resync(self, now: dt.datetime) -> None:
         active = {s.id: s for s in await self._subscriptions.active() if s.id is not None}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bot.digests.delivery import ChannelGone, RejectedError, TransientError
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
-from bot.domain.subscriptions import DigestFilter, Theme
+from bot.domain.subscriptions import DigestFilter, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
@@ -217,3 +219,23 @@ async def test_a_paper_a_curator_removed_is_never_picked(rig: Rig) -> None:
     assert len(shown) == len(ids) + 2
     assert removed not in shown
     assert set(shown) == set(ids) - {removed}
+
+
+async def test_a_subscription_made_while_the_first_schedule_is_read_is_kept(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    repository = rig.service.reconciler._subscriptions  # the one the service reads too
+    read = repository.active
+    made: list[Subscription] = []
+
+    async def read_then_subscribe() -> list[Subscription]:
+        found = await read()
+        if not made:  # a /digest subscribe lands between the read and the schedule's update
+            made.append(await rig.subscribe())
+        return found
+
+    monkeypatch.setattr(repository, "active", read_then_subscribe)
+    await rig.run_until(dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC), MINUTE * 10)
+    (sub,) = made
+    assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
