@@ -112,14 +112,23 @@ class Reconciler:
             lock = self._channel_locks[channel_id] = asyncio.Lock()
         return lock
 
-    async def deliver(self, sub: Subscription, period: str, *, late: bool) -> PostResult:
-        """The post of `sub` for `period`, unless the ledger already has it."""
+    async def deliver(
+        self, sub: Subscription, period: str, *, late: bool, resume: bool = False
+    ) -> PostResult:
+        """The post of `sub` for `period`, unless the ledger already has it.
+
+        `resume`: the caller's own earlier try reserved the row and then the store refused a
+        later write (a mark, a retry's note), so a pending row is settled here rather than
+        left to the next start.
+        """
         # The whole pipeline (pick, reserve, render, send) is bounded, not just the send: ten
         # thousand posts due at once must not all be rendered and held in memory first.
         async with self._fan_out:
-            return await self._deliver(sub, period, late=late)
+            return await self._deliver(sub, period, late=late, resume=resume)
 
-    async def _deliver(self, sub: Subscription, period: str, *, late: bool) -> PostResult:
+    async def _deliver(
+        self, sub: Subscription, period: str, *, late: bool, resume: bool
+    ) -> PostResult:
         assert sub.id is not None
         if sub.channel_id in self.dead_channels:
             return PostResult("paused")
@@ -128,6 +137,8 @@ class Reconciler:
             sub.id, period, sub.theme.value, late=late, now=self._clock(), choose=choose
         )
         if not created:
+            if resume and entry.status == "pending":
+                await self._settle(entry)
             return PostResult("already", entry.id, entry.message_id, sub.channel_id)
         if entry.status == "empty":
             self.stats.empty[sub.theme.value] += 1
@@ -162,7 +173,18 @@ class Reconciler:
                 async with self._channel_lock(sub.channel_id):
                     if sub.channel_id in self.dead_channels:
                         return await self._fail(sub, entry, "channel paused")
-                    message_id = await self._deliverer.send(
+                    found = None
+                    if attempt and self._deliverer.is_forum(sub.channel_id):
+                        # A forum post takes no nonce: a try that failed after Discord made
+                        # the post (a 5xx after the store) is found, or a retry would double it.
+                        found = await self._deliverer.find(
+                            sub.channel_id,
+                            marker=entry.nonce,
+                            since=entry.reserved_at,
+                            thread_name=name,
+                            limit=self._settings.history_lookup_limit,
+                        )
+                    message_id = found or await self._deliverer.send(
                         sub.channel_id,
                         post,
                         nonce=entry.nonce,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -46,7 +46,7 @@ from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
 from bot.store.errors import StoreError
-from bot.store.ledger import LedgerRepository
+from bot.store.ledger import LedgerEntry, LedgerRepository
 from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 
@@ -101,6 +101,9 @@ class DigestService:
         self._start_lock = asyncio.Lock()
         self._inflight: dict[int, asyncio.Task[None]] = {}  # by subscription
         self._tasks: set[asyncio.Task[None]] = set()  # every post in flight, settling too
+        # (subscription, period) whose delivery the store refused: due again, and resumed.
+        self._refused: set[tuple[int, str]] = set()
+        self._unsettled: list[LedgerEntry] = []  # pending rows whose settling the store refused
         self._ticks = 0
 
     # -- metrics ---------------------------------------------------------------------------
@@ -165,28 +168,57 @@ class DigestService:
             if age > catch_up:
                 log.warning("digest %s: %s missed by %s; skipped", sub_id, firing.period, age)
                 continue
-            self._spawn(sub, firing.period, late=age > late_after)
+            self._spawn(sub, firing, late=age > late_after)
             started += 1
+        for entry in self._unsettled:
+            self._track(self._settling(entry))
+        self._unsettled = []
         return started
 
-    def _spawn(self, sub: Subscription, period: str, *, late: bool) -> None:
+    def _spawn(self, sub: Subscription, firing: Firing, *, late: bool) -> None:
         assert sub.id is not None
         sub_id = sub.id
-        task = self._track(self._guarded(self.reconciler.deliver(sub, period, late=late), period))
+        task = self._track(self._delivering(sub, firing, late=late))
         self._inflight[sub_id] = task
         task.add_done_callback(lambda _: self._inflight.pop(sub_id, None))
+
+    async def _delivering(self, sub: Subscription, firing: Firing, *, late: bool) -> None:
+        assert sub.id is not None
+        key = (sub.id, firing.period)
+        try:
+            await self.reconciler.deliver(
+                sub, firing.period, late=late, resume=key in self._refused
+            )
+        except StoreError as exc:
+            # The store refused a write (busy, read-only, full) after `tick` had moved on to the
+            # next firing: put this one back, or the period would be silently skipped. The next
+            # tick tries again; a row reserved before the refusal is resumed, not sent anew.
+            log.warning(
+                "digest %s (%s): %s; tried again at the next tick", sub.id, firing.period, exc
+            )
+            self._refused.add(key)
+            known = self._schedule.get(sub.id)
+            if known is not None and known[0] == sub:  # not edited, paused or removed meanwhile
+                self._schedule[sub.id] = (sub, firing)
+            return
+        except Exception:
+            log.exception("a digest post (%s) could not be delivered", firing.period)
+        self._refused.discard(key)
+
+    async def _settling(self, entry: LedgerEntry) -> None:
+        try:
+            await self.reconciler.settle(entry)
+        except StoreError as exc:
+            log.warning("digest row %s: %s; settled again at the next tick", entry.id, exc)
+            self._unsettled.append(entry)
+        except Exception:
+            log.exception("a digest post (%s) could not be settled", entry.period)
 
     def _track(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
-    async def _guarded(self, work: Awaitable[object], period: str) -> None:
-        try:
-            await work
-        except Exception:
-            log.exception("a digest post (%s) could not be delivered", period)
 
     async def drain(self) -> None:
         """Wait for every post in flight."""
@@ -210,7 +242,7 @@ class DigestService:
             if pending:
                 log.info("settling %s digest posts left pending by the last run", len(pending))
             for entry in pending:
-                self._track(self._guarded(self.reconciler.settle(entry), entry.period))
+                self._track(self._settling(entry))
             await self._build(now)
             self._started = True
 
@@ -232,7 +264,9 @@ class DigestService:
             ):
                 firing = last
             schedule[sub.id] = (sub, firing)
-        self._schedule = schedule
+        # A subscription the commands scheduled while this was being read (a /digest
+        # subscribe as the bot starts) is kept, and wins: replacing the dict whole lost it.
+        self._schedule = {**schedule, **self._schedule}
 
     async def _resync(self, now: dt.datetime) -> None:
         active = {s.id: s for s in await self._subscriptions.active() if s.id is not None}

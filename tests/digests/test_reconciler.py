@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bot.digests.delivery import ChannelGone, RejectedError, TransientError
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
-from bot.domain.subscriptions import DigestFilter, Theme
+from bot.domain.subscriptions import DigestFilter, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
@@ -200,3 +202,40 @@ async def test_post_now_twice_in_a_minute_is_one_post_and_preview_writes_nothing
     assert second.status == "already"
     assert second.message_id == first.message_id
     assert len(rig.deliverer.sent) == 1
+
+
+async def test_a_paper_a_curator_removed_is_never_picked(rig: Rig) -> None:
+    filters = DigestFilter(venue="icml", year_from=2024, year_to=2025)
+    ids = await DigestContentRepository(rig.db).paper_ids(filters)
+    removed = ids[len(ids) // 2]
+    await CatalogRepository(rig.db).remove("paper", removed, actor="curator")
+    assert removed not in await DigestContentRepository(rig.db).paper_ids(filters)
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    sub = await rig.subscribe(filters=filters)
+    # A whole cycle and into the next: every other paper shown, the removed one never.
+    await rig.run_until(rig.clock.now + (len(ids) + 2) * DAY, dt.timedelta(hours=6))
+    assert sub.id is not None
+    shown = [row.content["paper"] for row in await rig.service.ledger.of_subscription(sub.id)]
+    assert len(shown) == len(ids) + 2
+    assert removed not in shown
+    assert set(shown) == set(ids) - {removed}
+
+
+async def test_a_subscription_made_while_the_first_schedule_is_read_is_kept(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    repository = rig.service.reconciler._subscriptions  # the one the service reads too
+    read = repository.active
+    made: list[Subscription] = []
+
+    async def read_then_subscribe() -> list[Subscription]:
+        found = await read()
+        if not made:  # a /digest subscribe lands between the read and the schedule's update
+            made.append(await rig.subscribe())
+        return found
+
+    monkeypatch.setattr(repository, "active", read_then_subscribe)
+    await rig.run_until(dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC), MINUTE * 10)
+    (sub,) = made
+    assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
