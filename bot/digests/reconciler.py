@@ -105,6 +105,8 @@ class Reconciler:
             weakref.WeakValueDictionary()
         )
         self.stats = DigestStats()
+        # Ledger rows being sent or settled right now: a row is never worked on twice at once.
+        self.busy: set[int] = set()
 
     def _channel_lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._channel_locks.get(channel_id)
@@ -143,7 +145,11 @@ class Reconciler:
         if entry.status == "empty":
             self.stats.empty[sub.theme.value] += 1
             return PostResult("empty", entry.id)
-        return await self.send_entry(sub, entry)
+        self.busy.add(entry.id)
+        try:
+            return await self.send_entry(sub, entry)
+        finally:
+            self.busy.discard(entry.id)
 
     async def send_entry(self, sub: Subscription, entry: LedgerEntry) -> PostResult:
         """Render and send a reserved row, retrying transient failures with backoff."""
@@ -229,9 +235,15 @@ class Reconciler:
         await self._deliverer.notify_admins(sub.guild_id, sub.channel_id, text)
 
     async def settle(self, entry: LedgerEntry) -> None:
-        """Resolve a row a previous run left pending."""
-        async with self._fan_out:
-            await self._settle(entry)
+        """Resolve a row left pending (by a previous run, or by retries that ran out)."""
+        if entry.id in self.busy:
+            return
+        self.busy.add(entry.id)
+        try:
+            async with self._fan_out:
+                await self._settle(entry)
+        finally:
+            self.busy.discard(entry.id)
 
     async def _settle(self, entry: LedgerEntry) -> None:
         sub = await self._subscriptions.get(entry.subscription_id)

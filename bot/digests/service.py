@@ -11,7 +11,8 @@ dictionary scan per minute rather than 10,000 jobs. The ledger makes it exactly-
 
 At the first tick after the bot is ready, rows a previous run left pending are settled, and a
 period missed while the bot was down (within `catch_up_hours`) is due at once, marked late —
-only the latest one per subscription, so a long outage never floods a channel.
+only the latest one per subscription, so a long outage never floods a channel. A row whose
+retries ran out while the bot kept running is settled the same way at a later resync.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ class DigestService:
         self._ticks += 1
         if self._ticks % RESYNC_TICKS == 0:
             await self._resync(now)
+            await self._settle_stranded(now)
         catch_up = dt.timedelta(hours=self._settings.catch_up_hours)
         late_after = dt.timedelta(minutes=self._settings.late_after_minutes)
         started = 0
@@ -267,6 +269,18 @@ class DigestService:
         # A subscription the commands scheduled while this was being read (a /digest
         # subscribe as the bot starts) is kept, and wins: replacing the dict whole lost it.
         self._schedule = {**schedule, **self._schedule}
+
+    async def _settle_stranded(self, now: dt.datetime) -> None:
+        """Rows whose retries ran out during this run (Discord down for a while) are settled
+        again every few minutes, as a start would settle them: looked up, or re-sent with
+        their own nonce, until the catch-up window closes. Never silently left for a restart."""
+        quiet = dt.timedelta(seconds=self._settings.retry_max_seconds)
+        waiting = self.reconciler.busy | {e.id for e in self._unsettled}
+        for entry in await self.ledger.pending():
+            if entry.id in waiting:
+                continue
+            if now - (entry.attempted_at or entry.reserved_at) >= quiet:
+                self._track(self._settling(entry))
 
     async def _resync(self, now: dt.datetime) -> None:
         active = {s.id: s for s in await self._subscriptions.active() if s.id is not None}

@@ -116,6 +116,23 @@ async def test_retries_exhausted_leave_the_row_pending_for_the_next_start(rig: R
     assert await rig.service.pending_count() == 0
 
 
+async def test_a_row_whose_retries_ran_out_is_settled_again_without_a_restart(rig: Rig) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=2))
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")] * 2  # Discord down a while
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    assert rig.deliverer.sent == []
+    assert await rig.service.pending_count() == 1
+    # The same process goes on ticking; within a resync or two the row is settled: looked up
+    # (not found) and sent once, with its own nonce.
+    await rig.run_until(rig.clock.now + 30 * MINUTE, MINUTE)
+    assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
+    assert await rig.service.pending_count() == 0
+    await rig.run_until(rig.clock.now + 30 * MINUTE, MINUTE)
+    assert len(rig.deliverer.sent) == 1  # and never again
+
+
 async def test_settling_after_the_nonce_window_looks_before_sending(rig: Rig) -> None:
     rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
     sub = await rig.subscribe()
