@@ -88,6 +88,7 @@ class Reconciler:
         strings: Strings,
         clock: Clock,
         sleep: Sleep = asyncio.sleep,
+        events: DigestEvents | None = None,
     ) -> None:
         self._settings = settings
         self._subscriptions = subscriptions
@@ -104,7 +105,7 @@ class Reconciler:
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        self.stats = DigestStats()
+        self.stats = DigestStats(listener=events)
         # Ledger rows being sent or settled right now: a row is never worked on twice at once.
         self.busy: set[int] = set()
 

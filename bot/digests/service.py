@@ -95,8 +95,8 @@ class DigestService:
             strings=strings,
             clock=clock,
             sleep=sleep,
+            events=events,
         )
-        self.reconciler.stats.listener = events
         self._schedule: dict[int, tuple[Subscription, Firing]] = {}
         self._started = False
         self._start_lock = asyncio.Lock()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from bot.app import LaurelBot
-from bot.domain.subscriptions import Subscription, Theme
+from bot.domain.subscriptions import Theme
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
 from tests.e2e.test_curate import MASKED_ARXIV, ada, curate, curator_bot
 from tests.e2e.test_curate_catalog import _paper_id
+from tests.e2e.test_digest_delivery import subscribe
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
 
@@ -17,19 +18,8 @@ __all__ = ["curator_bot"]  # the fixture, shared with test_curate
 async def test_an_award_added_with_curate_is_posted_by_a_new_awards_digest(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    guild = server.world.default_guild()
-    sub = await curator_bot.subscriptions.add(
-        Subscription.model_validate(
-            {
-                "guild_id": guild.id,
-                "channel_id": server.channel("general").id,
-                "theme": Theme.NEW_AWARDS,
-                "time": "09:00",
-                "timezone": "Europe/Berlin",
-                "created_by": ada(server),
-                "created_at": curator_bot.digests.now(),
-            }
-        )
+    sub = await subscribe(
+        curator_bot, server, "general", theme=Theme.NEW_AWARDS, timezone="Europe/Berlin"
     )
     paper_id = await _paper_id(db, MASKED_ARXIV)
     added = await curate(

@@ -19,7 +19,6 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import LaurelBot
 from bot.backups import JOB_ID
-from bot.domain.subscriptions import Subscription, Theme
 from bot.errors import UserError
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
@@ -34,6 +33,7 @@ from bot.settings import (
 )
 from bot.store import migrations
 from bot.store.database import Database
+from tests.e2e.test_digest_delivery import subscribe
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -191,19 +191,7 @@ async def test_a_posted_digest_is_counted_and_pending_reads_the_ledger(
     laurel: LaurelBot, server: LocalDiscord, ops: OpsServer
 ) -> None:
     guild = server.world.default_guild()
-    sub = await laurel.subscriptions.add(
-        Subscription.model_validate(
-            {
-                "guild_id": guild.id,
-                "channel_id": server.channel("general").id,
-                "theme": Theme.PAPER_OF_THE_DAY,
-                "time": dt.time(9, 0),
-                "timezone": "UTC",
-                "created_by": guild.owner_id,
-                "created_at": laurel.digests.now(),
-            }
-        )
-    )
+    sub = await subscribe(laurel, server, "general")
     posted = ("laurel_digests_posted_total", (("theme", "paper-of-the-day"),))
     assert posted not in await _scrape(ops)
     result = await laurel.digests.post_now(sub, requested_by=guild.owner_id)

@@ -11,6 +11,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -70,13 +71,15 @@ async def ledger_full(db: Database) -> AsyncIterator[None]:
 STORE_FAULTS = [(locked, "locked"), (read_only, "read-only"), (ledger_full, "out of space")]
 
 
-@pytest.mark.parametrize(
-    ("fault", "name"),
-    [
-        pytest.param(f, n, marks=pytest.mark.fault(f"{PATH}: reserve", n), id=n)
+def store_faults(step: str) -> list[Any]:
+    """The three refusals as parameters, each a row of the table under `step`."""
+    return [
+        pytest.param(f, n, marks=pytest.mark.fault(f"{PATH}: {step}", n), id=n)
         for f, n in STORE_FAULTS
-    ],
-)
+    ]
+
+
+@pytest.mark.parametrize(("fault", "name"), store_faults("reserve"))
 async def test_a_refused_reserve_posts_the_period_once_the_store_recovers(
     bot: LaurelBot,
     server: LocalDiscord,
@@ -100,13 +103,7 @@ async def test_a_refused_reserve_posts_the_period_once_the_store_recovers(
     checked(f"no row and no request while refused; the period kept; then {summary}")
 
 
-@pytest.mark.parametrize(
-    ("fault", "name"),
-    [
-        pytest.param(f, n, marks=pytest.mark.fault(f"{PATH}: mark sent", n), id=n)
-        for f, n in STORE_FAULTS
-    ],
-)
+@pytest.mark.parametrize(("fault", "name"), store_faults("mark sent"))
 async def test_a_refused_mark_settles_with_the_same_nonce_once_the_store_recovers(
     bot: LaurelBot,
     server: LocalDiscord,
