@@ -27,6 +27,7 @@ from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
 from bot.observability.metrics import Metrics
+from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
@@ -64,6 +65,7 @@ class LaurelBot(commands.Bot):
     ) -> None:
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
+        self.chart_fonts = ChartFonts()
         self.metrics = metrics or Metrics()
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -99,6 +101,7 @@ class LaurelBot(commands.Bot):
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,
+            fonts=self.chart_fonts,
         )
         self.metrics.set_pending_source(self.digests.pending_count)
 
