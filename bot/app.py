@@ -26,6 +26,7 @@ from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
+from bot.domain.institutions import load_institutions
 from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
@@ -80,7 +81,8 @@ class LaurelBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.scheduler = scheduler
-        self.papers = PaperRepository(db)
+        self.institutions = load_institutions()
+        self.papers = PaperRepository(db, self.institutions)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))

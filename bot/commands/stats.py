@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
 from bot.commands.timing import in_time, reply
+from bot.domain.institutions import InstitutionAliases
 from bot.domain.models import Edition, Language, Venue
 from bot.errors import UserError
 from bot.render.chart_fonts import ChartFonts
@@ -54,7 +55,9 @@ class Stats(commands.Cog):
         papers: PaperRepository,
         strings: Strings,
         fonts: ChartFonts,
+        institutions: InstitutionAliases,
     ) -> None:
+        self._institutions = institutions
         self._editions = editions
         self._papers = papers
         self._strings = strings
@@ -168,7 +171,8 @@ class Stats(commands.Cog):
         board = await in_time(interaction, query)
         if not board.entries:
             await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
-        embed = institutions_embed(board, scope, self._strings, language_of(interaction.locale))
+        language = language_of(interaction.locale)
+        embed = institutions_embed(board, scope, self._strings, language, self._institutions)
         await reply(interaction, embed=embed)
 
     @stats.command(
