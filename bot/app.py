@@ -26,7 +26,9 @@ from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
+from bot.domain.institutions import load_institutions
 from bot.observability.metrics import Metrics
+from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
@@ -64,6 +66,7 @@ class LaurelBot(commands.Bot):
     ) -> None:
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
+        self.chart_fonts = ChartFonts()
         self.metrics = metrics or Metrics()
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -78,7 +81,8 @@ class LaurelBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.scheduler = scheduler
-        self.papers = PaperRepository(db)
+        self.institutions = load_institutions()
+        self.papers = PaperRepository(db, self.institutions)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
@@ -99,6 +103,7 @@ class LaurelBot(commands.Bot):
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,
+            fonts=self.chart_fonts,
         )
         self.metrics.set_pending_source(self.digests.pending_count)
 

@@ -40,6 +40,7 @@ from bot.digests.reconciler import (
 )
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import UserError
+from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, Post
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -78,6 +79,7 @@ class DigestService:
         clock: Clock = utc_now,
         sleep: Sleep = asyncio.sleep,
         events: DigestEvents | None = None,
+        fonts: ChartFonts | None = None,
     ) -> None:
         self._settings = settings
         self._subscriptions = subscriptions
@@ -85,7 +87,9 @@ class DigestService:
         self._scheduler = scheduler
         self._clock = clock
         self.ledger = LedgerRepository(db)
-        self._content = DigestContent(DigestContentRepository(db), papers, editions, strings)
+        self._content = DigestContent(
+            DigestContentRepository(db), papers, editions, strings, fonts or ChartFonts()
+        )
         self.reconciler = Reconciler(
             settings=settings,
             subscriptions=subscriptions,

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import Language
 from bot.domain.text import truncate
@@ -66,9 +67,14 @@ def scope_text(scope: Scope, strings: Strings, language: Language) -> str:
 
 
 def institutions_embed(
-    board: Leaderboard[InstitutionCredit], scope: Scope, strings: Strings, language: Language
+    board: Leaderboard[InstitutionCredit],
+    scope: Scope,
+    strings: Strings,
+    language: Language,
+    institutions: InstitutionAliases,
 ) -> discord.Embed:
-    """Rank, institution, credit to two decimals (ties judged as shown) and papers counted."""
+    """Rank, institution (in the reader's language where the table has it), credit to two
+    decimals (ties judged as shown) and papers counted."""
     entries = board.entries
     places = ranks(entries, lambda e: format_credit(e.credit))
     lines = [
@@ -76,7 +82,7 @@ def institutions_embed(
             "leaders-institution-line",
             language,
             rank=rank,
-            name=_name(entry.name),
+            name=_name(institutions.display(entry.name, language)),
             credit=format_credit(entry.credit),
             papers=f"{entry.papers:,}",
         )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections import defaultdict
 
 from bot.domain.identifiers import parse_arxiv_id
+from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
@@ -47,8 +49,11 @@ _AWARDS_IN_SCOPE = """
 
 
 class PaperRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, institutions: InstitutionAliases | None = None) -> None:
         self._db = db
+        self._institutions = institutions or load_institutions()
+        # SQLite lower() of every institution name → its English name, as a JSON object.
+        self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
 
     async def get(self, paper_id: int) -> StoredPaper | None:
         found = await self._load(
@@ -127,7 +132,7 @@ class PaperRepository:
         offset: int = 0,
     ) -> list[StoredPaper]:
         """Papers matching `text`, best first; any text at all finds results or none."""
-        query = match_query(text)
+        query = match_query(text, self._institutions)
         if query is None:
             return []
         # Rank ids first, then load ten papers: loading every match before sorting (authors,
@@ -225,16 +230,28 @@ class PaperRepository:
         without regard to (ASCII) case; stored names already have their white space folded.
         The spelling shown is the first in binary order, which prefers capitals ("MIT" to "Mit").
         """
-        params = {"venue": venue, "first": first, "last": last, "limit": max(1, limit)}
+        params = {
+            "venue": venue,
+            "first": first,
+            "last": last,
+            "limit": max(1, limit),
+            "grouping": self._grouping,
+        }
+        # A name in the institution table counts under its English name (清華大學, Tsinghua).
         sql = f"""
             WITH awarded AS (
                 SELECT paper_id, count(DISTINCT edition_id) AS editions
                 FROM ({_AWARDS_IN_SCOPE})
                 GROUP BY paper_id
             ),
+            aliases AS (SELECT key AS alias, value AS name FROM json_each(:grouping)),
+            named AS (
+                SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
+                FROM paper_affiliations AS pa LEFT JOIN aliases AS al ON al.alias = lower(pa.name)
+            ),
             institutions AS (
-                SELECT w.paper_id, w.editions, lower(pa.name) AS key, min(pa.name) AS name
-                FROM awarded AS w JOIN paper_affiliations AS pa ON pa.paper_id = w.paper_id
+                SELECT w.paper_id, w.editions, lower(n.name) AS key, min(n.name) AS name
+                FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
                 GROUP BY w.paper_id, key
             ),
             credits AS (
