@@ -34,7 +34,7 @@ from bot.commands.digest_options import (
     TimeOption,
     TimeZoneOption,
 )
-from bot.commands.options import VenueOption, Year, filter_options, kind_of
+from bot.commands.options import AreaOption, VenueOption, Year, filter_options, kind_of
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
@@ -46,6 +46,7 @@ from bot.errors import UserError
 from bot.render import digest_admin as render
 from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 DEFAULT_TIME = dt.time(9)
@@ -80,6 +81,7 @@ class Services(Protocol):
     subscriptions: SubscriptionRepository
     digests: DigestService
     editions: EditionRepository
+    papers: PaperRepository
     strings: Strings
 
 
@@ -126,19 +128,24 @@ class Digest(
         kind: app_commands.Choice[str] | None = None,
         year_from: Year | None = None,
         year_to: Year | None = None,
+        area: AreaOption | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         existing = await self._s.subscriptions.in_guild(guild.id)
         if len(existing) >= MAX_SUBSCRIPTIONS_PER_GUILD:
             raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
         chosen = Theme(theme.value)
-        filters = digest_filter(venue.key if venue else None, kind_of(kind), year_from, year_to)
+        filters = digest_filter(
+            venue.key if venue else None, kind_of(kind), year_from, year_to, area
+        )
         every = Cadence(cadence.value) if cadence else None
         every, days = schedule(chosen, every, days, self._s.strings, speaks)
         check_role(role)
         check_not_twice(existing, channel.id, chosen, filters, self._s.strings, speaks)
         check_can_post(guild, channel, self._s.strings, speaks)
-        await check_filter_matches(self._s.editions, chosen, filters, self._s.strings, speaks)
+        await check_filter_matches(
+            self._s.editions, self._s.papers, chosen, filters, self._s.strings, speaks
+        )
         sub = Subscription(
             guild_id=guild.id,
             channel_id=channel.id,
@@ -262,15 +269,16 @@ class Digest(
         kind: app_commands.Choice[str] | None = None,
         year_from: Year | None = None,
         year_to: Year | None = None,
+        area: AreaOption | None = None,
         clear: app_commands.Choice[str] | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         given = [channel, theme, time, days, cadence, timezone, language, role, venue, kind]
-        if all(v is None for v in [*given, year_from, year_to, clear]):
+        if all(v is None for v in [*given, year_from, year_to, area, clear]):
             raise UserError("digest-edit-nothing")
         old, strings = subscription, self._s.strings
         chosen = Theme(theme.value) if theme else old.theme
-        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to)
+        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to, area)
         every = Cadence(cadence.value) if cadence else None
         if days is None and every in (None, old.cadence):
             every, days = old.cadence, old.days  # a new cadence alone takes its default days
@@ -282,7 +290,9 @@ class Digest(
         if channel is not None:
             check_can_post(guild, channel, strings, speaks)
         if filters != old.filters or chosen != old.theme:
-            await check_filter_matches(self._s.editions, chosen, filters, strings, speaks)
+            await check_filter_matches(
+                self._s.editions, self._s.papers, chosen, filters, strings, speaks
+            )
         clear_role = clear is not None and clear.value in ("role", "all")
         changes: dict[str, Any] = {
             "channel_id": where,

@@ -16,6 +16,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.commands.errors import report
+from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
@@ -212,14 +213,16 @@ class SearchState:
     year: int | None = None
     kind: AwardKind | None = None
     page: int = 0
+    area: ResearchArea | None = None
 
     def custom_id(self) -> str:
+        # The area rides after the kind as "+<index>", so ids sent before areas still parse.
+        kind = self.kind.value if self.kind else ""
+        if self.area is not None:
+            kind += f"+{_AREAS.index(self.area)}"
         return (
             _PAGE_PREFIX.format(
-                page=self.page,
-                venue=self.venue or "",
-                year=self.year or "",
-                kind=self.kind.value if self.kind else "",
+                page=self.page, venue=self.venue or "", year=self.year or "", kind=kind
             )
             + self.query
         )
@@ -240,6 +243,7 @@ class SearchState:
             venue=self.venue,
             year=self.year,
             kind=self.kind,
+            area=self.area,
             limit=PAGE_SIZE + 1,
             offset=self.page * PAGE_SIZE,
         )
@@ -247,6 +251,7 @@ class SearchState:
 
 
 _PAGE_PREFIX = "paper:page:{page}:{venue}:{year}:{kind}:"
+_AREAS = list(ResearchArea)
 
 
 def results_message(
@@ -291,7 +296,7 @@ def results_message(
 class PageButton(
     discord.ui.DynamicItem[Button],
     template=r"paper:page:(?P<page>\d{1,4}):(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4})"
-    r":(?P<kind>[a-z-]{0,32}):(?P<query>.*)",
+    r":(?P<kind>[a-z-]{0,32})(?:\+(?P<area>\d))?:(?P<query>.*)",
 ):
     """Previous or Next: the page it leads to, the query and the filters, all in its custom_id."""
 
@@ -314,6 +319,7 @@ class PageButton(
             year=int(match["year"]) if match["year"] else None,
             kind=AwardKind(kind) if kind in AwardKind._value2member_map_ else None,
             page=int(match["page"]),
+            area=_AREAS[int(match["area"])] if match["area"] else None,
         )
         return cls(target)
 

@@ -7,6 +7,7 @@ import re
 import sqlite3
 from collections import defaultdict
 
+from bot.domain.areas import ResearchArea
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
@@ -17,7 +18,7 @@ from bot.store.search import match_query
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-    p.sources, p.alternatives,
+    p.area, p.authors_incomplete, p.sources, p.alternatives,
     (SELECT json_group_array(name) FROM
         (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
     (SELECT json_group_array(name) FROM
@@ -128,6 +129,7 @@ class PaperRepository:
         venue: str | None = None,
         year: int | None = None,
         kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
@@ -148,6 +150,7 @@ class PaperRepository:
                           AND (:venue IS NULL OR e.venue = :venue)
                           AND (:year IS NULL OR e.year = :year)
                           AND (:kind IS NULL OR a.kind = :kind)))
+                  AND (:area IS NULL OR rowid IN (SELECT id FROM papers WHERE area = :area))
                 ORDER BY score, rowid
                 LIMIT :limit OFFSET :offset
             )
@@ -160,6 +163,7 @@ class PaperRepository:
             "venue": venue,
             "year": year,
             "kind": kind.value if kind else None,
+            "area": area.value if area else None,
             "limit": max(1, min(limit, 100)),
             "offset": max(0, offset),
         }
@@ -171,18 +175,32 @@ class PaperRepository:
         venue: str | None = None,
         year: int | None = None,
         kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+        first: int | None = None,
+        last: int | None = None,
     ) -> list[int]:
-        """The ids of every awarded paper (optionally at a venue, year or kind), ascending."""
+        """The ids of every awarded paper (optionally at a venue, in a year or from `first` to
+        `last`, of a kind, in an area), ascending."""
         found = await self._db.fetchall(
             """
             SELECT DISTINCT a.paper_id
             FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             WHERE (:venue IS NULL OR e.venue = :venue)
               AND (:year IS NULL OR e.year = :year)
+              AND (:first IS NULL OR e.year >= :first)
+              AND (:last IS NULL OR e.year <= :last)
               AND (:kind IS NULL OR a.kind = :kind)
+              AND (:area IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
             ORDER BY a.paper_id
             """,
-            {"venue": venue, "year": year, "kind": kind.value if kind else None},
+            {
+                "venue": venue,
+                "year": year,
+                "kind": kind.value if kind else None,
+                "area": area.value if area else None,
+                "first": first,
+                "last": last,
+            },
         )
         return [int(r[0]) for r in found]
 
