@@ -11,7 +11,7 @@ from bot.commands.paper_buttons import CUSTOM_ID_LIMIT, PageButton, SearchState
 from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind
 
-TEMPLATE = re.compile(PageButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+TEMPLATE = re.compile(PageButton.__discord_ui_compiled_template__.pattern)
 
 
 async def _parsed(custom_id: str) -> SearchState:
