@@ -197,7 +197,7 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
     assert "dry run: nothing was written" in out
     assert await audit_rows(db_path) == audit
     async with await Database.open(db_path, create=False) as db:
-        assert len(await to_enrich(db)) == 12  # nor does it remember what arXiv did not know
+        assert len(await to_enrich(db)) == 29  # nor does it remember what arXiv did not know
     assert (await paper(db_path, "2202.12139")).abstract is None
 
 

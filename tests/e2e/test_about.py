@@ -15,8 +15,8 @@ async def test_about_answers_with_the_catalogue_coverage(
     (embed,) = message["embeds"]
     assert embed["title"] == "Laurel"
     coverage = embed["fields"][0]["value"]
-    assert coverage.startswith("5 venues with statistics for 59 editions (2013–2025)")
-    assert coverage.endswith("33 awards to 33 papers (2025)")
+    assert coverage.startswith("5 venues with statistics for 60 editions (2013–2025)")
+    assert coverage.endswith("54 awards to 54 papers (2024–2025)")
     assert "ICML" in embed["fields"][1]["value"]
     assert message["flags"] & 64 == 0  # public
 
