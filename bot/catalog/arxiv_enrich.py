@@ -3,7 +3,8 @@
 Each batch of papers is fetched in one request and written in one transaction (fill policy,
 actor "enrich"), so an interruption loses at most the batch in flight. Papers already complete
 are never asked for again, nor are ids arXiv did not know (remembered in bot_state until a run
-with `retry_missing`): a second run does only what the first did not finish.
+with `retry_missing`): a second run does only what the first did not finish. Papers with no
+arXiv id are looked up by title (bot.catalog.arxiv_titles) and written the same way.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ class Filled:
     fields: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TitleMiss:
+    """A paper looked up by title and left alone: its title, and the arXiv ids that matched."""
+
+    title: str
+    candidates: tuple[str, ...] = ()
+
+
 @dataclass(slots=True)
 class EnrichReport:
     considered: int = 0
@@ -39,16 +48,40 @@ class EnrichReport:
     not_found: list[str] = field(default_factory=list)
     nothing_new: int = 0
     rejected: list[Rejection] = field(default_factory=list)
+    # Papers without an arXiv id, looked up by title: how many were asked about, and those
+    # whose title matched several papers, none, or one whose id another paper already holds.
+    looked_up: int = 0
+    ambiguous: list[TitleMiss] = field(default_factory=list)
+    title_not_found: list[str] = field(default_factory=list)
+    taken: list[TitleMiss] = field(default_factory=list)
     # Set when arXiv failed part-way: the batches before it are written, a re-run does the rest.
     stopped_by: ArxivError | None = None
 
+    @property
+    def by_title(self) -> list[Filled]:
+        """The papers that got their arXiv id from a title match."""
+        return [f for f in self.filled if "arxiv" in f.fields]
+
+    @property
+    def abstracts(self) -> int:
+        return sum("abstract" in f.fields for f in self.filled)
+
     def summary(self, *, dry_run: bool) -> str:
         verb = "would fill" if dry_run else "filled"
-        return (
-            f"{self.considered} papers lacked something: {verb} {len(self.filled)}, "
+        by_id = len(self.filled) - len(self.by_title)
+        text = (
+            f"{self.considered} papers lacked something: {verb} {by_id}, "
             f"{len(self.not_found)} not on arXiv, {self.nothing_new} with nothing new, "
             f"{len(self.rejected)} rejected"
         )
+        if self.looked_up:
+            text += (
+                f"\n{self.looked_up} papers without an arXiv id looked up by title: "
+                f"{len(self.by_title)} ids found, {len(self.ambiguous)} ambiguous, "
+                f"{len(self.title_not_found)} not found"
+                + (f", {len(self.taken)} already another paper's" if self.taken else "")
+            )
+        return text + f"\n{self.abstracts} abstracts {'to fill' if dry_run else 'filled'}"
 
 
 async def to_enrich(
@@ -81,7 +114,7 @@ async def enrich(
             report.stopped_by = exc
             return report
         if gaps:
-            await _write(catalog, gaps, report, dry_run=dry_run)
+            await write_gaps(catalog, gaps, report, dry_run=dry_run)
         if not dry_run:
             asked = {item.paper.arxiv or "" for item in chunk}
             await _remember(state, asked, report.not_found[missing_before:])
@@ -127,13 +160,14 @@ async def _fetch_gaps(
     return gaps
 
 
-async def _write(
+async def write_gaps(
     catalog: CatalogRepository,
     gaps: list[tuple[Award, Filled]],
     report: EnrichReport,
     *,
     dry_run: bool,
 ) -> None:
+    """Write each paper's gaps through its award (fill policy); count what was written."""
     written, rejected = await _apply(catalog, [award for award, _ in gaps], dry_run=dry_run)
     # The one likely rejection: arXiv gives a DOI that another paper already holds. Such a
     # paper is filled without it, and the first rejection is reported so a curator can look.

@@ -1,6 +1,7 @@
 """Reading the papers `laurel enrich` can complete from arXiv, with one award each to write by.
 
 Only live papers and awards (not removed by a curator) are read: the writer refuses the others.
+Papers with an arXiv id are completed by id; those without one are looked up by title first.
 """
 
 from __future__ import annotations
@@ -25,6 +26,20 @@ _INCOMPLETE = """
 """
 
 
+_SELECT = """
+    SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
+           p.summaries, p.sources, p.alternatives,
+           (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
+                WHERE paper_id = p.id ORDER BY position)) AS authors,
+           (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
+                WHERE paper_id = p.id ORDER BY position)) AS affiliations,
+           e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
+    FROM live_papers AS p
+    JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
+    JOIN editions AS e ON e.id = a.edition_id
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Incomplete:
     """A paper to enrich, and the award (its first) through which the one write path takes it."""
@@ -33,6 +48,11 @@ class Incomplete:
     paper: Paper
     award: Award
 
+    @property
+    def year(self) -> int:
+        """The year the paper appeared: its own where known, else its (first) award's."""
+        return self.paper.year or self.award.year
+
 
 class EnrichmentRepository:
     def __init__(self, db: Database) -> None:
@@ -40,22 +60,15 @@ class EnrichmentRepository:
 
     async def incomplete(self, *, limit: int | None = None) -> list[Incomplete]:
         """Papers with an arXiv id that lack an abstract, authors or links, oldest row first."""
+        return await self._read(_INCOMPLETE, limit)
+
+    async def without_arxiv(self, *, limit: int | None = None) -> list[Incomplete]:
+        """Papers with no arXiv id (to look up by title), oldest row first."""
+        return await self._read("p.arxiv IS NULL", limit)
+
+    async def _read(self, condition: str, limit: int | None) -> list[Incomplete]:
         found = await self._db.fetchall(
-            f"""
-            SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
-                   p.summaries, p.sources, p.alternatives,
-                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
-                        WHERE paper_id = p.id ORDER BY position)) AS authors,
-                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
-                        WHERE paper_id = p.id ORDER BY position)) AS affiliations,
-                   e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
-            FROM live_papers AS p
-            JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
-            JOIN editions AS e ON e.id = a.edition_id
-            WHERE {_INCOMPLETE}
-            ORDER BY p.id
-            LIMIT ?
-            """,  # noqa: S608 (a constant condition, no input)
+            f"{_SELECT} WHERE {condition} ORDER BY p.id LIMIT ?",
             (-1 if limit is None else limit,),
         )
         result = []
