@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from bot.domain.areas import ResearchArea
 from bot.domain.identifiers import ArxivId, normalize_doi, parse_arxiv_id
 from bot.domain.text import clean_text
 
@@ -193,6 +194,8 @@ class Links(Model):
 class Paper(Model):
     title: Title
     authors: tuple[Name, ...] = Field(default=(), max_length=3_000)
+    # The source cut the author list short ("et al.", "等"): the list is a prefix, not the whole.
+    authors_incomplete: bool = False
     affiliations: tuple[Name, ...] = Field(default=(), max_length=500)
     year: Year | None = None
     arxiv: str | None = None
@@ -201,6 +204,7 @@ class Paper(Model):
     links: Links = Links()
     abstract: LongText | None = None
     summaries: dict[Language, Summary] = {}
+    area: ResearchArea | None = None  # one primary research area, from the taxonomy
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
 

@@ -28,6 +28,9 @@ from bot.store.plan import Action, Change, Entity, Plan
 Policy = Literal["update", "fill"]
 _UNION_FIELDS = frozenset({"aliases", "sources", "alternatives"})
 _MAPPING_FIELDS = frozenset({"links", "summaries"})
+# A field that describes another: it is taken with the value it describes, never on its own
+# (a complete author list stays complete when a source with a cut-short one meets it).
+_FOLLOWS = {"authors_incomplete": "authors"}
 
 
 class Rejected(Exception):
@@ -295,7 +298,7 @@ class _Writer:
         after = dict(before)
         for field, new in incoming.items():
             old = before.get(field)
-            if new in (None, [], {}):
+            if new in (None, [], {}) or field in _FOLLOWS:
                 continue
             if field in _UNION_FIELDS:
                 after[field] = list(old or []) + [x for x in new if x not in (old or [])]
@@ -305,6 +308,9 @@ class _Writer:
                 after[field] = new
             elif old != new:
                 self._keep_alternative(after, field, new, sources)
+        for field, leader in _FOLLOWS.items():
+            if field in incoming and incoming.get(leader) and after.get(leader) == incoming[leader]:
+                after[field] = incoming[field]
         return after
 
     def _merge_mapping(

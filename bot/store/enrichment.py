@@ -12,7 +12,8 @@ from bot.domain.models import Award, AwardKind, Paper
 from bot.store import rows
 from bot.store.database import Database
 
-# A paper lacks what arXiv can give when it has no abstract, no authors, or no abs or pdf link.
+# A paper lacks what arXiv can give when it has no abstract, no authors or only the first few
+# (a source cut the list short), or no abs or pdf link.
 # Only papers with a live award: the one write path takes papers through their awards.
 _INCOMPLETE = """
     p.arxiv IS NOT NULL
@@ -20,6 +21,7 @@ _INCOMPLETE = """
     AND (
         p.abstract IS NULL OR p.abstract = ''
         OR NOT EXISTS (SELECT 1 FROM paper_authors AS pa WHERE pa.paper_id = p.id)
+        OR p.authors_incomplete
         OR json_extract(p.links, '$.arxiv') IS NULL
         OR json_extract(p.links, '$.pdf') IS NULL
     )
@@ -28,7 +30,7 @@ _INCOMPLETE = """
 
 _SELECT = """
     SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
-           p.summaries, p.sources, p.alternatives,
+           p.summaries, p.area, p.authors_incomplete, p.sources, p.alternatives,
            (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
                 WHERE paper_id = p.id ORDER BY position)) AS authors,
            (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations

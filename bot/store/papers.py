@@ -15,7 +15,7 @@ from bot.store.search import match_query
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-    p.sources, p.alternatives,
+    p.area, p.authors_incomplete, p.sources, p.alternatives,
     (SELECT json_group_array(name) FROM
         (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
     (SELECT json_group_array(name) FROM

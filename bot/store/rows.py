@@ -22,10 +22,12 @@ EDITION_FIELDS = (
 )  # fmt: skip
 PAPER_FIELDS = (
     "title", "year", "arxiv", "arxiv_version", "doi", "links", "abstract", "summaries",
-    "sources", "alternatives", "authors", "affiliations",
+    "area", "sources", "alternatives", "authors", "affiliations", "authors_incomplete",
 )  # fmt: skip
 AWARD_FIELDS = ("name", "sources", "alternatives")
 JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries"})
+# Stored as 0/1 integers, never NULL: an audit row written before the column existed reads False.
+BOOL_FIELDS = frozenset({"authors_incomplete"})
 # Stored in tables of their own, not as columns of `papers`.
 LIST_TABLES = {"authors": "paper_authors", "affiliations": "paper_affiliations"}
 
@@ -50,6 +52,8 @@ def from_row(row: sqlite3.Row, fields: tuple[str, ...]) -> dict[str, Any]:
         value = row[field]
         if field in JSON_FIELDS or field in LIST_TABLES:
             value = json.loads(value) if value is not None else None
+        elif field in BOOL_FIELDS:
+            value = bool(value)
         result[field] = value
     return result
 
@@ -57,6 +61,8 @@ def from_row(row: sqlite3.Row, fields: tuple[str, ...]) -> dict[str, Any]:
 def to_column(field: str, value: Any) -> Any:
     if field in JSON_FIELDS:
         return json.dumps(value if value is not None else _empty(field), ensure_ascii=False)
+    if field in BOOL_FIELDS:
+        return int(bool(value))
     return value
 
 
