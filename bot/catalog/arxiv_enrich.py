@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, replace
 from bot.catalog.arxiv import ArxivClient, ArxivError
 from bot.catalog.arxiv_paper import missing_from
 from bot.domain.identifiers import ArxivId
-from bot.domain.models import Award, CatalogBatch, Rejection
+from bot.domain.models import Award, CatalogBatch, Paper, Rejection
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
+from bot.store.catalog_writer import Policy
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository, Incomplete
 
@@ -31,6 +32,9 @@ class Filled:
     arxiv: str
     title: str
     fields: tuple[str, ...]
+    # arXiv's author list replaces one a source cut short: written with the "update" policy
+    # (fill would keep the short list and file arXiv's as an alternative).
+    completes_authors: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +160,12 @@ async def _fetch_gaps(
             continue
         paper, fields = found
         award = item.award.model_copy(update={"paper": paper})
-        gaps.append((award, Filled(entry.id.id, item.paper.title, fields)))
+        gaps.append((award, filled(entry.id.id, item.paper, fields)))
     return gaps
+
+
+def filled(arxiv: str, stored: Paper, fields: tuple[str, ...]) -> Filled:
+    return Filled(arxiv, stored.title, fields, bool(stored.authors) and "authors" in fields)
 
 
 async def write_gaps(
@@ -167,14 +175,35 @@ async def write_gaps(
     *,
     dry_run: bool,
 ) -> None:
-    """Write each paper's gaps through its award (fill policy); count what was written."""
-    written, rejected = await _apply(catalog, [award for award, _ in gaps], dry_run=dry_run)
+    """Write each paper's gaps through its award (fill policy; "update" for an author list that
+    completes a cut-short one); count what was written."""
+    fills = [(a, f) for a, f in gaps if not f.completes_authors]
+    completions = [(a, f) for a, f in gaps if f.completes_authors]
+    groups: tuple[tuple[list[tuple[Award, Filled]], Policy], ...] = (
+        (fills, "fill"),
+        (completions, "update"),
+    )
+    for group, policy in groups:
+        if group:
+            await _write_group(catalog, group, report, policy=policy, dry_run=dry_run)
+
+
+async def _write_group(
+    catalog: CatalogRepository,
+    gaps: list[tuple[Award, Filled]],
+    report: EnrichReport,
+    *,
+    policy: Policy,
+    dry_run: bool,
+) -> None:
+    awards = [award for award, _ in gaps]
+    written, rejected = await _apply(catalog, awards, policy=policy, dry_run=dry_run)
     # The one likely rejection: arXiv gives a DOI that another paper already holds. Such a
     # paper is filled without it, and the first rejection is reported so a curator can look.
     retry = [(a, f) for a, f in gaps if f.arxiv not in written and a.paper.doi is not None]
     if retry:
         without_doi = [_without_doi(award) for award, _ in retry]
-        again, _ = await _apply(catalog, without_doi, dry_run=dry_run)
+        again, _ = await _apply(catalog, without_doi, policy=policy, dry_run=dry_run)
         written |= again
         gaps = [
             (a, f) if (a, f) not in retry else (a, replace(f, fields=_drop(f.fields, "doi")))
@@ -191,11 +220,11 @@ async def write_gaps(
 
 
 async def _apply(
-    catalog: CatalogRepository, awards: list[Award], *, dry_run: bool
+    catalog: CatalogRepository, awards: list[Award], *, policy: Policy, dry_run: bool
 ) -> tuple[set[str], list[Rejection]]:
     """Write `awards`; the arXiv ids of the papers written, and the records rejected."""
     batch = CatalogBatch(awards=tuple(awards))
-    plan = await catalog.apply(batch, actor=ACTOR, policy="fill", dry_run=dry_run)
+    plan = await catalog.apply(batch, actor=ACTOR, policy=policy, dry_run=dry_run)
     # A rejected record leaves no change behind; a paper's change is labelled "… arXiv:<id>".
     written = {c.label.rsplit(" arXiv:", 1)[-1] for c in plan.changes if c.entity == "paper"}
     return written, plan.rejected

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.catalog.arxiv import ArxivClient, ArxivEntry, ArxivError
-from bot.catalog.arxiv_enrich import EnrichReport, Filled, TitleMiss, write_gaps
+from bot.catalog.arxiv_enrich import EnrichReport, Filled, TitleMiss, filled, write_gaps
 from bot.catalog.arxiv_paper import arxiv_source, missing_from
 from bot.domain.models import Award
 from bot.domain.text import title_key
@@ -131,7 +131,7 @@ async def _gap(
     fields = ("arxiv", *fields)
     paper = paper.model_copy(update={"sources": (arxiv_source(entry, covers=fields),)})
     award = item.award.model_copy(update={"paper": paper})
-    return award, Filled(entry.id.id, item.paper.title, fields)
+    return award, filled(entry.id.id, item.paper, fields)
 
 
 async def _unresolved(state: BotStateRepository) -> set[int]:
