@@ -6,6 +6,7 @@ import re
 import sqlite3
 from collections import defaultdict
 
+from bot.domain.awards import TEST_OF_TIME_WORDS
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
@@ -114,6 +115,33 @@ class PaperRepository:
             LIMIT :limit
             """,  # noqa: S608
             {"kind": kind.value, "venue": venue, "limit": max(1, limit)},
+        )
+
+    async def test_of_time(
+        self, *, venue: str | None = None, limit: int = 500
+    ) -> list[StoredPaper]:
+        """Papers holding a test-of-time award, or a runner-up or honorable mention whose name
+        or track may read as one, latest first; `standing_in_test_of_time` tells which exactly."""
+        words = " OR ".join(f"marks LIKE '%{w}%'" for w in TEST_OF_TIME_WORDS)
+        return await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM live_papers AS p
+            JOIN (
+                SELECT paper_id, max(year) AS latest FROM (
+                    SELECT a.paper_id, e.year, a.kind,
+                           a.name || ' ' || coalesce(a.track, '') AS marks
+                    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                    WHERE (:venue IS NULL OR e.venue = :venue)
+                )
+                WHERE kind = 'test-of-time'
+                   OR (kind IN ('runner-up', 'honorable-mention') AND ({words}))
+                GROUP BY paper_id
+            ) AS won ON won.paper_id = p.id
+            ORDER BY won.latest DESC, p.id
+            LIMIT :limit
+            """,  # noqa: S608 (constant words, no input)
+            {"venue": venue, "limit": max(1, limit)},
         )
 
     async def search(
