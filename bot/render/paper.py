@@ -13,6 +13,7 @@ from urllib.parse import urlencode, urlsplit
 import discord
 
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
+from bot.render.alternatives import disagreements
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
 
@@ -78,6 +79,9 @@ def paper_embed(
                 sources_text(paper.sources, strings, language),
             )
         )
+    disagree = disagreements(paper, stored.awards, strings, language)
+    if disagree:
+        fields.append(Field(strings.text("paper-disagree", language), disagree))
     reference = strings.text("paper-reference", language, id=stored.id)
     return build_embed(
         title=esc(paper.title),

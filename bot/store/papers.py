@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections import defaultdict
@@ -371,7 +372,8 @@ class PaperRepository:
         marks = ", ".join("?" for _ in paper_ids)
         award_rows = await self._db.fetchall(
             f"""
-            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
+            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track,
+                   a.alternatives
             FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             JOIN venues AS v ON v.key = e.venue
@@ -387,6 +389,7 @@ class PaperRepository:
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:
+    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
     return AwardRef(
         venue=r["venue"],
         venue_name=r["venue_name"],
@@ -394,4 +397,5 @@ def _award_ref(r: sqlite3.Row) -> AwardRef:
         name=r["name"],
         kind=AwardKind(r["kind"]),
         track=r["track"],
+        alternatives=json.loads(alternatives) if alternatives else (),
     )

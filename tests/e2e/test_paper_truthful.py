@@ -83,3 +83,25 @@ async def test_curate_add_and_edit_flag_a_paper_left_without_a_link(
     await opened.response()
     linked = await server.submit(opened, {**form, "links": "project https://example.org/w"})
     assert "Links" not in fields_of(await linked.message())
+
+
+async def test_paper_show_says_where_sources_disagree_and_why(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    catalog = CatalogRepository(db)
+    given = award("Quokka Alignment", arxiv="2502.99999")
+    first = given.model_copy(update={"paper": given.paper.model_copy(update={"year": 2024})})
+    await catalog.apply(batch(first), actor="test", policy="update")
+    later = first.model_copy(
+        update={"name": "Best Paper", "paper": first.paper.model_copy(update={"year": 2025})}
+    )
+    await catalog.apply(batch(later), actor="import", policy="fill")
+    shown = await _show(server, "quokka alignment")
+    disagree = fields_of(shown)["Sources disagree"].splitlines()
+    reason = "given by a later import; the value already in the catalogue is kept"
+    assert disagree == [
+        f"• Year: “2025” (import by import) — {reason}",
+        f"• ICML 2025 award, name: “Best Paper” (import by import) — {reason}",
+    ]
+    chinese = fields_of(await _show(server, "quokka alignment", "zh-TW"))["來源說法不一"]
+    assert chinese.startswith("• 年份：「2025」")
