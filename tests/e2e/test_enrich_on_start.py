@@ -100,3 +100,22 @@ async def test_closing_the_bot_stops_a_run_waiting_on_arxiv(
 async def test_it_is_off_unless_configured(server: LocalDiscord, db: Database) -> None:
     async with laurel_on(server, db) as bot:
         assert bot.enrich_task is None
+
+
+async def test_arxiv_down_is_a_warning_and_the_bot_serves_on(
+    server: LocalDiscord,
+    db: Database,
+    arxiv: LocalArxiv,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    arxiv.faults.fail(1, status=503)
+    settings = settings_for(arxiv, min_interval_seconds=0, retries=0)
+    async with laurel_on(server, db, settings) as bot:
+        assert bot.enrich_task is not None
+        await asyncio.wait_for(bot.enrich_task, 30)
+        assert bot.enrich_task.exception() is None
+        about = await server.slash("about", {})
+        assert (await about.message())["embeds"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.catalog.enrich_job"]
+    assert any("arXiv stopped answering" in m for m in warnings)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
