@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.catalog.arxiv_enrich import to_enrich
 from bot.localarxiv.recordings import entries_of, load
 from bot.localarxiv.server import LocalArxiv
 from bot.store.database import Database
@@ -176,13 +177,15 @@ async def test_an_arxiv_failure_during_title_lookups_keeps_what_was_found(
     arxiv: LocalArxiv, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = settings_for(db_path, arxiv.url, retries=0)
-    arxiv.faults.answer(2)  # the id batch and the first title, then a failure
+    async with await Database.open(db_path, create=False) as db:
+        batches = -(-len(await to_enrich(db)) // 100)
+    arxiv.faults.answer(batches + 1)  # the id batches and the first title, then a failure
     arxiv.faults.fail(1, status=503)
     assert await laurel(settings, "enrich") == 1
     err = capsys.readouterr().err
     assert "arXiv is not answering right now (HTTP 503, after 1 tries)" in err
     assert [(bool(r.ids), r.status) for r in arxiv.requests] == [
-        (True, 200),
+        *[(True, 200)] * batches,
         (False, 200),
         (False, 503),
     ]
