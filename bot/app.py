@@ -7,6 +7,8 @@ and hands them in — as discord.py's advanced_startup example does.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -21,6 +23,7 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
+from bot.catalog.enrich_job import enrich_in_background
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
@@ -91,6 +94,7 @@ class LaurelBot(commands.Bot):
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None
         self.arxiv: ArxivClient | None = None
+        self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
         self.digests = DigestService(
             settings=settings.digests,
@@ -119,6 +123,13 @@ class LaurelBot(commands.Bot):
         schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.digests.install()  # one job, replaced by id: a second setup never doubles it
         self.scheduler.start()
+        if self.settings.arxiv.enrich_on_start:
+            self.enrich_task = asyncio.create_task(
+                enrich_in_background(
+                    self.db, self.arxiv, batch=self.settings.arxiv.ids_per_request
+                ),
+                name="laurel-enrich",
+            )
 
     async def on_app_command_completion(
         self,
@@ -167,6 +178,12 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self.enrich_task is not None:
+            # Each batch is one transaction: cancelled between or inside a request, nothing
+            # is half-written, and the next start does the rest.
+            self.enrich_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.enrich_task
         await self.digests.close()
         try:
             await super().close()

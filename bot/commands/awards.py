@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.commands.errors import report, send_ephemeral
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
 from bot.render.awards import (
@@ -156,12 +157,14 @@ async def _test_of_time(
     services: Services, venue: Venue | None, page: int, language: Language
 ) -> tuple[discord.Embed, int]:
     key = venue.key if venue else None
-    papers = await services.papers.with_award(AwardKind.TEST_OF_TIME, venue=key)
+    # The award itself, and the runners-up and honorable mentions named beside it.
+    papers = await services.papers.test_of_time(venue=key)
     entries = [
         AwardEntry(award, stored.paper)
         for stored in papers
         for award in stored.awards
-        if award.kind == AwardKind.TEST_OF_TIME and (key is None or award.venue == key)
+        if standing_in_test_of_time(award.kind, award.name, award.track) is not None
+        and (key is None or award.venue == key)
     ]
     if not entries:
         if venue is None:

@@ -191,7 +191,7 @@ class PaperCuration(CuratorGroup):
                 raise UserError("curate-unchanged")
             entries, _ = await curation.audit.history(paper_id=stored.id, limit=1)
             title = curation.strings.text("curate-edited", language, id=entries[0].id)
-            embed = entry_embed(entries[0], curation.strings, language, title=title)
+            embed = entry_embed(entries[0], curation.strings, language, title=title, paper=edited)
             await submitted.response.send_message(embed=embed, ephemeral=True)
 
         form = PaperForm(
@@ -220,7 +220,9 @@ class PaperCuration(CuratorGroup):
             return plan_embed(plan, curation.strings, language, title=title)
 
         heading = curation.strings.text("curate-preview-remove", language, id=stored.id)
-        embed = paper_preview(stored.paper, None, curation.strings, language, heading=heading)
+        embed = paper_preview(
+            stored.paper, None, curation.strings, language, heading=heading, flag_missing_link=False
+        )
         view = ConfirmView(
             curation, interaction.user.id, write, language, confirm_key="curate-confirm-remove"
         )

@@ -278,6 +278,7 @@ class AwardRef(Model):
     name: str
     kind: AwardKind
     track: str | None = None
+    alternatives: tuple[Alternative, ...] = ()  # what other sources say of this award
 
 
 class StoredPaper(Model):

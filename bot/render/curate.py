@@ -12,7 +12,15 @@ import discord
 from bot.domain.models import Award, Language, Paper
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
-from bot.render.paper import authors_text, esc, links_text, main_link, sources_text
+from bot.render.paper import (
+    authors_text,
+    esc,
+    has_link,
+    links_text,
+    main_link,
+    search_text,
+    sources_text,
+)
 from bot.store.audit import AuditEntry
 from bot.store.plan import Plan
 
@@ -36,8 +44,10 @@ def paper_preview(
     *,
     heading: str,
     venue_name: str | None = None,
+    flag_missing_link: bool = True,
 ) -> discord.Embed:
-    """The paper as it would be written, for the curator to confirm."""
+    """The paper as it would be written, for the curator to confirm; flagged when it has no
+    link (readers would get only a title search), unless `flag_missing_link` is off."""
     fields = [Field(strings.text("paper-authors", language), _authors(paper, strings, language))]
     if paper.affiliations:
         names = "; ".join(esc(a) for a in paper.affiliations)
@@ -55,6 +65,8 @@ def paper_preview(
     links = links_text(paper.links, strings, language)
     if links:
         fields.append(Field(strings.text("paper-links", language), links))
+    elif flag_missing_link and not has_link(paper):
+        fields.append(no_link_field(paper, strings, language))
     sources = (*paper.sources, *(award.sources if award else ()))
     if sources:
         fields.append(
@@ -71,10 +83,19 @@ def paper_preview(
     )
 
 
+def no_link_field(paper: Paper, strings: Strings, language: Language) -> Field:
+    """Readers of a paper with no link get a title search instead: worth fixing, so said."""
+    search = search_text(paper, strings, language)
+    return Field(
+        strings.text("paper-links", language),
+        strings.text("curate-no-link", language, search=search),
+    )
+
+
 def _authors(paper: Paper, strings: Strings, language: Language) -> str:
     if not paper.authors:
         return strings.text("curate-none", language)
-    return authors_text(paper.authors, strings, language)
+    return authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete)
 
 
 def show_value(value: Any) -> str:
@@ -120,14 +141,19 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def entry_embed(
-    entry: AuditEntry, strings: Strings, language: Language, *, title: str
+    entry: AuditEntry,
+    strings: Strings,
+    language: Language,
+    *,
+    title: str,
+    paper: Paper | None = None,
 ) -> discord.Embed:
-    """One audit row in full: who, when, what, and each field before → after."""
-    return build_embed(
-        title=title,
-        description=entry_line(entry, strings, language),
-        fields=changed_fields(entry.before, entry.after),
-    )
+    """One audit row in full: who, when, what, and each field before → after; with the `paper`
+    as edited, a flag when it is left without a link."""
+    fields = changed_fields(entry.before, entry.after)
+    if paper is not None and not has_link(paper):
+        fields = [*fields, no_link_field(paper, strings, language)]
+    return build_embed(title=title, description=entry_line(entry, strings, language), fields=fields)
 
 
 def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:

@@ -8,6 +8,7 @@ import sqlite3
 from collections import defaultdict
 
 from bot.domain.areas import ResearchArea
+from bot.domain.awards import TEST_OF_TIME_WORDS
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
@@ -120,6 +121,33 @@ class PaperRepository:
             LIMIT :limit
             """,  # noqa: S608
             {"kind": kind.value, "venue": venue, "limit": max(1, limit)},
+        )
+
+    async def test_of_time(
+        self, *, venue: str | None = None, limit: int = 500
+    ) -> list[StoredPaper]:
+        """Papers holding a test-of-time award, or a runner-up or honorable mention whose name
+        or track may read as one, latest first; `standing_in_test_of_time` tells which exactly."""
+        words = " OR ".join(f"marks LIKE '%{w}%'" for w in TEST_OF_TIME_WORDS)
+        return await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM live_papers AS p
+            JOIN (
+                SELECT paper_id, max(year) AS latest FROM (
+                    SELECT a.paper_id, e.year, a.kind,
+                           a.name || ' ' || coalesce(a.track, '') AS marks
+                    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                    WHERE (:venue IS NULL OR e.venue = :venue)
+                )
+                WHERE kind = 'test-of-time'
+                   OR (kind IN ('runner-up', 'honorable-mention') AND ({words}))
+                GROUP BY paper_id
+            ) AS won ON won.paper_id = p.id
+            ORDER BY won.latest DESC, p.id
+            LIMIT :limit
+            """,  # noqa: S608 (constant words, no input)
+            {"venue": venue, "limit": max(1, limit)},
         )
 
     async def search(
@@ -378,7 +406,8 @@ class PaperRepository:
         marks = ", ".join("?" for _ in paper_ids)
         award_rows = await self._db.fetchall(
             f"""
-            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
+            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track,
+                   a.alternatives
             FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             JOIN venues AS v ON v.key = e.venue
@@ -394,6 +423,7 @@ class PaperRepository:
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:
+    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
     return AwardRef(
         venue=r["venue"],
         venue_name=r["venue_name"],
@@ -401,4 +431,5 @@ def _award_ref(r: sqlite3.Row) -> AwardRef:
         name=r["name"],
         kind=AwardKind(r["kind"]),
         track=r["track"],
+        alternatives=json.loads(alternatives) if alternatives else (),
     )
