@@ -14,6 +14,7 @@ import discord
 
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.render.alternatives import disagreements
+from bot.render.areas import area_name
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
 
@@ -68,6 +69,10 @@ def paper_embed(
                 strings.text("paper-awards", language),
                 "\n".join(award_line(a) for a in stored.awards),
             )
+        )
+    if paper.area is not None:
+        fields.append(
+            Field(strings.text("paper-area", language), area_name(strings, paper.area, language))
         )
     fields.append(
         Field(strings.text("paper-links", language), paper_links(paper, strings, language))

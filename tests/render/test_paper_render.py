@@ -139,3 +139,15 @@ def test_a_doi_or_any_link_is_enough_and_shown(strings: Strings) -> None:
     )
     listed = list_embed("R", [linked], strings, "en")
     assert "Search arXiv" not in (listed.description or "")
+
+
+def test_the_research_area_is_named_in_the_readers_language(strings: Strings) -> None:
+    filed = _stored(area="Computer Vision")
+    for language, name in (("en", "Research area"), ("zh-TW", "研究領域"), ("zh-CN", "研究领域")):
+        fields = {f.name: f.value for f in paper_embed(filed, strings, language).fields}  # type: ignore[arg-type]
+        assert (
+            fields[name]
+            == {"en": "Computer Vision", "zh-TW": "電腦視覺", "zh-CN": "计算机视觉"}[language]
+        )
+    unfiled = {f.name for f in paper_embed(_stored(), strings, "en").fields}
+    assert "Research area" not in unfiled
