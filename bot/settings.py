@@ -8,6 +8,7 @@ a token in a file is refused — and is a `SecretStr`, so it never shows up in a
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,10 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import LaurelError
+from bot.observability.redact import TOKEN_SHAPED
 
 DEFAULT_CONFIG = Path("laurel.toml")
 DISCORD_API = "https://discord.com/api/v10"
 ARXIV_API = "https://export.arxiv.org/api/query"
+_ALNUM_ONLY = re.compile(r"[^a-z0-9]")
 
 
 class SettingsError(LaurelError):
@@ -156,8 +159,7 @@ def load_settings(path: Path | None = None) -> Settings:
         data = _read_toml(config_path)
     elif explicit is not None:
         raise SettingsError(f"no configuration file at {config_path}")
-    discord = data.get("discord")
-    if "token" in data or (isinstance(discord, dict) and "token" in discord):
+    if _names_a_token(data):
         raise SettingsError(
             f"{config_path}: the Discord token may not be written in a file; "
             "set the DISCORD_TOKEN environment variable instead"
@@ -172,6 +174,19 @@ def load_settings(path: Path | None = None) -> Settings:
         raise SettingsError(
             f"the configuration is not valid ({config_path}, then LAUREL_* variables):\n{problems}"
         ) from None
+
+
+def _names_a_token(value: object) -> bool:
+    """Whether a key anywhere in `value` names a token (in any spelling: `DISCORD_TOKEN`,
+    `bot_token`, `botToken`, …), or a string anywhere in it is shaped like one."""
+    if isinstance(value, dict):
+        return any(
+            "token" in _ALNUM_ONLY.sub("", str(key).lower()) or _names_a_token(item)
+            for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_names_a_token(item) for item in value)
+    return isinstance(value, str) and TOKEN_SHAPED.search(value) is not None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
