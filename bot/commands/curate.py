@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 import tempfile
 from pathlib import Path
@@ -29,6 +30,8 @@ from bot.render.curate import plan_embed
 from bot.render.i18n import language_of
 from bot.store.catalog_edits import UndoRefused
 from bot.store.catalog_writer import Policy
+
+log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 _SAFE_NAME = re.compile(r"[^\w.-]+")
@@ -187,7 +190,12 @@ def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]
 
 
 def _written(batch: CatalogBatch, suffix: str) -> bytes:
+    """The export as bytes (every stored value can be written: only the disk can fail)."""
     with tempfile.TemporaryDirectory(prefix="laurel-export-") as folder:
         path = Path(folder) / f"catalog.{suffix}"
-        formats.write(path, batch)
+        try:
+            formats.write(path, batch)
+        except DocumentError as exc:
+            log.warning("an export could not be written: %s", exc)
+            raise UserError("curate-export-failed") from None
         return path.read_bytes()
