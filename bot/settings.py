@@ -7,15 +7,19 @@ a token in a file is refused — and is a `SecretStr`, so it never shows up in a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import pydantic_settings
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
 from bot.errors import LaurelError
 from bot.observability.redact import TOKEN_SHAPED
 
@@ -166,6 +170,9 @@ def load_settings(path: Path | None = None) -> Settings:
         )
     try:
         return Settings(**data)
+    except (pydantic_settings.SettingsError, RecursionError):
+        # An environment variable that should hold JSON (a list, a section) does not.
+        raise SettingsError(_bad_json_variables(env)) from None
     except ValidationError as exc:
         problems = "\n".join(
             f"  {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
@@ -174,6 +181,23 @@ def load_settings(path: Path | None = None) -> Settings:
         raise SettingsError(
             f"the configuration is not valid ({config_path}, then LAUREL_* variables):\n{problems}"
         ) from None
+
+
+def _bad_json_variables(env: Mapping[str, str]) -> str:
+    """Which LAUREL_* variables hold JSON that is broken or nested too deep, named."""
+    bad = []
+    for name, value in sorted(env.items()):
+        if not name.startswith("LAUREL_") or not value.lstrip().startswith(("[", "{")):
+            continue
+        try:
+            check_data(json.loads(value), name)
+        except (ValueError, RecursionError, NestedTooDeep):
+            bad.append(name)
+    names = ", ".join(bad) or "a LAUREL_* variable"
+    return (
+        f"the configuration is not valid: {names} is not well-formed JSON (or nests past "
+        f"{MAX_DEPTH} levels); a list is written as [1, 2] and a string in double quotes"
+    )
 
 
 def _names_a_token(value: object) -> bool:
@@ -191,9 +215,19 @@ def _names_a_token(value: object) -> bool:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot be read: {exc.strerror}") from None
+    try:
+        check_toml(text, str(path))
+        data = tomllib.loads(text)
+        check_data(data, str(path))
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except (NestedTooDeep, RecursionError):
+        raise SettingsError(str(NestedTooDeep(str(path)))) from None
+    return data

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.catalog import formats
 from bot.catalog.document import DocumentError
+from bot.catalog.nesting import NestedTooDeep
 from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
@@ -184,6 +185,8 @@ def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]
         path.write_bytes(data)
         try:
             return formats.read(path, fmt, known)
+        except NestedTooDeep as exc:
+            raise UserError("curate-file-too-deep", name=name, limit=exc.limit) from None
         except DocumentError as exc:
             reason = str(exc).replace(f"{folder}/", "")[:300]
             raise UserError("curate-file-unreadable", reason=reason) from None

@@ -279,3 +279,17 @@ async def test_csv_export_holds_separators_and_no_formula_and_reads_back(
         again = csv_format.parse(Path(folder) / "export.csv")
     assert again.rejected == ()
     assert tricky in again.awards
+
+
+async def test_import_of_a_deeply_nested_file_is_refused_in_the_curators_language(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    before = await audit_count(db)
+    deep = ("- " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+
+    answer = await curate(server, "import", {"file": ("deep.yml", deep)}, locale="zh-TW")
+
+    shown = await answer.message()
+    assert shown["content"].startswith("沒有匯入任何內容：**deep.yml** 的巢狀層級超過 64 層")
+    assert shown["flags"] & EPHEMERAL
+    assert await audit_count(db) == before
