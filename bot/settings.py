@@ -41,11 +41,30 @@ class DatabaseSettings(_Section):
     path: Path = Field(Path("laurel.db"), description="the SQLite database file")
     backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
 
+    @field_validator("path", "backup_dir", mode="before")
+    @classmethod
+    def _not_empty(cls, value: object) -> object:
+        # An empty value would become Path("."): the working folder, not a file.
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (a file name such as laurel.db)")
+        return value
+
+    @field_validator("path")
+    @classmethod
+    def _a_file(cls, value: Path) -> Path:
+        if value.name in ("", ".", "..") or value.is_dir():
+            raise ValueError(f"{value} is a folder; name the database file in it")
+        return value
+
 
 class DiscordSettings(_Section):
     api_base_url: str = Field(DISCORD_API, pattern=r"^https?://[^\s@]+$")
     gateway_url: str | None = Field(None, pattern=r"^wss?://[^\s@]+$")
     dev_guild_id: int | None = Field(None, gt=0)
+    # At start, Discord is tried this often (waiting backoff, 2x, 4x, … up to a minute between)
+    # before the bot gives up saying it cannot reach it.
+    connect_attempts: int = Field(6, ge=1, le=100)
+    connect_backoff_seconds: float = Field(2.0, ge=0, le=600)
 
 
 class LoggingSettings(_Section):
@@ -174,13 +193,15 @@ def load_settings(path: Path | None = None) -> Settings:
         # An environment variable that should hold JSON (a list, a section) does not.
         raise SettingsError(_bad_json_variables(env)) from None
     except ValidationError as exc:
-        problems = "\n".join(
-            f"  {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+        problems = [
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: "
+            + e["msg"].removeprefix("Value error, ")
             for e in exc.errors(include_url=False)
-        )
-        raise SettingsError(
-            f"the configuration is not valid ({config_path}, then LAUREL_* variables):\n{problems}"
-        ) from None
+        ]
+        where = f"the configuration is not valid ({config_path}, then LAUREL_* variables)"
+        if len(problems) == 1:  # one problem, one line
+            raise SettingsError(f"{where}: {problems[0]}") from None
+        raise SettingsError(where + ":" + "".join(f"\n  {p}" for p in problems)) from None
 
 
 def _bad_json_variables(env: Mapping[str, str]) -> str:

@@ -184,7 +184,7 @@ def test_a_bad_environment_variable_is_named_by_location(
 def test_a_section_that_is_not_a_table_is_a_settings_error(tmp_path: Path) -> None:
     config = write(tmp_path / "flat.toml", "discord = 5\n")
 
-    with pytest.raises(SettingsError, match=r"  discord: "):
+    with pytest.raises(SettingsError, match=r"variables\): discord: "):
         load_settings(config)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, describe_os_error
 
 
 class InstanceLock:
@@ -27,8 +27,11 @@ class InstanceLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise self._cannot(exc) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -38,9 +41,19 @@ class InstanceLock:
                 f"another Laurel is already running on {self.database} "
                 f"(pid {holder}); stop it first, or give this one another database"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        try:
+            # The pid is only for the message above; the flock is the lock.
+            pid = str(os.getpid()).encode()
+            os.pwrite(fd, pid, 0)
+            os.ftruncate(fd, len(pid))
+        except OSError as exc:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise self._cannot(exc) from None
         self._fd = fd
+
+    def _cannot(self, exc: OSError) -> StoreError:
+        return StoreError(f"cannot take the instance lock {self.path}: {describe_os_error(exc)}")
 
     def release(self) -> None:
         if self._fd is not None:
