@@ -164,6 +164,9 @@ def folder(template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("LAUREL_HEALTH__PORT", str(_closed_port()))
     monkeypatch.setenv("LAUREL_ARXIV__BASE_URL", f"http://127.0.0.1:{_closed_port()}/api")
     monkeypatch.setenv("LAUREL_ARXIV__RETRIES", "0")
+    # Nothing here may reach a real service, whatever a subcommand added later does.
+    monkeypatch.setenv("LAUREL_DISCORD__API_BASE_URL", f"http://127.0.0.1:{_closed_port()}/api")
+    monkeypatch.setenv("LAUREL_DISCORD__CONNECT_ATTEMPTS", "1")
     shutil.copyfile(template_db, tmp_path / "laurel.db")
     shutil.copyfile(template_db, tmp_path / "backup.db")
     catalog = tmp_path / "catalog.toml"

@@ -95,7 +95,6 @@ WEBHOOK_TOKEN = secrets.token_urlsafe(51)  # a followup's token need not look li
         "'token': '{t}', 'type': 2}}}}",
         '{{"op": 0, "t": "INTERACTION_CREATE", "d": {{"token": "{t}", "id": "1"}}}}',
         'json inside json: {{\\"token\\": \\"{t}\\"}}',
-        "the interaction {t} expired",
     ],
     ids=[
         "callback",
@@ -106,7 +105,6 @@ WEBHOOK_TOKEN = secrets.token_urlsafe(51)  # a followup's token need not look li
         "gateway-repr",
         "gateway-json",
         "json-escaped",
-        "bare",
     ],
 )
 @pytest.mark.parametrize(
@@ -114,18 +112,18 @@ WEBHOOK_TOKEN = secrets.token_urlsafe(51)  # a followup's token need not look li
 )
 def test_interaction_and_webhook_tokens_are_redacted(line: str, token: str) -> None:
     text = line.format(t=token)
-    if (
-        token == WEBHOOK_TOKEN
-        and "{t}" in line
-        and not any(part in line for part in ("/interactions/", "/webhooks/", "token"))
-    ):
-        pytest.skip("a token of no known shape, in no known place, cannot be recognised")
     redacted = Redactor()(text)
 
     assert token not in redacted
     assert token[:12] not in redacted
     assert token[-12:] not in redacted
     assert REDACTED in redacted
+
+
+def test_a_bare_interaction_token_is_redacted_by_its_shape() -> None:
+    # (a webhook token on its own has no shape to know it by; it is caught where it is used)
+    redacted = Redactor()(f"the interaction {INTERACTION_TOKEN} expired")
+    assert redacted == f"the interaction {REDACTED} expired"
 
 
 def test_what_surrounds_an_interaction_token_is_kept() -> None:
