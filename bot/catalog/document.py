@@ -14,6 +14,7 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ValidationError
 
+from bot.catalog.nesting import NestedTooDeep, check_data, check_toml
 from bot.domain.models import Award, CatalogBatch, Edition, Rejection, Venue
 from bot.errors import LaurelError
 
@@ -35,10 +36,7 @@ def describe_errors(error: ValidationError) -> str:
 
 
 def read_document(text: str, origin: str) -> CatalogBatch:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(f"{origin}: not valid TOML: {exc}") from None
+    data = load_toml(text, origin)
     unknown = sorted(set(data) - set(_SECTIONS))
     if unknown:
         raise DocumentError(
@@ -62,6 +60,19 @@ def read_document(text: str, origin: str) -> CatalogBatch:
         awards=tuple(parsed["awards"]),
         rejected=tuple(rejected),
     )
+
+
+def load_toml(text: str, origin: str) -> dict[str, Any]:
+    """tomllib.loads, refusing documents nested deeper than a catalogue or settings can be."""
+    check_toml(text, origin)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DocumentError(f"{origin}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise NestedTooDeep(origin) from None
+    check_data(data, origin)
+    return data
 
 
 def write_document(batch: CatalogBatch) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, get_args
@@ -44,18 +46,49 @@ def read(path: Path, fmt: Format, known: Sequence[Venue] = ()) -> CatalogBatch:
     return ai_bestpapers.parse(path, known)
 
 
-def write(path: Path, batch: CatalogBatch) -> None:
-    """Write `batch` to `path` (TOML, or CSV by its suffix) atomically: all of it or nothing."""
+def write(path: Path, batch: CatalogBatch, *, overwrite: bool = False) -> None:
+    """Write `batch` to `path` (TOML, or CSV by its suffix) atomically: all of it or nothing.
+
+    The text goes to a temporary name beside `path` first, then takes its name in one step:
+    by a hard link, which refuses an existing file, unless `overwrite` (then by a rename).
+    """
     is_csv = path.suffix == ".csv"
     text = csv_format.write(batch) if is_csv else write_document(batch)
-    partial = path.with_name(path.name + ".partial")
+    # A byte-order mark lets spreadsheets read CSV as UTF-8 (CJK titles stay legible).
+    data = text.encode("utf-8-sig" if is_csv else "utf-8")
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
     try:
-        # A byte-order mark lets spreadsheets read CSV as UTF-8 (CJK titles stay legible).
-        partial.write_text(text, encoding="utf-8-sig" if is_csv else "utf-8")
-        partial.replace(path)
+        # O_EXCL: never through a symlink someone left at the temporary name; 0o666 less umask.
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        _take_name(partial, path, overwrite=overwrite)
+    except FileExistsError:
+        raise DocumentError(f"{path} exists already; add --force to write over it") from None
     except OSError as exc:
-        partial.unlink(missing_ok=True)
         raise DocumentError(f"{path}: cannot be written: {exc.strerror}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _take_name(partial: Path, path: Path, *, overwrite: bool) -> None:
+    if overwrite:
+        partial.replace(path)
+        return
+    try:
+        os.link(partial, path)  # fails, atomically, if `path` exists
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links
+        if path.exists() or path.is_symlink():
+            raise FileExistsError(path) from None
+        partial.replace(path)
 
 
 def _text(path: Path) -> str:

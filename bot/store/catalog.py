@@ -77,7 +77,18 @@ class CatalogRepository:
         return await self._db.write(run)
 
     async def export(self) -> CatalogBatch:
-        return await self._db.snapshot(_export)
+        return await self._db.snapshot(_export_in_one_read)
+
+
+def _export_in_one_read(conn: sqlite3.Connection) -> CatalogBatch:
+    """Every SELECT of the export in one read transaction: they all see one moment, even while
+    a bot beside this process commits writes (in WAL mode readers and the writer never wait for
+    each other), so no award points to a paper the export did not see."""
+    conn.execute("BEGIN DEFERRED")
+    try:
+        return _export(conn)
+    finally:
+        conn.execute("COMMIT")
 
 
 def _export(conn: sqlite3.Connection) -> CatalogBatch:

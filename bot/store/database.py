@@ -20,7 +20,7 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 from bot.store import migrations
-from bot.store.errors import StoreError, refused
+from bot.store.errors import StoreError, describe_os_error, refused
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
@@ -83,7 +83,13 @@ class Database:
         return db
 
     def _open_writer(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = describe_os_error(exc)
+            raise StoreError(
+                f"cannot make the folder of the database {self.path}: {reason}"
+            ) from None
         conn = sqlite3.connect(self.path, isolation_level=None)
         self._writer = conn
         try:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import tempfile
 import tomllib
+from pathlib import Path
 
 from bot.app import LaurelBot
 from bot.catalog.document import read_document
+from bot.catalog.importers import csv_format
+from bot.domain.models import Award, CatalogBatch
 from bot.localdiscord.server import LocalDiscord
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.e2e.test_curate import (
     EPHEMERAL,
@@ -240,3 +245,51 @@ async def test_curation_answers_in_traditional_chinese(
     assert (await refused.message())["content"].startswith("只有 Laurel 的策展人可以修改目錄")
     history = await (await curate(server, "history", locale="zh-TW")).message()
     assert history["embeds"][0]["title"] == "目錄變更紀錄"
+
+
+async def test_csv_export_holds_separators_and_no_formula_and_reads_back(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    """/curate export → CSV writes what it used to refuse whole (a ";" in a name) and what a
+    spreadsheet would run (a cell starting "="), in the curator's language, and reads back."""
+    tricky = Award.model_validate(
+        {
+            "venue": "icml",
+            "year": 2025,
+            "name": "Outstanding Paper Award",
+            "kind": "outstanding",
+            "paper": {
+                "title": '=HYPERLINK("https://evil.example","open me")',
+                "authors": ["Smith; John", "@mention", "'Tis Quoted"],
+                "affiliations": ["Lab\\; of \\ things"],
+            },
+        }
+    )
+    await CatalogRepository(db).apply(CatalogBatch(awards=(tricky,)), actor="test", policy="update")
+
+    answer = await (await curate(server, "export", {"format": "CSV"}, locale="zh-TW")).message()
+
+    assert answer["content"].startswith("目錄")  # the zh-TW text, not an English refusal
+    (attachment,) = answer["attachments"]
+    data = server.attachment_bytes(attachment)
+    for row in csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")):
+        assert not [cell for cell in row if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "export.csv").write_bytes(data)
+        again = csv_format.parse(Path(folder) / "export.csv")
+    assert again.rejected == ()
+    assert tricky in again.awards
+
+
+async def test_import_of_a_deeply_nested_file_is_refused_in_the_curators_language(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    before = await audit_count(db)
+    deep = ("- " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+
+    answer = await curate(server, "import", {"file": ("deep.yml", deep)}, locale="zh-TW")
+
+    shown = await answer.message()
+    assert shown["content"].startswith("沒有匯入任何內容：**deep.yml** 的巢狀層級超過 64 層")
+    assert shown["flags"] & EPHEMERAL
+    assert await audit_count(db) == before

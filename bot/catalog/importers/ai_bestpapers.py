@@ -23,6 +23,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from bot.catalog.document import DocumentError, describe_errors
+from bot.catalog.nesting import load_yaml
 from bot.domain.awards import classify_award
 from bot.domain.identifiers import IdentifierError, normalize_doi, parse_arxiv_id
 from bot.domain.models import (
@@ -98,7 +99,7 @@ def _load_list(path: Path, *, missing_ok: bool = False) -> list[Any]:
     if missing_ok and not path.is_file():
         return []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"), path.name)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise DocumentError(f"{path.name}: cannot be read as YAML: {exc}") from None
     if not isinstance(data, list):
