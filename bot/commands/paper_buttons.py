@@ -15,6 +15,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.commands.custom_ids import ID, parse_id
 from bot.commands.errors import report
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
@@ -85,7 +86,7 @@ async def send_paper(
     )
 
 
-class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(?P<id>\d{1,19})"):
+class AbstractButton(discord.ui.DynamicItem[Button], template=rf"paper:abstract:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Abstract") -> None:
         super().__init__(
             discord.ui.Button(
@@ -100,7 +101,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AbstractButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -111,7 +112,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
         await _guarded(interaction, run)
 
 
-class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P<id>\d{1,19})"):
+class AnotherButton(discord.ui.DynamicItem[Button], template=rf"paper:another:(?P<id>{ID})"):
     """A random awarded paper other than the one shown, privately to whoever asked."""
 
     def __init__(self, paper_id: int, label: str = "Another paper") -> None:
@@ -128,7 +129,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AnotherButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -141,7 +142,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
         await _guarded(interaction, run)
 
 
-class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P<id>\d{1,19})"):
+class SimilarButton(discord.ui.DynamicItem[Button], template=rf"paper:similar:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Similar") -> None:
         super().__init__(
             discord.ui.Button(
@@ -156,7 +157,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> SimilarButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -178,7 +179,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
         await _guarded(interaction, run)
 
 
-class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d{1,19})"):
+class OpenButton(discord.ui.DynamicItem[Button], template=rf"paper:open:(?P<id>{ID})"):
     """A numbered button under a list: that paper in detail, privately."""
 
     def __init__(self, paper_id: int, label: str = "#") -> None:
@@ -193,7 +194,7 @@ class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> OpenButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
