@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
+from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
@@ -121,6 +122,15 @@ class LaurelBot(commands.Bot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         self.metrics.command_finished(interaction, "ok")  # failures: LaurelTree.on_error
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and args:
+            # Now, before any view's callback has run: see bot.commands.components.
+            note_unclaimed(args[0], self._connection._view_store)
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_unclaimed(interaction, self.strings)
 
     async def on_ready(self) -> None:
         # May fire more than once (after a failed resume); waking the tick early is idempotent.
