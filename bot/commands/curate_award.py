@@ -16,7 +16,7 @@ from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
 from bot.errors import UserError
 from bot.render.curate import entry_embed
 from bot.render.i18n import language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.plan import Plan
 
 CHOICE_NAME = 100

@@ -16,7 +16,7 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, S
 from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview, plan_embed
 from bot.render.i18n import language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 

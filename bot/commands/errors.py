@@ -18,6 +18,7 @@ from bot.domain.models import Language
 from bot.errors import LaurelError, UserError
 from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
+from bot.render.markdown import esc
 from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_LOCKED, SQLITE_READONLY, WriteRefused
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def describe(error: Exception, strings: Strings, locale: discord.Locale) -> tupl
     if isinstance(error, LaurelError):
         return _user_text(error, strings, language), True
     if isinstance(error, app_commands.TransformerError):
-        value = discord.utils.escape_markdown(str(error.value))[:100]
+        value = esc(str(error.value))[:100]
         return strings.text("error-bad-value", language, value=value), True
     if isinstance(error, app_commands.MissingPermissions):
         names = ", ".join(error.missing_permissions)

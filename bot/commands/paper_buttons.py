@@ -20,7 +20,8 @@ from bot.commands.errors import report
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
-from bot.render.paper import abstract_embed, esc, list_embed, paper_embed
+from bot.render.markdown import esc
+from bot.render.paper import abstract_embed, list_embed, paper_embed
 from bot.store.papers import PaperRepository
 
 PAGE_SIZE = 5

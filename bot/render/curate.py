@@ -12,7 +12,8 @@ import discord
 from bot.domain.models import Award, Language, Paper
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
-from bot.render.paper import authors_text, esc, links_text, main_link, sources_text
+from bot.render.markdown import esc
+from bot.render.paper import authors_text, links_text, main_link, sources_text
 from bot.store.audit import AuditEntry
 from bot.store.plan import Plan
 

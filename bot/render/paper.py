@@ -15,6 +15,7 @@ import discord
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
@@ -29,11 +30,6 @@ _LINK_KEYS: tuple[tuple[str, str], ...] = (
     ("project", "paper-link-project"),
     ("code", "paper-link-code"),
 )
-
-
-def esc(text: str) -> str:
-    """Data made inert: markdown escaped (mentions are off for every message anyway)."""
-    return discord.utils.escape_markdown(text)
 
 
 def link(label: str, url: str) -> str:
