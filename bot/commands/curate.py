@@ -23,6 +23,7 @@ from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
 from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
+from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
 from bot.errors import UserError
 from bot.render.curate import plan_embed
@@ -168,6 +169,7 @@ class Curate(
     async def undo(
         self, interaction: discord.Interaction, change: app_commands.Range[int, 1, 2**53 - 1]
     ) -> None:
+        await before_write(interaction)
         try:
             plan = await self.curation.catalog.revert(change, actor=actor(interaction))
         except UndoRefused as refused:

@@ -12,6 +12,7 @@ from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import AwardOptions, checked, validated
 from bot.commands.curate_paper import paper_choices, stored_paper
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
+from bot.commands.writes import answer, before_write
 from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
 from bot.errors import UserError
 from bot.render.curate import entry_embed
@@ -40,7 +41,7 @@ async def show_write(
     main = entries[-1]  # the record asked for; an edition made on the way comes first
     title = curation.strings.text(title_key, language, id=main.id)
     embed = entry_embed(main, curation.strings, language, title=title)
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    await answer(interaction, embed=embed)
 
 
 class AwardCuration(CuratorGroup):
@@ -68,6 +69,7 @@ class AwardCuration(CuratorGroup):
         options.check()
         stored = await stored_paper(self.curation, paper)
         given = options.award(stored.paper)
+        await before_write(interaction)
         plan = await self.curation.catalog.add_award(stored.id, given, actor=actor(interaction))
         if not plan.rejected and plan.count("add", "award") == 0:
             raise UserError("curate-award-exists", id=stored.id)
@@ -86,6 +88,7 @@ class AwardCuration(CuratorGroup):
         text = award.strip()
         if not text.isdigit() or len(text) > 18:
             raise UserError("curate-no-award", query=esc(text)[:100])
+        await before_write(interaction)
         plan = await self.curation.catalog.remove("award", int(text), actor=actor(interaction))
         if plan.rejected:
             raise UserError("curate-no-award", query=text)
@@ -146,6 +149,7 @@ class StatsCuration(CuratorGroup):
             Edition,
             {"venue": venue.key, "year": year, field.value: value, "sources": sources},
         )
+        await before_write(interaction)
         plan = await self.curation.catalog.apply(
             CatalogBatch(editions=(edition,)), actor=actor(interaction), policy="update"
         )

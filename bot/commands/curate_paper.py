@@ -11,6 +11,7 @@ from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import AwardOptions, arxiv_id_of, format_links, paper_from_form
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
+from bot.commands.writes import answer, before_write
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, StoredPaper
 from bot.errors import UserError
@@ -153,6 +154,7 @@ class PaperCuration(CuratorGroup):
         self, interaction: discord.Interaction, award: Award, language: Language
     ) -> None:
         curation = self.curation
+        await before_write(interaction)  # the dry run waits for the write lock as a write does
         batch = await prepare_addition(curation.papers, curation.catalog, award)
         who = actor(interaction)
 
@@ -184,6 +186,7 @@ class PaperCuration(CuratorGroup):
 
         async def submit(submitted: discord.Interaction, given: dict[str, str]) -> None:
             edited = paper_from_form(given, base=stored.paper)
+            await before_write(submitted)
             plan = await curation.catalog.replace_paper(stored.id, edited, actor=actor(submitted))
             if plan.rejected:
                 raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
@@ -192,7 +195,7 @@ class PaperCuration(CuratorGroup):
             entries, _ = await curation.audit.history(paper_id=stored.id, limit=1)
             title = curation.strings.text("curate-edited", language, id=entries[0].id)
             embed = entry_embed(entries[0], curation.strings, language, title=title)
-            await submitted.response.send_message(embed=embed, ephemeral=True)
+            await answer(submitted, embed=embed)
 
         form = PaperForm(
             curation,
