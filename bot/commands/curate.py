@@ -105,7 +105,7 @@ class Curate(
         try:
             data = await file.read()
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
-            raise UserError("curate-file-unreadable", reason="download failed") from None
+            raise UserError("curate-file-download-failed") from None
         if len(data) > MAX_IMPORT_BYTES:  # the size Discord reported was checked; this is what came
             raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
         return data
@@ -183,9 +183,8 @@ def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]
         path.write_bytes(data)
         try:
             return formats.read(path, fmt, known)
-        except DocumentError as exc:
-            reason = str(exc).replace(f"{folder}/", "")[:300]
-            raise UserError("curate-file-unreadable", reason=reason) from None
+        except DocumentError as exc:  # its English line is the command line's; this is a member's
+            raise UserError(f"document-{exc.key}", **exc.params) from None
 
 
 def _written(batch: CatalogBatch, suffix: str) -> bytes:

@@ -169,7 +169,7 @@ async def test_import_refuses_what_it_cannot_read(
         (("season.pdf", b"%PDF"), "cannot tell the format of **season.pdf**"),
         (
             ("season.toml", b"[[awards]\nbroken"),
-            "Nothing was imported: season.toml: not valid TOML",
+            "Nothing was imported: the file is not valid TOML (line 1).",
         ),
     ):
         refused = await curate(server, "import", {"file": upload})
