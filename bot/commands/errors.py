@@ -142,6 +142,8 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         self.metrics.command_started(interaction)  # for the latency histogram
+        if interaction.type is discord.InteractionType.autocomplete:
+            return await _may_autocomplete(interaction)
         return True
 
     async def on_error(
@@ -152,6 +154,24 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
         self.metrics.command_finished(interaction, outcome)
         if text is not None:
             await send_ephemeral(interaction, text)
+
+
+async def _may_autocomplete(interaction: discord.Interaction) -> bool:
+    """Suggestions only for someone who may run the command; an empty list for anyone else.
+
+    discord.py runs a command's checks (its group's and cog's interaction_check, its own
+    checks) before the command, but not before its autocomplete: they are run here.
+    """
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return True
+    try:
+        allowed = await command._check_can_run(interaction)  # no public way to ask
+    except app_commands.AppCommandError:
+        allowed = False
+    if not allowed:
+        await interaction.response.autocomplete([])
+    return allowed
 
 
 def answer_for(
