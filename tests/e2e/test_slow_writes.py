@@ -73,13 +73,19 @@ async def undo(server: LocalDiscord, db: Database) -> str:
 async def award_add(server: LocalDiscord, db: Database) -> str:
     options = {"paper": str(await _paper_id(db)), "venue": "NeurIPS", "year": 2025}
     asked = curate(server, "award add", {**options, "award": "test of time"})
-    added = await while_held(db, lambda: asked)
+    preview = await while_held(db, lambda: asked)  # its dry run waits too
+    confirm = button(preview, "curate:confirm")
+    added = await while_held(db, lambda: server.press(preview, confirm, user_id=ada(server)))
     return str(added["embeds"][0]["title"])
 
 
 async def award_remove(server: LocalDiscord, db: Database) -> str:
     options = {"paper": str(await _paper_id(db)), "venue": "NeurIPS", "year": 2025}
-    await (await curate(server, "award add", {**options, "award": "test of time"})).message()
+    preview = await (
+        await curate(server, "award add", {**options, "award": "test of time"})
+    ).message()
+    confirm = button(preview, "curate:confirm")
+    await (await server.press(preview, confirm, user_id=ada(server))).message()
     row = await db.fetchone("SELECT id FROM awards WHERE kind = 'test-of-time' ORDER BY id DESC")
     assert row is not None
     removed = await while_held(
