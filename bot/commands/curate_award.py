@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.commands.curate_access import Curation, CuratorGroup, actor
-from bot.commands.curate_input import AwardOptions, checked, validated
+from bot.commands.curate_input import AwardOptions, checked, refusal, validated
 from bot.commands.curate_paper import paper_choices, stored_paper
 from bot.commands.curate_views import ConfirmView, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
@@ -42,7 +42,7 @@ async def written(
 ) -> discord.Embed:
     """What a write changed (the audit row of the record asked for), or a refusal."""
     if plan.rejected:
-        raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+        raise refusal(plan.rejected[0])
     if not plan.changes_anything:
         raise UserError("curate-unchanged")
     entries = await curation.audit.in_batch(plan.batch)
@@ -86,7 +86,7 @@ class AwardCuration(CuratorGroup):
         await before_write(interaction)  # the dry run waits for the write lock as a write does
         rehearsed = await curation.catalog.add_award(stored.id, given, actor=who, dry_run=True)
         if rehearsed.rejected:
-            raise UserError("curate-rejected", reason=esc(rehearsed.rejected[0].reason)[:300])
+            raise refusal(rehearsed.rejected[0])
         _adds_the_award(rehearsed, stored.id)
 
         async def write() -> discord.Embed:

@@ -22,13 +22,17 @@ import bot
 from bot.catalog import formats
 from bot.catalog.document import DocumentError
 from bot.commands.curate import _read_upload
+from bot.commands.curate_input import refusal
 from bot.commands.errors import answer_for
 from bot.domain.models import LANGUAGES, Rejection
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import Strings
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
 from bot.store.errors import StoreError, WriteRefused
 from bot.store.plan import Change, Plan
+from tests.store.conftest import award, batch
 
 STRINGS = Strings.load()
 LOCALES = {
@@ -160,3 +164,33 @@ def test_the_handler_tells_a_mistake_from_a_fault_in_its_answer_and_its_label(
         assert str(error) not in text or isinstance(error, UserError)
         if language != "en":
             assert not re.search(r"[A-Za-z]{4,}", re.sub(r"`[^`]*`|Laurel", "", text)), text
+
+
+# The names that are the same in every language.
+SAME_EVERYWHERE = {"about-title", "curate-none", "digests-heading"} | {
+    f"paper-link-{name}" for name in ("arxiv", "pdf", "openreview")
+}
+
+
+@pytest.mark.parametrize("language", ["zh-TW", "zh-CN"])
+def test_every_message_is_translated_not_copied(language: Any) -> None:
+    english = STRINGS.messages["en"]
+    copied = {k for k, text in english.items() if STRINGS.messages[language][k] == text}
+    assert copied == SAME_EVERYWHERE
+
+
+async def test_a_write_the_store_refuses_is_told_in_the_readers_language(db: Database) -> None:
+    """Every reason the store gives for refusing a curator's write names a message."""
+    catalog = CatalogRepository(db)
+    plans = [
+        await catalog.remove("paper", 10**9, actor="t"),
+        await catalog.remove("award", 10**9, actor="t"),
+        await catalog.apply(batch(award("T", venue="nowhere")), actor="t", policy="update"),
+    ]
+    for plan in plans:
+        (rejection,) = plan.rejected
+        error = refusal(rejection)
+        assert error.key != "curate-rejected-other", rejection
+        for language in ("zh-TW", "zh-CN"):
+            text = STRINGS.text(error.key, language, **error.params)
+            assert not ENGLISH.search(text), text
