@@ -6,10 +6,14 @@ never Discord's silent "This interaction failed"."""
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bot.commands
+from bot.app import LaurelBot
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.interactions import Interaction
 from bot.localdiscord.server import LocalDiscord
@@ -100,3 +104,32 @@ async def test_a_forged_button_id_past_the_largest_id_is_refused_cleanly(
         for locale in LANGUAGES:
             await expired(await server.press(shown, forged, locale=locale), locale)
     assert [r.getMessage() for r in quiet.records if r.levelno >= logging.ERROR] == []
+
+
+# Strings in bot/commands shaped like a custom_id that are not one: the audit's actor.
+NOT_CUSTOM_IDS = {"discord:"}
+
+
+def prefixes_in_source() -> set[str]:
+    """Every `word:word` (or `word:` before a placeholder) a string in bot/commands opens with."""
+    found: set[str] = set()
+    for path in Path(bot.commands.__file__).parent.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r'[rf]{0,2}"([a-z]+:)([a-z]+|\{)', text):
+            found.add(match[1] + ("" if match[2] == "{" else match[2]))
+    return found - NOT_CUSTOM_IDS
+
+
+async def test_every_custom_id_prefix_the_bot_makes_is_answered_after_a_restart(
+    laurel: LaurelBot,
+) -> None:
+    """In memory (walked above after a restart), or a dynamic item that is registered again."""
+    templates = [
+        p.pattern
+        for p in laurel._connection._view_store._dynamic_items  # no public list
+    ]
+    made = prefixes_in_source()
+    assert len(made) >= 9
+    for found in made:
+        dynamic = any(t.startswith(found) for t in templates)
+        assert dynamic or found in IN_MEMORY_PREFIXES, found
