@@ -10,12 +10,33 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import aiohttp
+import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.database import Database
+
+
+async def _pushed(bot: LaurelBot, settings: Settings, *, force: bool) -> bool:
+    """Log in and sync; what goes wrong outside the program, said in one line."""
+    assert settings.token is not None
+    where = settings.discord.api_base_url
+    try:
+        await bot.login(settings.token.get_secret_value())
+        return await bot.sync_commands(force=force)
+    except discord.LoginFailure:
+        raise LaurelError(
+            "Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
+            "Portal (your application → Bot → Reset Token)"
+        ) from None
+    except (aiohttp.ClientError, OSError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise LaurelError(f"could not reach Discord at {where}: {reason}") from None
+    except discord.HTTPException as exc:
+        raise LaurelError(f"Discord refused the push ({exc.status}): {exc.text[:200]}") from None
 
 
 def register(commands: Any) -> None:
@@ -40,8 +61,7 @@ async def sync(settings: Settings, args: argparse.Namespace) -> int:
             commands_only=True,
         )
         async with bot:
-            await bot.login(settings.token.get_secret_value())
-            pushed = await bot.sync_commands(force=args.force)
+            pushed = await _pushed(bot, settings, force=args.force)
             count = len(bot.tree.get_commands())
     if pushed:
         print(f"pushed {count} commands to Discord")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.sync import sync
+from bot.errors import LaurelError
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import load_settings
@@ -66,3 +67,20 @@ async def test_laurel_sync_pushes_what_discord_lacks_and_force_pushes_anyway(
     assert await sync(settings, argparse.Namespace(force=True)) == 0
     assert len(server.requests_to(PUT)) == 2
     assert "pushed" in capsys.readouterr().out
+
+
+async def test_laurel_sync_says_in_one_line_what_is_wrong(
+    server: LocalDiscord, sync_settings: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-the-token")
+    with pytest.raises(LaurelError, match=r"^Discord refused the token in DISCORD_TOKEN") as bad:
+        await sync(load_settings(None), argparse.Namespace(force=False))
+    assert "\n" not in str(bad.value)
+    monkeypatch.setenv("DISCORD_TOKEN", server.token)
+    monkeypatch.setenv("LAUREL_DISCORD__API_BASE_URL", "http://127.0.0.1:9/api/v10")
+    with pytest.raises(
+        LaurelError, match=r"^could not reach Discord at http://127\.0\.0\.1:9"
+    ) as away:
+        await sync(load_settings(None), argparse.Namespace(force=False))
+    assert "\n" not in str(away.value)
+    assert server.requests_to(PUT) == []
