@@ -24,6 +24,8 @@ from discord.ext import commands
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
 from bot.catalog.enrich_job import enrich_in_background
+from bot.commands.command_sync import same_commands
+from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
@@ -66,7 +68,9 @@ class LaurelBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
         clock: Clock = utc_now,
+        commands_only: bool = False,
     ) -> None:
+        """`commands_only`: build the command tree at login and start nothing (`laurel sync`)."""
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
         self.chart_fonts = ChartFonts()
@@ -82,6 +86,7 @@ class LaurelBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
+        self.commands_only = commands_only
         self.db = db
         self.scheduler = scheduler
         self.institutions = load_institutions()
@@ -119,6 +124,8 @@ class LaurelBot(commands.Bot):
         self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
         for group in command_groups(self):
             await self.add_cog(group)
+        if self.commands_only:
+            return
         await self.sync_commands()
         schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.digests.install()  # one job, replaced by id: a second setup never doubles it
@@ -138,6 +145,15 @@ class LaurelBot(commands.Bot):
     ) -> None:
         self.metrics.command_finished(interaction, "ok")  # failures: LaurelTree.on_error
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and args:
+            # Now, before any view's callback has run: see bot.commands.components.
+            note_unclaimed(args[0], self._connection._view_store)
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_unclaimed(interaction, self.strings)
+
     async def on_ready(self) -> None:
         # May fire more than once (after a failed resume); waking the tick early is idempotent.
         self.digests.wake()
@@ -150,8 +166,13 @@ class LaurelBot(commands.Bot):
             _, gateway, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
-    async def sync_commands(self) -> bool:
-        """Push the command tree to Discord only if it changed since the last push."""
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Push the command tree to Discord unless Discord holds it already (or `force`).
+
+        When the tree is what this database last pushed, Discord is asked what it holds (one
+        GET): commands removed or replaced elsewhere are pushed again. A changed tree is pushed
+        without asking. Whether a push happened is returned.
+        """
         guild = self._dev_guild()
         payload = [
             await command.get_translated_payload(self.tree, self.tree.translator)  # type: ignore[arg-type]
@@ -159,13 +180,36 @@ class LaurelBot(commands.Bot):
         ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command-tree:{self.application_id}:{guild.id if guild else 'global'}"
-        if await self.bot_state.get(key) == digest:
-            log.info("command tree unchanged; not syncing")
-            return False
+        if not force and await self.bot_state.get(key) == digest:
+            if same_commands(await self._held_commands(guild), payload):
+                log.info("Discord holds this command tree already; not syncing")
+                return False
+            log.warning("Discord holds other commands than this bot last pushed; syncing")
         await self.tree.sync(guild=guild)
         await self.bot_state.put(key, digest)
         log.info("command tree synced (%s commands)", len(payload))
         return True
+
+    async def _held_commands(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        """The commands Discord holds for this application (in `guild`, or global)."""
+        assert self.application_id is not None  # known once logged in
+        route = (
+            discord.http.Route(
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                application_id=self.application_id,
+                guild_id=guild.id,
+            )
+            if guild is not None
+            else discord.http.Route(
+                "GET", "/applications/{application_id}/commands", application_id=self.application_id
+            )
+        )
+        # Full localization dictionaries, as the tree has them (not one locale's text).
+        held: list[dict[str, Any]] = await self.http.request(
+            route, params={"with_localizations": "true"}
+        )
+        return held
 
     def _dev_guild(self) -> discord.Object | None:
         guild_id = self.settings.discord.dev_guild_id

@@ -18,14 +18,16 @@ def load_bundled(root: Path = DATA_DIR) -> CatalogBatch:
     """Read every document under `root`; the bundled data must be free of rejections."""
     files = sorted(root.rglob("*.toml"))
     if not files:
-        raise DocumentError(f"no catalogue documents under {root}")
+        raise DocumentError(f"no catalogue documents under {root}", key="bundled")
     batch = merge(
         read_document(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
         for path in files
     )
     if batch.rejected:
         problems = "\n".join(f"  {r.where}: {r.reason}" for r in batch.rejected)
-        raise DocumentError(f"the bundled catalogue has invalid records:\n{problems}")
+        raise DocumentError(
+            f"the bundled catalogue has invalid records:\n{problems}", key="bundled"
+        )
     return batch
 
 

@@ -26,21 +26,24 @@ def detect(path: Path) -> Format:
     if path.suffix in {".yml", ".yaml"}:
         return "ai-bestpapers"
     raise DocumentError(
-        f"cannot tell the format of {path.name}; name it with --format ({', '.join(FORMATS)})"
+        f"cannot tell the format of {path.name}; name it with --format ({', '.join(FORMATS)})",
+        key="unknown-format",
     )
 
 
 def read(path: Path, fmt: Format, known: Sequence[Venue] = ()) -> CatalogBatch:
     """Read `path` (a TOML directory is read file by file, sorted) into one batch."""
     if not path.exists():
-        raise DocumentError(f"{path}: no such file or directory")
+        raise DocumentError(f"{path}: no such file or directory", key="missing")
     if fmt == "toml":
         files = sorted(path.rglob("*.toml")) if path.is_dir() else [path]
         if not files:
-            raise DocumentError(f"{path}: no .toml files in it")
+            raise DocumentError(f"{path}: no .toml files in it", key="missing")
         return merge(read_document(_text(f), str(f)) for f in files)
     if path.is_dir():
-        raise DocumentError(f"{path} is a directory; the {fmt} format reads one file")
+        raise DocumentError(
+            f"{path} is a directory; the {fmt} format reads one file", key="missing"
+        )
     if fmt == "csv":
         return csv_format.parse(path)
     return ai_bestpapers.parse(path, known)
@@ -70,9 +73,13 @@ def write(path: Path, batch: CatalogBatch, *, overwrite: bool = False) -> None:
             raise
         _take_name(partial, path, overwrite=overwrite)
     except FileExistsError:
-        raise DocumentError(f"{path} exists already; add --force to write over it") from None
+        raise DocumentError(
+            f"{path} exists already; add --force to write over it", key="exists"
+        ) from None
     except OSError as exc:
-        raise DocumentError(f"{path}: cannot be written: {exc.strerror}") from None
+        raise DocumentError(
+            f"{path}: cannot be written: {exc.strerror}", key="unwritable"
+        ) from None
     finally:
         partial.unlink(missing_ok=True)
 
@@ -95,6 +102,6 @@ def _text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise DocumentError(f"{path}: not UTF-8 text") from None
+        raise DocumentError(f"{path}: not UTF-8 text", key="not-utf8") from None
     except OSError as exc:
-        raise DocumentError(f"{path}: cannot be read: {exc.strerror}") from None
+        raise DocumentError(f"{path}: cannot be read: {exc.strerror}", key="missing") from None

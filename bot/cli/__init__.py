@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, console, db, enrich, health, localdiscord, run
+from bot.cli import catalog, console, db, enrich, health, localdiscord, run, sync
 from bot.errors import LaurelError
 from bot.settings import load_settings
 from bot.store.errors import describe_os_error, refused, sqlite_reason
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     localdiscord.register(commands)
     health.register(commands)
     enrich.register(commands)
+    sync.register(commands)
     return parser
 
 

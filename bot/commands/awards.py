@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.commands.custom_ids import ID, parse_id
 from bot.commands.errors import report, send_ephemeral
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
 from bot.domain.awards import standing_in_test_of_time
@@ -39,7 +40,7 @@ Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, tes
 _KINDS = "|".join(kind.value for kind in AwardKind)
 # Only ids this module makes match, so a page button never fails to parse its own id.
 PAGE_ID = re.compile(
-    r"awards:(?P<shows>ed|hi|tt):(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,4}):(?P<step>[pn]):"
+    rf"awards:(?P<shows>ed|hi|tt):(?P<owner>{ID}):(?P<page>[0-9]{{1,4}}):(?P<step>[pn]):"
     rf"(?P<venue>[a-z0-9-]{{0,32}}):(?P<year>[0-9]{{1,4}}):(?P<kind>{_KINDS}|)"
 )
 
@@ -72,10 +73,8 @@ class Listing:
     @classmethod
     def parse(cls, match: re.Match[str]) -> Listing:
         kind = AwardKind(match["kind"]) if match["kind"] else None
-        return cls(
-            cast(Shows, match["shows"]), int(match["owner"]), match["venue"], int(match["year"]),
-            kind,
-        )  # fmt: skip
+        owner = parse_id(match["owner"])
+        return cls(cast(Shows, match["shows"]), owner, match["venue"], int(match["year"]), kind)
 
 
 async def render(

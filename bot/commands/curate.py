@@ -25,6 +25,7 @@ from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
 from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
+from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
 from bot.errors import UserError
 from bot.render.curate import plan_embed
@@ -108,7 +109,7 @@ class Curate(
         try:
             data = await file.read()
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
-            raise UserError("curate-file-unreadable", reason="download failed") from None
+            raise UserError("curate-file-download-failed") from None
         if len(data) > MAX_IMPORT_BYTES:  # the size Discord reported was checked; this is what came
             raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
         return data
@@ -172,6 +173,7 @@ class Curate(
     async def undo(
         self, interaction: discord.Interaction, change: app_commands.Range[int, 1, 2**53 - 1]
     ) -> None:
+        await before_write(interaction)
         try:
             plan = await self.curation.catalog.revert(change, actor=actor(interaction))
         except UndoRefused as refused:
@@ -187,9 +189,8 @@ def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]
             return formats.read(path, fmt, known)
         except NestedTooDeep as exc:
             raise UserError("curate-file-too-deep", name=name, limit=exc.limit) from None
-        except DocumentError as exc:
-            reason = str(exc).replace(f"{folder}/", "")[:300]
-            raise UserError("curate-file-unreadable", reason=reason) from None
+        except DocumentError as exc:  # its English line is the command line's; this is a member's
+            raise UserError(f"document-{exc.key}", **exc.params) from None
 
 
 def _written(batch: CatalogBatch, suffix: str) -> bytes:

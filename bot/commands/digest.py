@@ -35,6 +35,7 @@ from bot.commands.digest_options import (
     TimeZoneOption,
 )
 from bot.commands.options import AreaOption, VenueOption, Year, filter_options, kind_of
+from bot.commands.writes import answer, before_write
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
@@ -160,12 +161,13 @@ class Digest(
             created_by=interaction.user.id,
             created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
         )
+        await before_write(interaction)
         stored = await self._s.subscriptions.add(sub)
         self._s.digests.scheduled(stored)
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
         text += role_note(guild, stored.channel_id, role, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("list"), description=_("This server's digests and when each posts next")
@@ -200,10 +202,11 @@ class Digest(
             text = self._s.strings.text("digest-already-paused", speaks, heading=heading)
         else:
             assert subscription.id is not None
+            await before_write(interaction)
             paused = await self._s.subscriptions.set_status(subscription.id, "paused", "manual")
             self._s.digests.unscheduled(subscription.id)
             text = render.paused_text(paused, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(name=_("resume"), description=_("Start a paused digest again"))
     @app_commands.describe(subscription=SUBSCRIPTION)
@@ -224,11 +227,12 @@ class Digest(
                 heading = render.heading(subscription, self._s.strings, speaks)
                 raise UserError("digest-error-channel-gone", heading=heading)
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
+            await before_write(interaction)
             resumed = await self._s.subscriptions.set_status(subscription.id, "active", None)
             self._s.digests.scheduled(resumed)
             next_post = self._s.digests.next_post(resumed)
             text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("edit"),
@@ -305,6 +309,7 @@ class Digest(
             "role_id": role.id if role else (None if clear_role else old.role_id),
             "filters": filters,
         }
+        await before_write(interaction)
         updated = await self._s.subscriptions.update(
             Subscription.model_validate(old.model_dump() | changes)
         )
@@ -314,7 +319,7 @@ class Digest(
             updated, self._next(updated), await self._venues(), strings, speaks
         )
         text += role_note(guild, updated.channel_id, role, strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(name=_("remove"), description=_("Delete a digest for good"))
     @app_commands.describe(subscription=SUBSCRIPTION)
@@ -325,9 +330,10 @@ class Digest(
         speaks = language_of(interaction.locale)
         assert subscription.id is not None
         self._s.digests.unscheduled(subscription.id)
+        await before_write(interaction)
         await self._s.subscriptions.remove(subscription.id)
         text = render.removed_text(subscription, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("preview"), description=_("See a digest's next post, privately; nothing is sent")

@@ -32,7 +32,7 @@ from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.papers import PaperRepository
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name

@@ -15,12 +15,14 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.commands.custom_ids import ID, parse_id
 from bot.commands.errors import report
 from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
-from bot.render.paper import abstract_embed, esc, list_embed, paper_embed
+from bot.render.markdown import esc
+from bot.render.paper import abstract_embed, list_embed, paper_embed
 from bot.store.papers import PaperRepository
 
 PAGE_SIZE = 5
@@ -86,7 +88,7 @@ async def send_paper(
     )
 
 
-class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(?P<id>\d{1,19})"):
+class AbstractButton(discord.ui.DynamicItem[Button], template=rf"paper:abstract:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Abstract") -> None:
         super().__init__(
             discord.ui.Button(
@@ -101,7 +103,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AbstractButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -112,7 +114,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
         await _guarded(interaction, run)
 
 
-class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P<id>\d{1,19})"):
+class AnotherButton(discord.ui.DynamicItem[Button], template=rf"paper:another:(?P<id>{ID})"):
     """A random awarded paper other than the one shown, privately to whoever asked."""
 
     def __init__(self, paper_id: int, label: str = "Another paper") -> None:
@@ -129,7 +131,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AnotherButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -142,7 +144,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
         await _guarded(interaction, run)
 
 
-class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P<id>\d{1,19})"):
+class SimilarButton(discord.ui.DynamicItem[Button], template=rf"paper:similar:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Similar") -> None:
         super().__init__(
             discord.ui.Button(
@@ -157,7 +159,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> SimilarButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -179,7 +181,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
         await _guarded(interaction, run)
 
 
-class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d{1,19})"):
+class OpenButton(discord.ui.DynamicItem[Button], template=rf"paper:open:(?P<id>{ID})"):
     """A numbered button under a list: that paper in detail, privately."""
 
     def __init__(self, paper_id: int, label: str = "#") -> None:
@@ -194,7 +196,7 @@ class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> OpenButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:

@@ -24,6 +24,7 @@ from bot.render.chart_labels import ChartLabels, chart_labels
 from bot.render.charts import compare_chart, trend_chart
 from bot.render.i18n import Strings, language_of
 from bot.render.leaderboards import Scope, authors_embed, institutions_embed, scope_text
+from bot.render.markdown import esc
 from bot.render.stats import (
     compare_embed,
     edition_embed,
@@ -291,12 +292,12 @@ def _parse_venues(text: str, known: list[Venue]) -> list[Venue]:
         venue = find_venue(known, name)
         if venue is None:
             listed = ", ".join(v.name for v in known[:20])
-            shown = discord.utils.escape_markdown(name[:50])
+            shown = esc(name[:50])
             raise UserError("error-unknown-venue", venue=shown, known=listed)
         if venue not in chosen:
             chosen.append(venue)
     if not chosen:
         listed = ", ".join(v.name for v in known[:20])
-        shown = discord.utils.escape_markdown(text[:50])
+        shown = esc(text[:50])
         raise UserError("error-unknown-venue", venue=shown, known=listed)
     return chosen

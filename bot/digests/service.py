@@ -29,7 +29,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.digests.content import DigestContent
 from bot.digests.delivery import Deliverer
-from bot.digests.periods import Firing, last_firing, next_firing, period_of
+from bot.digests.periods import Firing, last_firing, next_firing
 from bot.digests.reconciler import (
     Clock,
     DigestEvents,
@@ -326,7 +326,9 @@ class DigestService:
         if not choice.content:
             key = "digests-nothing-new" if sub.theme == Theme.NEW_AWARDS else "digests-filter-empty"
             raise UserError(key)
-        period = period_of(sub, self.next_post(sub))
+        # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
+        # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
+        period = next_firing(sub, self._clock()).period
         frame = Frame(sub.theme, period, sub.language, sub.role_id, marker="preview")
         return await self._content.render(sub, choice.content, frame)
 

@@ -7,7 +7,6 @@ custom_id must still mean the same page after a restart).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -18,6 +17,7 @@ from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
 from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 from bot.render.paper import has_link, search_text
 from bot.render.years import year_spans
 
@@ -72,12 +72,7 @@ def kind_label(kind: AwardKind, strings: Strings, language: Language) -> str:
 
 def escape(text: str) -> str:
     """Text from data, safe in a description: no markdown, no link syntax, no mentions."""
-    # Brackets are escaped apart: inside a link's text a bare one would end the link early.
-    parts = re.split(r"([\[\]])", text)
-    escaped = "".join(
-        "\\" + part if part in ("[", "]") else discord.utils.escape_markdown(part) for part in parts
-    )
-    return discord.utils.escape_mentions(escaped)
+    return discord.utils.escape_mentions(esc(text))
 
 
 def authors_line(

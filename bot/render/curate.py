@@ -12,15 +12,16 @@ import discord
 from bot.domain.models import Award, Language, Paper
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 from bot.render.paper import (
     authors_text,
-    esc,
     has_link,
     links_text,
     main_link,
     search_text,
     sources_text,
 )
+from bot.render.plan import plan_lines, plan_summary
 from bot.store.audit import AuditEntry
 from bot.store.plan import Plan
 
@@ -194,14 +195,13 @@ def history_embed(
 
 def plan_embed(plan: Plan, strings: Strings, language: Language, *, title: str) -> discord.Embed:
     """What a write did or would do: the tally, and a line per record (as `laurel import`)."""
-    details = plan.details()
+    details = plan_lines(plan, strings, language)
     shown = details[:PLAN_LINES_SHOWN]
     if len(details) > len(shown):
         shown.append(strings.text("curate-more-lines", language, count=len(details) - len(shown)))
     body = "\n".join(line[:150] for line in shown)
+    summary = plan_summary(plan, strings, language)
     description = (
-        f"{esc(plan.summary())}\n```\n{body.replace('```', 'ˋˋˋ')}\n```"
-        if shown
-        else esc(plan.summary())
+        f"{esc(summary)}\n```\n{body.replace('```', 'ˋˋˋ')}\n```" if shown else esc(summary)
     )
     return build_embed(title=title, description=description)

@@ -18,6 +18,7 @@ from bot.render.areas import area_name
 from bot.render.awards import escape, kind_label
 from bot.render.embeds import FIELD_NAME, FIELD_VALUE, TOTAL, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 WEEKDAYS: frozenset[int] = frozenset(range(5))
 WEEKENDS: frozenset[int] = frozenset({5, 6})
@@ -251,7 +252,7 @@ def posted_text(
         heading=heading(sub, strings, language),
         channel=f"<#{sub.channel_id}>",
         link=link or f"<#{sub.channel_id}>",
-        error=discord.utils.escape_markdown((error or "?")[:150]),
+        error=esc((error or "?")[:150]),
     )
 
 

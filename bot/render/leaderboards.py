@@ -18,6 +18,7 @@ from bot.domain.models import Language
 from bot.domain.text import truncate
 from bot.render.embeds import build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 NAME = 80  # characters of a name shown on one line
 T = TypeVar("T")
@@ -49,11 +50,7 @@ def format_credit(credit: float) -> str:
 
 def scope_text(scope: Scope, strings: Strings, language: Language) -> str:
     """ "NeurIPS, 2020–2025" / "every venue, since 2020" / "every venue, every year"."""
-    venue = (
-        discord.utils.escape_markdown(scope.venue)
-        if scope.venue
-        else strings.text("leaders-every-venue", language)
-    )
+    venue = esc(scope.venue) if scope.venue else strings.text("leaders-every-venue", language)
     first, last = scope.first, scope.last
     if first is not None and last is not None:
         years = str(first) if first == last else f"{first}–{last}"
@@ -136,4 +133,4 @@ def _board_embed(
 
 
 def _name(name: str) -> str:
-    return discord.utils.escape_markdown(truncate(name, NAME))
+    return esc(truncate(name, NAME))

@@ -17,6 +17,7 @@ from bot.render.alternatives import disagreements
 from bot.render.areas import area_name
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
@@ -31,11 +32,6 @@ _LINK_KEYS: tuple[tuple[str, str], ...] = (
     ("project", "paper-link-project"),
     ("code", "paper-link-code"),
 )
-
-
-def esc(text: str) -> str:
-    """Data made inert: markdown escaped (mentions are off for every message anyway)."""
-    return discord.utils.escape_markdown(text)
 
 
 def link(label: str, url: str) -> str:

@@ -19,6 +19,15 @@ class StoreError(LaurelError):
     """The database cannot be used as asked."""
 
 
+def read_only(path: object) -> StoreError:
+    """What to say of a database this user may not write: read-only, not damaged."""
+    return StoreError(
+        f"{path} is read-only for the user running Laurel. Laurel writes the database and, "
+        "beside it, its -wal and -shm files: make the file and its folder writable by that "
+        "user (or mount the volume read-write), then start again."
+    )
+
+
 class WriteRefused(StoreError):
     """SQLite refused a write as a whole (busy, read-only, full): nothing of it was written."""
 

@@ -59,11 +59,28 @@ async def test_award_add_then_remove(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     paper_id = await _paper_id(db, MASKED_ARXIV)
-    added = await curate(
+    before = await audit_count(db)
+    asked = await curate(
         server,
         "award add",
         {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
     )
+    preview = await asked.message()  # a preview first, as every other curator write has
+    assert preview["flags"] & EPHEMERAL
+    (shown_first,) = preview["embeds"]
+    assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
+    assert "NeurIPS 2025 · Test of Time Award (test-of-time)" in str(shown_first["fields"])
+    assert await audit_count(db) == before  # nothing written until Confirm
+    cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
+    assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
+    assert await audit_count(db) == before
+    asked = await curate(
+        server,
+        "award add",
+        {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
+    )
+    preview = await asked.message()
+    added = await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
     (embed,) = (await added.message())["embeds"]
     assert embed["title"].startswith("Award added (change #")
     shown = await (
@@ -174,7 +191,7 @@ async def test_import_refuses_what_it_cannot_read(
         (("season.pdf", b"%PDF"), "cannot tell the format of **season.pdf**"),
         (
             ("season.toml", b"[[awards]\nbroken"),
-            "Nothing was imported: season.toml: not valid TOML",
+            "Nothing was imported: the file is not valid TOML (line 1).",
         ),
     ):
         refused = await curate(server, "import", {"file": upload})

@@ -95,15 +95,25 @@ def parse(path: Path, known: Sequence[Venue] = ()) -> CatalogBatch:
     )
 
 
+def yaml_line(error: Exception) -> str:
+    """The line a YAML error points at, or "?" (a decoding error has none)."""
+    mark = getattr(error, "problem_mark", None)
+    return str(mark.line + 1) if mark is not None else "?"
+
+
 def _load_list(path: Path, *, missing_ok: bool = False) -> list[Any]:
     if missing_ok and not path.is_file():
         return []
     try:
         data = load_yaml(path.read_text(encoding="utf-8"), path.name)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise DocumentError(f"{path.name}: cannot be read as YAML: {exc}") from None
+        raise DocumentError(
+            f"{path.name}: cannot be read as YAML: {exc}", key="not-yaml", line=yaml_line(exc)
+        ) from None
     if not isinstance(data, list):
-        raise DocumentError(f"{path.name}: expected a list of records at the top level")
+        raise DocumentError(
+            f"{path.name}: expected a list of records at the top level", key="yaml-shape"
+        )
     return data
 
 

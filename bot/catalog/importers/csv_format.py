@@ -79,12 +79,17 @@ def parse(path: Path) -> CatalogBatch:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DocumentError(
-            f"{path.name}: not UTF-8 text (byte {exc.start}); save it as “CSV UTF-8”"
+            f"{path.name}: not UTF-8 text (byte {exc.start}); save it as “CSV UTF-8”",
+            key="csv-not-utf8",
         ) from None
     rows = _rows(text, path.name)
     first = next(rows, None)
     if first is None:
-        raise DocumentError(f"{path.name}: empty file; the first line must be the header")
+        raise DocumentError(
+            f"{path.name}: empty file; the first line must be the header",
+            key="csv-empty",
+            required=", ".join(REQUIRED),
+        )
     header = _header(first[1], path.name)
     awards: list[Award] = []
     rejected: list[Rejection] = []
@@ -116,7 +121,9 @@ def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
                 yield line, row
             line = reader.line_num + 1
     except csv.Error as exc:
-        raise DocumentError(f"{origin} line {line}: not readable as CSV: {exc}") from None
+        raise DocumentError(
+            f"{origin} line {line}: not readable as CSV: {exc}", key="csv-unreadable", line=line
+        ) from None
 
 
 def _header(row: list[str], origin: str) -> list[str]:
@@ -138,7 +145,10 @@ def _header(row: list[str], origin: str) -> list[str]:
         optional = ", ".join(name for name in COLUMNS if name not in REQUIRED)
         raise DocumentError(
             f"{origin}: {'; '.join(problems)}. The first line must be the header: "
-            f"{', '.join(REQUIRED)} and any of {optional}"
+            f"{', '.join(REQUIRED)} and any of {optional}",
+            key="csv-header",
+            columns=", ".join([*unknown, *missing, *twice])[:200],
+            required=", ".join(REQUIRED),
         )
     return names
 
