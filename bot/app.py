@@ -27,6 +27,7 @@ from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
 from bot.domain.institutions import load_institutions
+from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
@@ -106,6 +107,13 @@ class LaurelBot(commands.Bot):
             fonts=self.chart_fonts,
         )
         self.metrics.set_pending_source(self.digests.pending_count)
+
+    def _get_state(self, **options: Any) -> discord.state.ConnectionState[Any]:
+        # discord.Client.__init__ makes its HTTPClient and then the connection state from it
+        # (the command tree takes it from there too): swap in the amortised sweep first, for
+        # this client only (bot/http_client.py says why).
+        self.http = SweepingHTTPClient.replacing(self.http)
+        return super()._get_state(**options)
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
