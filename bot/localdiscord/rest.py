@@ -179,8 +179,10 @@ class RestLayer:
         authorization = request.headers.get("Authorization")
         if not template.startswith(TOKEN_ROUTES) and authorization != f"Bot {self.token}":
             raise errors.unauthorized()
-        if self.backend.faults.limiter is not None:
-            wait = self.backend.faults.limiter.take()
+        # Interaction endpoints are not bound by the global rate limit (Discord's docs).
+        limiter = None if template.startswith(TOKEN_ROUTES) else self.backend.faults.limiter
+        if limiter is not None:
+            wait = limiter.take()
             if wait > 0:
                 record.fault = "limiter"
                 return rate_limited(Fault("global_rate_limit", retry_after=wait))
