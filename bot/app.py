@@ -54,6 +54,15 @@ def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+def laurel_intents() -> discord.Intents:
+    """The default intents (none privileged) minus message events: Laurel answers slash
+    commands and components only, and a digest fan-out would otherwise bring back a
+    MESSAGE_CREATE for every post it makes (decompressed, parsed and cached for nothing)."""
+    intents = discord.Intents.default()
+    intents.guild_messages = intents.dm_messages = False
+    return intents
+
+
 class LaurelBot(commands.Bot):
     def __init__(
         self,
@@ -73,7 +82,8 @@ class LaurelBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
-            intents=discord.Intents.default(),  # no privileged intents
+            intents=laurel_intents(),
+            max_messages=None,  # no message cache: Laurel reads no messages from the gateway
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=LaurelTree,
