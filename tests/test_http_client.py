@@ -114,3 +114,17 @@ async def test_laurel_bot_posts_through_it(db: Database) -> None:
         await other.close()
     finally:
         await bot.close()
+
+
+async def test_laurel_bot_asks_for_no_message_events(db: Database) -> None:
+    bot = LaurelBot(settings=Settings(), db=db, scheduler=AsyncIOScheduler(timezone="UTC"))
+    try:
+        # Its own posts would come back as MESSAGE_CREATE: a digest fan-out's worth of them.
+        assert not bot.intents.guild_messages
+        assert not bot.intents.dm_messages
+        assert bot.intents.guilds  # channels, threads and forums are still cached
+        assert bot._connection.max_messages is None
+        assert not bot.intents.members  # none privileged
+        assert not bot.intents.message_content
+    finally:
+        await bot.close()
