@@ -106,6 +106,7 @@ class DigestService:
         )
         self._schedule: dict[int, Slot] = {}
         self._timings: dict[Timing, Timing] = {}  # one object for each distinct timing
+        self._firings: dict[tuple[Timing, dt.datetime, bool], Firing | None] = {}
         self._started = False
         self._start_lock = asyncio.Lock()
         self._inflight: dict[int, asyncio.Task[None]] = {}  # by subscription
@@ -162,6 +163,7 @@ class DigestService:
         if not self._deliverer.ready():
             return 0
         now = now or self._clock()
+        self._firings = {}  # kept for one tick: a handful of entries, never a growing map
         await self._ensure_started(now)
         self._ticks += 1
         if self._ticks % RESYNC_TICKS == 0:
@@ -173,7 +175,7 @@ class DigestService:
         for sub_id, (mark, timing, firing) in list(self._schedule.items()):
             if firing.at > now or sub_id in self._inflight:
                 continue
-            self._schedule[sub_id] = (mark, timing, next_firing(timing, max(now, firing.at)))
+            self._schedule[sub_id] = (mark, timing, self._next(timing, max(now, firing.at)))
             age = now - firing.at
             if age > catch_up:
                 log.warning("digest %s: %s missed by %s; skipped", sub_id, firing.period, age)
@@ -271,8 +273,8 @@ class DigestService:
         schedule: dict[int, Slot] = {}
         for row in await self._subscriptions.active_timings():
             timing = self._shared(row.timing)
-            firing = next_firing(timing, now)
-            last = last_firing(timing, now)
+            firing = self._next(timing, now)
+            last = self._last(timing, now)
             # Missed while down: due now (at most this one), unless already in the ledger, too
             # old, or from before the subscription existed (subscribing never floods).
             if (
@@ -309,12 +311,27 @@ class DigestService:
             known = self._schedule.get(sub_id)
             if known is None or known[0] != row.fingerprint:
                 timing = self._shared(row.timing)
-                self._schedule[sub_id] = (row.fingerprint, timing, next_firing(timing, now))
+                self._schedule[sub_id] = (row.fingerprint, timing, self._next(timing, now))
             else:
                 self._schedule[sub_id] = (known[0], self._shared(known[1]), known[2])
 
     def _shared(self, timing: Timing) -> Timing:
         return self._timings.setdefault(timing, timing)
+
+    # Thousands of subscriptions due in one minute share a handful of timings: each firing is
+    # worked out once per (timing, instant), not once per subscription (periods are pure).
+    def _next(self, timing: Timing, after: dt.datetime) -> Firing:
+        key = (timing, after, True)
+        found = self._firings.get(key)
+        if found is None:
+            found = self._firings[key] = next_firing(timing, after)
+        return found
+
+    def _last(self, timing: Timing, at: dt.datetime) -> Firing | None:
+        key = (timing, at, False)
+        if key not in self._firings:
+            self._firings[key] = last_firing(timing, at)
+        return self._firings[key]
 
     # -- what the commands call ------------------------------------------------------------
     def now(self) -> dt.datetime:
