@@ -1,5 +1,5 @@
 """Digest fan-out: `python -m benchmarks.digests [--subs N] [--small S] [--concurrency C]
-[--rate R] [--searches Q] [--no-upstream] [--json PATH]`.
+[--rate R] [--quiet SECONDS] [--no-upstream] [--json PATH]`.
 
 N subscriptions (10,000 by default) are due in the same minute, each in its own channel of
 N/25 guilds (a guild holds at most 25). The real LaurelBot (discord.py, SQLite, the ledger,
@@ -15,7 +15,7 @@ ratios first:
    bot/http_client.py), unless `--no-upstream`;
 3. paced: the stand-in enforcing R requests/s (50, Discord's limit) and the bot pacing itself
    at R: the fan-out time against the theoretical N/R seconds (within 5%), and `/paper search`
-   one at a time while it runs, its p99 against the same bot's quiet p99 just before.
+   one at a time while it runs, its p99 against the same bot's p99 in the quiet minute before.
 """
 
 from __future__ import annotations
@@ -158,6 +158,13 @@ class Searcher:
     async def many(self, count: int) -> list[float]:
         return [await self.once() for _ in range(count)]
 
+    async def for_seconds(self, seconds: float) -> list[float]:
+        end = time.perf_counter() + seconds
+        times = []
+        while time.perf_counter() < end:
+            times.append(await self.once())
+        return times
+
     async def until(self, done: asyncio.Task[None]) -> list[float]:
         times = []
         while not done.done():
@@ -181,10 +188,11 @@ async def fan_out(
     settings: DigestSettings,
     due: dt.datetime,
     *,
-    searches: int = 0,
+    quiet: float = 0,
 ) -> dict[str, Any]:
-    """Make everything due at `due` and post it; with `searches`, time that many quiet
-    `/paper search`es first, then search one at a time for as long as the fan-out runs."""
+    """Make everything due at `due` and post it; with `quiet` seconds, `/paper search` one at
+    a time for that long first, then for as long as the fan-out runs (on a shared machine a
+    longer window meets more of the other work's spikes: compare windows of similar length)."""
     server = stand.server
     clock = Clock(due - dt.timedelta(seconds=30))
     before = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
@@ -193,11 +201,11 @@ async def fan_out(
         await bot.digests.tick()  # builds the schedule: nothing is due yet
         await bot.digests.drain()
         searcher = Searcher(stand)
-        if searches:
+        if quiet:
             server.driver.settle = no_settle
             await searcher.many(20)  # warm-up
             searcher.forget()
-            result["quiet_ms"] = await searcher.many(searches)
+            result["quiet_ms"] = await searcher.for_seconds(quiet)
             searcher.forget()
         clock.now = due
         http = bot.http
@@ -212,7 +220,7 @@ async def fan_out(
             await bot.digests.drain()
 
         running = asyncio.create_task(post_all())
-        if searches:
+        if quiet:
             result["loaded_ms"] = await searcher.until(running)
         await running
         result["seconds"], cpu = time.perf_counter() - start, cpu.stop()
@@ -309,7 +317,7 @@ async def run(args: argparse.Namespace) -> None:
                 day = 2
             stand.server.limit_rate(args.rate)
             runs["limited"] = await fan_out(
-                stand, db, paced, due + dt.timedelta(days=day), searches=args.searches
+                stand, db, paced, due + dt.timedelta(days=day), quiet=args.quiet
             )
             describe(f"3. paced at {args.rate:g}/s, stand-in enforcing it", runs["limited"])
         finally:
@@ -390,7 +398,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--small", type=int, default=200, help="the small fan-out, channels")
     parser.add_argument("--concurrency", type=int, default=50, help="posts in flight")
     parser.add_argument("--rate", type=float, default=DISCORD_GLOBAL_LIMIT, help="limit, req/s")
-    parser.add_argument("--searches", type=int, default=300, help="quiet /paper searches")
+    parser.add_argument(
+        "--quiet", type=float, default=60.0, help="seconds of /paper search before run 3"
+    )
     parser.add_argument("--no-upstream", dest="upstream", action="store_false",
                         help="skip the run with discord.py's own bucket sweep")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the results here")
