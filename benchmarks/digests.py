@@ -1,17 +1,21 @@
-"""Digest fan-out: `python -m benchmarks.digests [--subs N] [--concurrency C] [--rate R]
-[--json PATH]`.
+"""Digest fan-out: `python -m benchmarks.digests [--subs N] [--small S] [--concurrency C]
+[--rate R] [--quiet SECONDS] [--no-upstream] [--json PATH]`.
 
 N subscriptions (10,000 by default) are due in the same minute, each in its own channel of
 N/25 guilds (a guild holds at most 25). The real LaurelBot (discord.py, SQLite, the ledger,
-the renderers) posts them to the LocalDiscord stand-in in this process; a fake clock makes
-them due, nothing waits for the wall-clock minute. Two runs, ratios first:
+the renderers) posts them to the lean LocalDiscord stand-in (no spec validation, no request
+log), which runs in a thread of its own: its CPU is measured apart and reported beside the
+bot's. A fake clock makes the posts due; nothing waits for the wall-clock minute. In one run,
+ratios first:
 
-1. the stand-in unlimited and the bot's own pacing off: the fan-out rate as a multiple of
-   Discord's global limit of 50 requests/s (how much headroom the bot has over the limit);
-2. the stand-in enforcing R requests/s (50, Discord's limit) and the bot pacing itself at R:
-   the fan-out time against the theoretical N/R seconds (the target: within 5%).
-
-The stand-in shares the event loop with the bot, so run 1 measures both together.
+1. unpaced, the stand-in unlimited: posts/s at S (200) and at N channels, as a multiple of
+   Discord's global limit of 50 requests/s, and the bot's CPU a post at N over that at S
+   (flat if nothing grows with the number of channels);
+2. the same N with discord.py's own rate-limit bucket sweep (the "before" of
+   bot/http_client.py), unless `--no-upstream`;
+3. paced: the stand-in enforcing R requests/s (50, Discord's limit) and the bot pacing itself
+   at R: the fan-out time against the theoretical N/R seconds (within 5%), and `/paper search`
+   one at a time while it runs, its p99 against the same bot's p99 in the quiet minute before.
 """
 
 from __future__ import annotations
@@ -20,15 +24,25 @@ import argparse
 import asyncio
 import datetime as dt
 import logging
+import os
+import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from discord.http import HTTPClient
 
 from benchmarks.report import Rows, machine_line, print_rows, save
+from benchmarks.standin import CpuSplit, ThreadedStandIn
+from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
-from bot.localdiscord.config import Config
+from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import Perm
@@ -38,8 +52,20 @@ from bot.store.subscriptions import SubscriptionRepository
 
 DISCORD_GLOBAL_LIMIT = 50.0
 POST = "POST /channels/{channel_id}/messages"
-HOUR_MS = 3_600_000  # a heartbeat interval that never comes round during a run
 NINE = dt.time(9, 0)
+DAY = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
+WORDS = [
+    "learning",
+    "graph",
+    "attention",
+    "neural",
+    "policy",
+    "language",
+    "robust",
+    "vision",
+    "transformer",
+    "causal",
+]
 
 
 class Clock:
@@ -84,113 +110,303 @@ async def subscribe(db: Database, places: list[tuple[int, int]], created: dt.dat
         await repo.add(sub)
 
 
-async def fan_out(
-    server: LocalDiscord, db: Database, settings: DigestSettings, due: dt.datetime
-) -> tuple[float, float, int, Counter[int]]:
-    """Make everything due at `due` and post it.
+@contextmanager
+def upstream_sweep() -> Iterator[None]:
+    """discord.py's own sweep (every bucket, at every new one past 256), counted the same way."""
 
-    Returns wall seconds, CPU seconds of this process (bot and stand-in, all threads), posts
-    stored and the statuses the stand-in answered.
-    """
+    def sweep(http: SweepingHTTPClient) -> None:
+        http.buckets_created += 1
+        if len(http._buckets) >= SWEEP_FLOOR:
+            http.sweeps += 1
+            http.buckets_scanned += len(http._buckets)
+        HTTPClient._try_clear_expired_ratelimits(http)
+
+    with mock.patch.object(SweepingHTTPClient, "_try_clear_expired_ratelimits", sweep):
+        yield
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.2f}/{five:.2f}"
+
+
+async def search_once(server: LocalDiscord, text: str) -> dict[str, Any]:
+    interaction = await server.slash("paper", {"query": text}, subcommand="search")
+    return await interaction.message()
+
+
+async def no_settle(iterations: int) -> None:
+    """Users don't wait for a quiet moment (see benchmarks.interactions)."""
+
+
+class Searcher:
+    """`/paper search` one at a time through the stand-in; milliseconds of each answer."""
+
+    def __init__(self, stand: ThreadedStandIn) -> None:
+        self._stand = stand
+        self._n = 0
+
+    async def once(self) -> float:
+        text = WORDS[self._n % len(WORDS)]
+        self._n += 1
+        start = time.perf_counter_ns()
+        answer = await self._stand.call(search_once(self._stand.server, text))
+        if not answer["embeds"] and not answer["content"]:
+            raise RuntimeError(f"/paper search {text!r} answered {answer!r}")
+        return (time.perf_counter_ns() - start) / 1e6
+
+    async def many(self, count: int) -> list[float]:
+        return [await self.once() for _ in range(count)]
+
+    async def for_seconds(self, seconds: float) -> list[float]:
+        end = time.perf_counter() + seconds
+        times = []
+        while time.perf_counter() < end:
+            times.append(await self.once())
+        return times
+
+    async def until(self, done: asyncio.Task[None]) -> list[float]:
+        times = []
+        while not done.done():
+            times.append(await self.once())
+        return times
+
+    def forget(self) -> None:
+        """The stand-in finds an answer by scanning its channel: keep the channel short."""
+        for stored in self._stand.server.world.messages.values():
+            stored.clear()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def fan_out(
+    stand: ThreadedStandIn,
+    db: Database,
+    settings: DigestSettings,
+    due: dt.datetime,
+    *,
+    quiet: float = 0,
+) -> dict[str, Any]:
+    """Make everything due at `due` and post it; with `quiet` seconds, `/paper search` one at
+    a time for that long first, then for as long as the fan-out runs (on a shared machine a
+    longer window meets more of the other work's spikes: compare windows of similar length)."""
+    server = stand.server
     clock = Clock(due - dt.timedelta(seconds=30))
-    before = len(server.requests)
+    before = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
+    result: dict[str, Any] = {"load_before": load()}
     async with laurel_on(server, db, Settings(digests=settings), clock=clock) as bot:
         await bot.digests.tick()  # builds the schedule: nothing is due yet
         await bot.digests.drain()
+        searcher = Searcher(stand)
+        if quiet:
+            server.driver.settle = no_settle
+            await searcher.many(20)  # warm-up
+            searcher.forget()
+            result["quiet_ms"] = await searcher.for_seconds(quiet)
+            searcher.forget()
         clock.now = due
-        start, cpu = time.perf_counter(), time.process_time()
-        await bot.digests.tick()
-        await bot.digests.drain()
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-        posted = sum(bot.digests.stats.posted.values())
-        pending = await bot.digests.pending_count()
-    statuses = Counter(r.status for r in server.requests[before:] if r.route == POST)
-    if pending:
-        print(f"  warning: {pending} posts left pending")
-    return seconds, cpu, posted, statuses
+        http = bot.http
+        assert isinstance(http, SweepingHTTPClient)
+        swept = (http.sweeps, http.buckets_scanned, http.buckets_created)
+        writes = bot.digests.ledger.writes
+        batched = (writes.transactions, writes.writes)
+        start, cpu = time.perf_counter(), CpuSplit(stand)
+
+        async def post_all() -> None:
+            await bot.digests.tick()
+            await bot.digests.drain()
+
+        running = asyncio.create_task(post_all())
+        if quiet:
+            result["loaded_ms"] = await searcher.until(running)
+        await running
+        result["seconds"], cpu = time.perf_counter() - start, cpu.stop()
+        result |= {"cpu_s": cpu.total, "bot_cpu_s": cpu.bot, "stand_in_cpu_s": cpu.stand_in}
+        result["posted"] = sum(bot.digests.stats.posted.values())
+        result["pending"] = await bot.digests.pending_count()
+        result["sweeps"] = http.sweeps - swept[0]
+        result["buckets_scanned"] = http.buckets_scanned - swept[1]
+        result["buckets_created"] = http.buckets_created - swept[2]
+        result["transactions"] = writes.transactions - batched[0]
+        result["ledger_writes"] = writes.writes - batched[1]
+        result["rss_mib"] = rss_mib()
+        check_bot(bot)
+    after = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
+    result["statuses"] = {str(status): n for (_, status), n in (after - before).items()}
+    result["per_s"] = result["posted"] / result["seconds"]
+    result["load_after"] = load()
+    if result["pending"]:
+        print(f"  warning: {result['pending']} posts left pending")
+    return result
+
+
+def check_bot(bot: LaurelBot) -> None:
+    if not bot.is_ready():
+        raise RuntimeError("the bot lost its gateway during the fan-out")
+
+
+def rss_mib() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def per_post_ms(run: dict[str, Any], key: str) -> float:
+    return float(run[key]) / max(int(run["posted"]), 1) * 1e3
+
+
+def describe(label: str, run: dict[str, Any]) -> None:
+    print(f"\n{label}: {run['posted']:,} posts in {run['seconds']:.1f} s = "
+          f"{run['per_s']:,.0f} posts/s; statuses {run['statuses']}; load {run['load_before']}"
+          f" -> {run['load_after']}")  # fmt: skip
+    print(f"   CPU a post: bot {per_post_ms(run, 'bot_cpu_s'):.2f} ms, stand-in "
+          f"{per_post_ms(run, 'stand_in_cpu_s'):.2f} ms; {run['cpu_s'] / run['seconds']:.0%} "
+          f"of one core")  # fmt: skip
+    print(f"   bucket sweeps {run['sweeps']}, buckets scanned a new bucket "
+          f"{run['buckets_scanned'] / max(run['buckets_created'], 1):.1f}; ledger writes a "
+          f"transaction {run['ledger_writes'] / max(run['transactions'], 1):.1f}")  # fmt: skip
+
+
+async def world(template: Path, folder: Path, subs: int) -> tuple[ThreadedStandIn, Database]:
+    path = folder / f"laurel-{subs}.db"
+    shutil.copyfile(template, path)
+    stand = ThreadedStandIn()
+    places = build_world(stand.server, subs)
+    db = await Database.open(path)
+    start = time.perf_counter()
+    await subscribe(db, places, DAY)
+    print(f"{subs:,} subscriptions in {-(-subs // 25):,} guilds "
+          f"({time.perf_counter() - start:.1f} s to store)")  # fmt: skip
+    await stand.start()
+    return stand, db
 
 
 async def run(args: argparse.Namespace) -> None:
-    print(f"machine: {machine_line()}")
+    print(f"machine: {machine_line()}; load average {load()}")
     logging.basicConfig(level=logging.ERROR)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "laurel.db"
-        async with await Database.open(path) as db:
+    free = DigestSettings(requests_per_second=None, fan_out_concurrency=args.concurrency)
+    paced = DigestSettings(requests_per_second=args.rate, fan_out_concurrency=args.concurrency)
+    due = dt.datetime.combine(DAY.date(), NINE, dt.UTC)
+    runs: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        template = folder / "template.db"
+        async with await Database.open(template) as db:
             await load_bundled_into(db)
-            server = await LocalDiscord(config=Config(heartbeat_interval_ms=HOUR_MS)).start()
-            try:
-                places = build_world(server, args.subs)
-                day = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
-                start = time.perf_counter()
-                await subscribe(db, places, day)
-                print(f"{args.subs:,} subscriptions in {len(places) // 25 or 1:,} guilds "
-                      f"({time.perf_counter() - start:.1f} s to store)")  # fmt: skip
-
-                free = DigestSettings(
-                    requests_per_second=None, fan_out_concurrency=args.concurrency
-                )
-                due = dt.datetime.combine(day.date(), NINE, dt.UTC)
-                seconds, cpu, posted, statuses = await fan_out(server, db, free, due)
-                rate = posted / seconds
-                print(f"\n1. unlimited stand-in, no pacing, {args.concurrency} in flight:")
-                print(f"   {posted:,} posts in {seconds:.1f} s = {rate:,.0f} posts/s; "
-                      f"statuses {dict(statuses)}")  # fmt: skip
-                print(f"   CPU {cpu / max(posted, 1) * 1e3:.1f} ms a post (bot and stand-in), "
-                      f"{cpu / seconds:.0%} of one core")  # fmt: skip
-
-                server.limit_rate(args.rate)
-                paced = DigestSettings(
-                    requests_per_second=args.rate, fan_out_concurrency=args.concurrency
-                )
-                limited, _, posted2, statuses2 = await fan_out(
-                    server, db, paced, due + dt.timedelta(days=1)
-                )
-                theory = args.subs / args.rate
-                print(f"\n2. stand-in enforcing {args.rate:g}/s, bot pacing at {args.rate:g}/s:")
-                print(f"   {posted2:,} posts in {limited:.1f} s; theoretical {theory:.1f} s; "
-                      f"statuses {dict(statuses2)}")  # fmt: skip
-            finally:
-                await server.stop()
-
-    deviation = limited / theory - 1
-    verdict = "within 5%" if abs(deviation) <= 0.05 else "NOT within 5%"
-    rows: Rows = [
-        ("subscriptions due in the same minute", f"{args.subs:,}"),
-        (f"1. unlimited, {args.concurrency} in flight: posts/s", f"{rate:,.0f} ({seconds:.1f} s)"),
-        (f"fan-out rate / Discord's {DISCORD_GLOBAL_LIMIT:g} req/s limit",
-         f"{rate / DISCORD_GLOBAL_LIMIT:.1f}x"),
-        ("CPU a post (bot and stand-in), share of one core",
-         f"{cpu / max(posted, 1) * 1e3:.1f} ms, {cpu / seconds:.0%}"),
-        (f"2. limited to {args.rate:g}/s: fan-out time / theoretical N/R",
-         f"{limited:.1f} s / {theory:.1f} s = {limited / theory:.3f}x ({verdict})"),
-        ("429s answered while limited", f"{statuses2.get(429, 0):,}"),
-        ("posts missing (run 1, run 2)", f"{args.subs - posted}, {args.subs - posted2}"),
-    ]  # fmt: skip
+        stand, db = await world(template, folder, args.small)
+        try:
+            runs["small"] = await fan_out(stand, db, free, due)
+            describe(f"1a. {args.small:,} channels, unpaced", runs["small"])
+        finally:
+            await stand.stop()
+            await db.close()
+        stand, db = await world(template, folder, args.subs)
+        try:
+            runs["unlimited"] = await fan_out(stand, db, free, due)
+            describe(f"1b. {args.subs:,} channels, unpaced", runs["unlimited"])
+            day = 1
+            if args.upstream:
+                with upstream_sweep():
+                    runs["upstream"] = await fan_out(stand, db, free, due + dt.timedelta(days=1))
+                describe(f"2. {args.subs:,} channels, discord.py's own sweep", runs["upstream"])
+                day = 2
+            stand.server.limit_rate(args.rate)
+            runs["limited"] = await fan_out(
+                stand, db, paced, due + dt.timedelta(days=day), quiet=args.quiet
+            )
+            describe(f"3. paced at {args.rate:g}/s, stand-in enforcing it", runs["limited"])
+        finally:
+            await stand.stop()
+            await db.close()
+    rows, figures = summarise(args, runs)
     print_rows(rows)
-    if cpu / seconds < 0.8:
-        print("  note: the process got under 80% of a core in run 1: the machine is busy, and")
-        print("  both numbers measure the contention as much as the bot")
+    save(args.json, "digests", rows, figures)
+
+
+def summarise(
+    args: argparse.Namespace, runs: dict[str, dict[str, Any]]
+) -> tuple[Rows, dict[str, Any]]:
+    small, big, limited = runs["small"], runs["unlimited"], runs["limited"]
+    theory = args.subs / args.rate
+    ratio = limited["seconds"] / theory
+    verdict = "within 5%" if abs(ratio - 1) <= 0.05 else "NOT within 5%"
+    flat = per_post_ms(big, "bot_cpu_s") / per_post_ms(small, "bot_cpu_s")
+    quiet, loaded = limited["quiet_ms"], limited["loaded_ms"]
+    rows: Rows = [
+        ("subscriptions due in the same minute", f"{args.subs:,} (and {args.small:,})"),
+        (f"1. unpaced, {args.concurrency} in flight: posts/s at {args.subs:,} channels",
+         f"{big['per_s']:,.0f} ({big['seconds']:.1f} s) = "
+         f"{big['per_s'] / DISCORD_GLOBAL_LIMIT:.1f}x Discord's {DISCORD_GLOBAL_LIMIT:g}/s"),
+        (f"posts/s at {args.small:,} channels", f"{small['per_s']:,.0f}"),
+        (f"bot CPU a post at {args.subs:,} / at {args.small:,} channels",
+         f"{per_post_ms(big, 'bot_cpu_s'):.2f} / {per_post_ms(small, 'bot_cpu_s'):.2f} ms"
+         f" = {flat:.2f}x"),
+        ("stand-in (lean) CPU a post, beside it",
+         f"{per_post_ms(big, 'stand_in_cpu_s'):.2f} / {per_post_ms(small, 'stand_in_cpu_s'):.2f}"
+         f" ms ({per_post_ms(big, 'stand_in_cpu_s') / per_post_ms(big, 'cpu_s'):.0%} of the"
+         f" process at {args.subs:,})"),
+        ("share of one core (bot and stand-in)", f"{big['cpu_s'] / big['seconds']:.0%}"),
+        ("buckets scanned a new bucket (discord.py's sweep)",
+         f"{big['buckets_scanned'] / max(big['buckets_created'], 1):.1f}"),
+        ("ledger writes a transaction (group commit)",
+         f"{big['ledger_writes'] / max(big['transactions'], 1):.1f}"),
+    ]  # fmt: skip
+    if "upstream" in runs:
+        up = runs["upstream"]
+        rows += [
+            (f"2. discord.py's own sweep, {args.subs:,} channels: posts/s",
+             f"{up['per_s']:,.0f}; bot CPU a post {per_post_ms(up, 'bot_cpu_s'):.2f} ms"
+             f" ({per_post_ms(up, 'bot_cpu_s') / per_post_ms(big, 'bot_cpu_s'):.2f}x ours);"
+             f" buckets scanned a new bucket"
+             f" {up['buckets_scanned'] / max(up['buckets_created'], 1):,.0f}"),
+        ]  # fmt: skip
+    rows += [
+        (f"3. paced at {args.rate:g}/s: fan-out time / theoretical N/R",
+         f"{limited['seconds']:.1f} s / {theory:.1f} s = {ratio:.3f}x ({verdict})"),
+        ("/paper search p50 / p99 during it / quiet",
+         f"{pct(loaded, 0.5):.1f} / {pct(loaded, 0.99):.1f} ms vs {pct(quiet, 0.5):.1f} /"
+         f" {pct(quiet, 0.99):.1f} ms: p99 {pct(loaded, 0.99) / pct(quiet, 0.99):.2f}x"
+         f" ({len(loaded):,} and {len(quiet):,} searches)"),
+        ("429s answered while limited", f"{limited['statuses'].get('429', 0):,}"),
+        ("posts missing (1b, 3)",
+         f"{args.subs - big['posted']}, {args.subs - limited['posted']}"),
+        ("load average (1 / 5 min) before -> after, 1b and 3",
+         f"{big['load_before']} -> {big['load_after']}; "
+         f"{limited['load_before']} -> {limited['load_after']}"),
+    ]  # fmt: skip
     figures = {
         "subscriptions": args.subs,
+        "small": args.small,
         "concurrency": args.concurrency,
         "rate_limit": args.rate,
-        "unlimited": {"seconds": seconds, "cpu_s": cpu, "posted": posted, "per_s": rate,
-                      "statuses": {str(k): v for k, v in statuses.items()}},
-        "limited": {"seconds": limited, "theoretical_s": theory, "posted": posted2,
-                    "statuses": {str(k): v for k, v in statuses2.items()}},
-    }  # fmt: skip
-    save(args.json, "digests", rows, figures)
+        "unlimited": big,
+        "small_run": small,
+        "upstream": runs.get("upstream"),
+        "limited": limited | {"theoretical_s": theory},
+    }
+    return rows, figures
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.digests", description=__doc__)
     parser.add_argument("--subs", type=int, default=10_000, help="subscriptions due at once")
+    parser.add_argument("--small", type=int, default=200, help="the small fan-out, channels")
     parser.add_argument("--concurrency", type=int, default=50, help="posts in flight")
     parser.add_argument("--rate", type=float, default=DISCORD_GLOBAL_LIMIT, help="limit, req/s")
+    parser.add_argument(
+        "--quiet", type=float, default=60.0, help="seconds of /paper search before run 3"
+    )
+    parser.add_argument("--no-upstream", dest="upstream", action="store_false",
+                        help="skip the run with discord.py's own bucket sweep")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
-    if args.subs < 1:
-        parser.error("--subs must be at least 1")
+    if args.subs < 1 or args.small < 1:
+        parser.error("--subs and --small must be at least 1")
     asyncio.run(run(args))
 
 

@@ -2,11 +2,13 @@
 [--concurrency C] [--seconds S] [--db PATH] [--spec PATH] [--profile N]`.
 
 The real LaurelBot (discord.py, commands, SQLite) answers interactions from the LocalDiscord
-stand-in, all in this process. One run, ratios first: the latency of `/paper search` from
-issuing the interaction to the stored original response, against the floor of the same
-harness (a `/ping` added here that only answers) and against the store's search alone; then
-interactions per second with C in flight, for each command. The stand-in shares the event loop
-with the bot, so the floor includes its work too: read the ratios, not the milliseconds.
+stand-in, all in this process: the stand-in lean (no spec validation, no request log; with
+`--spec`, the full one), on an event loop in a thread of its own, so that its CPU is measured
+apart and reported beside the bot's (benchmarks/standin.py). One run, ratios first: the
+latency of `/paper search` from issuing the interaction to the stored original response,
+against the floor of the same harness (a `/ping` added here that only answers) and against the
+store's search alone; then interactions per second with C in flight, for each command. Both
+sides of every ratio cross the same threads: read the ratios, not the milliseconds.
 `--papers 2000` is a check in seconds; `--db PATH` keeps the database (a second run reuses it).
 """
 
@@ -45,6 +47,7 @@ from benchmarks.catalog import (
     pct,
 )
 from benchmarks.report import save
+from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
 from bot.domain.models import Award, CatalogBatch, Venue
 from bot.localdiscord.config import Config
@@ -107,13 +110,21 @@ async def no_settle(iterations: int) -> None:
     """
 
 
-def commands(server: LocalDiscord) -> tuple[Callable[[str], Interact], Interact]:
-    async def search(text: str) -> dict[str, Any]:
+def commands(stand: ThreadedStandIn) -> tuple[Callable[[str], Interact], Interact]:
+    server = stand.server
+
+    async def searched(text: str) -> dict[str, Any]:
         interaction = await server.slash("paper", {"query": text}, subcommand="search")
         return await interaction.message()
 
-    async def ping() -> dict[str, Any]:
+    async def pinged() -> dict[str, Any]:
         return await (await server.slash("ping")).message()
+
+    async def search(text: str) -> dict[str, Any]:
+        return await stand.call(searched(text))
+
+    async def ping() -> dict[str, Any]:
+        return await stand.call(pinged())
 
     return (lambda text: partial(search, text)), ping
 
@@ -191,9 +202,13 @@ async def sustain(
 
 
 async def throughput(
-    server: LocalDiscord, queries: list[Query], args: argparse.Namespace, figures: dict[str, Any]
+    stand: ThreadedStandIn,
+    queries: list[Query],
+    args: argparse.Namespace,
+    figures: dict[str, Any],
 ) -> Rows:
-    search, ping = commands(server)
+    server = stand.server
+    search, ping = commands(stand)
     streams = {
         "search": iter(search(text) for _, text in itertools.cycle(queries)),
         "ping": itertools.repeat(ping),
@@ -201,17 +216,22 @@ async def throughput(
     lost: dict[str, int] = defaultdict(int)
     ns: dict[str, int] = defaultdict(int)
     each: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[CpuSplit]] = defaultdict(list)
     for round_ in range(ROUNDS):
         order = list(streams) if round_ % 2 == 0 else list(streams)[::-1]
         for name in order:
             forget_messages(server)
+            split = CpuSplit(stand)
             times, unanswered, elapsed = await sustain(
                 streams[name], args.concurrency, args.seconds / ROUNDS
             )
+            cpu[name].append(split.stop())
             each[name] += times
             lost[name] += unanswered
             ns[name] += elapsed
     rate = {name: len(each[name]) / (ns[name] / 1e9) for name in streams}
+    bot_ms = {n: sum(c.bot for c in cpu[n]) / max(len(each[n]), 1) * 1e3 for n in streams}
+    stand_ms = {n: sum(c.stand_in for c in cpu[n]) / max(len(each[n]), 1) * 1e3 for n in streams}
     print(f"\nsustained, {args.concurrency} in flight, {args.seconds:g} s of each"
           f" in {ROUNDS} alternating rounds:")  # fmt: skip
     for name in streams:
@@ -220,13 +240,21 @@ async def throughput(
     label = f"interactions/s, {args.concurrency} in flight"
     figures["sustained"] = {
         name: {"per_s": rate[name], "p50": pct(each[name], 0.5), "p99": pct(each[name], 0.99),
-               "lost": lost[name]}
+               "lost": lost[name], "bot_cpu_ms": bot_ms[name], "stand_in_cpu_ms": stand_ms[name]}
         for name in streams
     } | {"concurrency": args.concurrency}  # fmt: skip
     return [
         (f"search {label}", f"{rate['search']:,.0f}"),
         (f"ping {label}", f"{rate['ping']:,.0f}"),
         ("search / ping, interactions/s", f"{as_ratio(rate['search'] / rate['ping'])}"),
+        (
+            "CPU an interaction, search / ping: bot",
+            f"{bot_ms['search']:.2f} / {bot_ms['ping']:.2f} ms",
+        ),
+        (
+            "CPU an interaction, search / ping: stand-in (beside it)",
+            f"{stand_ms['search']:.2f} / {stand_ms['ping']:.2f} ms",
+        ),
         ("search p50 / p99 under load", p50_p99(each["search"])),
         ("unanswered (lost) search, ping", f"{lost['search']}, {lost['ping']}"),
     ]
@@ -336,14 +364,16 @@ async def measure(
             print(f"note: the database holds {count:,} papers, not {args.papers:,}")
         size = await asyncio.to_thread(lambda: path.stat().st_size)
         print(f"database: {mib(size)} ({count:,} papers) at {path}")
-        config = Config(heartbeat_interval_ms=HOUR_MS)
-        server = LocalDiscord(config=config, validator=validator(args.spec))
-        await stack.enter_async_context(server)
+        config = Config(heartbeat_interval_ms=HOUR_MS, lean=args.spec is None)
+        stand = ThreadedStandIn(config=config)
+        server = stand.server
+        server.rest.validator = validator(args.spec)
+        await stack.enter_async_context(stand)
         server.driver.settle = no_settle
         bot = await stack.enter_async_context(laurel_on(server, db))
         bot.tree.add_command(ping_command())
         await bot.tree.sync()  # all of them: a reused database says /paper is synced already
-        search, ping = commands(server)
+        search, ping = commands(stand)
         await warm_up(db, search, ping)
         if args.profile:
             await profile([search(text) for _, text in queries[: args.profile]])
@@ -352,13 +382,13 @@ async def measure(
         rows += [("papers", f"{count:,}"), ("database file", mib(size))]
         figures["papers"] = count
         rows += report_latencies(times, hits, len(queries), figures)
-        rows += await throughput(server, queries, args, figures)
+        rows += await throughput(stand, queries, args, figures)
         forget_messages(server)
         after = [(await timed(ping))[0] for _ in range(len(queries))]
         drift = pct(after, 0.5) / pct(times["ping", "all"], 0.5)
         rows.append(("/ping p50 after the load / before", as_ratio(drift)))
         problems = len(server.errors) + len(server.violations) + len(server.unhandled)
-        spec = "spec checked" if args.spec else "limits only"
+        spec = "spec and limits checked" if args.spec else "lean: not checked"
         rows.append((f"stand-in errors + violations ({spec})", str(problems)))
     return rows
 

@@ -28,7 +28,7 @@ READY_TIMEOUT = 120.0  # seconds; 1,000 guilds on a slow machine still come in w
 def world_of(guilds: int, channels: int = 3) -> World:
     """The default world ("Laurel Lab") plus `guilds - 1` servers of `channels` channels each
     (one an announcement channel), the bot a member of all with its managed role."""
-    world = default_world(Config(heartbeat_interval_ms=HOUR_MS))
+    world = default_world(Config(heartbeat_interval_ms=HOUR_MS, lean=True))
     owner = world.find_user("ada")
     for n in range(1, guilds):
         guild = world.add_guild(f"Server {n}", owner=owner)

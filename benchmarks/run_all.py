@@ -52,7 +52,7 @@ QUICK = {
     "startup": ["--repeats", "2"],
     "memory": ["--guilds", "50", "--searches", "5", "--subscriptions", "500"],
     "catalog": ["--queries", "30"],
-    "digests": ["--subs", "500"],
+    "digests": ["--subs", "500", "--quiet", "3"],
 }
 
 

@@ -32,6 +32,7 @@ from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
 from bot.domain.institutions import load_institutions
+from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
@@ -58,6 +59,15 @@ def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+def laurel_intents() -> discord.Intents:
+    """The default intents (none privileged) minus message events: Laurel answers slash
+    commands and components only, and a digest fan-out would otherwise bring back a
+    MESSAGE_CREATE for every post it makes (decompressed, parsed and cached for nothing)."""
+    intents = discord.Intents.default()
+    intents.guild_messages = intents.dm_messages = False
+    return intents
+
+
 class LaurelBot(commands.Bot):
     def __init__(
         self,
@@ -79,7 +89,8 @@ class LaurelBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
-            intents=discord.Intents.default(),  # no privileged intents
+            intents=laurel_intents(),
+            max_messages=None,  # no message cache: Laurel reads no messages from the gateway
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=LaurelTree,
@@ -115,6 +126,13 @@ class LaurelBot(commands.Bot):
             fonts=self.chart_fonts,
         )
         self.metrics.set_pending_source(self.digests.pending_count)
+
+    def _get_state(self, **options: Any) -> discord.state.ConnectionState[Any]:
+        # discord.Client.__init__ makes its HTTPClient and then the connection state from it
+        # (the command tree takes it from there too): swap in the amortised sweep first, for
+        # this client only (bot/http_client.py says why).
+        self.http = SweepingHTTPClient.replacing(self.http)
+        return super()._get_state(**options)
 
     async def setup_hook(self) -> None:
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume

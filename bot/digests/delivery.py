@@ -107,17 +107,40 @@ class DiscordDelivery:
     def __init__(self, client: discord.Client, rate: float | None) -> None:
         self._client = client
         self._pacer = Pacer(rate)
+        # channel id -> guild id. discord.py's `get_channel` asks every guild in turn: a
+        # fan-out to 10,000 channels in 400 guilds would make that O(N^2) over the fan-out.
+        self._guild_of: dict[int, int] = {}
+
+    def _channel(self, channel_id: int) -> object:
+        """The cached channel or thread (None if unknown): one dict lookup for a channel seen
+        before, otherwise discord.py's search of every guild, remembered."""
+        if not self._guild_of:
+            self._guild_of = {
+                channel.id: guild.id
+                for guild in self._client.guilds
+                for channel in (*guild.channels, *guild.threads)
+            }
+        guild_id = self._guild_of.get(channel_id)
+        guild = None if guild_id is None else self._client.get_guild(guild_id)
+        cached = None if guild is None else guild.get_channel_or_thread(channel_id)
+        if cached is not None:
+            return cached
+        found = self._client.get_channel(channel_id)
+        home = getattr(found, "guild", None)
+        if home is not None:
+            self._guild_of[channel_id] = home.id
+        return found
 
     def ready(self) -> bool:
         return self._client.is_ready()
 
     def is_forum(self, channel_id: int) -> bool:
-        return isinstance(self._client.get_channel(channel_id), discord.ForumChannel)
+        return isinstance(self._channel(channel_id), discord.ForumChannel)
 
     async def send(
         self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
     ) -> int:
-        channel = self._client.get_channel(channel_id)
+        channel = self._channel(channel_id)
         # Files are read once per attempt: a fresh File for every try.
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
         mentions = allowed_mentions(role_id)
@@ -154,7 +177,7 @@ class DiscordDelivery:
     ) -> int | None:
         after = discord.Object(time_snowflake(since - _LOOKUP_SLACK))
         me = self._client.user
-        channel = self._client.get_channel(channel_id)
+        channel = self._channel(channel_id)
         try:
             if isinstance(channel, discord.ForumChannel):
                 return await self._find_forum_post(channel, marker, after.id, thread_name)

@@ -17,8 +17,10 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from bot.domain.subscriptions import Cadence, Subscription
+from bot.domain.subscriptions import Cadence, Subscription, Timing
 
+# A whole subscription, or just when it posts: the functions read only the schedule.
+Schedule = Subscription | Timing
 _MINUTE = dt.timedelta(minutes=1)
 # Far enough to pass any weekday set, and both sides of a week for the weekly cadence.
 _SEARCH_DAYS = 9
@@ -39,7 +41,7 @@ def period_key(cadence: Cadence, day: dt.date) -> str:
     return f"{year}-W{week:02d}"
 
 
-def period_of(sub: Subscription, moment: dt.datetime) -> str:
+def period_of(sub: Schedule, moment: dt.datetime) -> str:
     """The period containing `moment`, counted in the subscription's zone."""
     return period_key(sub.cadence, _utc(moment).astimezone(sub.zone).date())
 
@@ -60,12 +62,12 @@ def local_instant(day: dt.date, time: dt.time, zone: ZoneInfo) -> dt.datetime:
     return moment
 
 
-def _posting_days(sub: Subscription, around: dt.date) -> list[dt.date]:
+def _posting_days(sub: Schedule, around: dt.date) -> list[dt.date]:
     days = [around + dt.timedelta(days=n) for n in range(-_SEARCH_DAYS, _SEARCH_DAYS + 1)]
     return [day for day in days if day.weekday() in sub.days]
 
 
-def firings(sub: Subscription, start: dt.datetime, end: dt.datetime) -> list[Firing]:
+def firings(sub: Schedule, start: dt.datetime, end: dt.datetime) -> list[Firing]:
     """Every scheduled post with `start` < at <= `end` (a window of at most a week)."""
     start, end = _utc(start), _utc(end)
     zone = sub.zone
@@ -77,7 +79,7 @@ def firings(sub: Subscription, start: dt.datetime, end: dt.datetime) -> list[Fir
     return sorted(found, key=lambda f: f.at)
 
 
-def next_firing(sub: Subscription, after: dt.datetime) -> Firing:
+def next_firing(sub: Schedule, after: dt.datetime) -> Firing:
     """The first scheduled post strictly after `after`."""
     after = _utc(after)
     zone = sub.zone
@@ -88,7 +90,7 @@ def next_firing(sub: Subscription, after: dt.datetime) -> Firing:
     raise AssertionError("every subscription posts at least once a week")  # pragma: no cover
 
 
-def last_firing(sub: Subscription, at_or_before: dt.datetime) -> Firing | None:
+def last_firing(sub: Schedule, at_or_before: dt.datetime) -> Firing | None:
     """The latest scheduled post at or before `at_or_before` (within the past week)."""
     moment = _utc(at_or_before)
     zone = sub.zone

@@ -38,7 +38,7 @@ from bot.digests.reconciler import (
     Reconciler,
     Sleep,
 )
-from bot.domain.subscriptions import CycleState, Subscription, Theme
+from bot.domain.subscriptions import CycleState, Subscription, Theme, Timing
 from bot.errors import UserError
 from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, Post
@@ -50,7 +50,7 @@ from bot.store.editions import EditionRepository
 from bot.store.errors import StoreError
 from bot.store.ledger import LedgerEntry, LedgerRepository
 from bot.store.papers import PaperRepository
-from bot.store.subscriptions import SubscriptionRepository
+from bot.store.subscriptions import SubscriptionRepository, fingerprint
 
 log = logging.getLogger(__name__)
 TICK_JOB = "digests:tick"
@@ -58,6 +58,9 @@ TICK_JOB = "digests:tick"
 # by any other way than the commands (which call `scheduled`) is picked up too.
 RESYNC_TICKS = 10
 _LEDGER_HORIZON = dt.timedelta(days=8)
+# One subscription in the schedule: its fingerprint (which changes when the stored subscription
+# does), when it posts, and its next firing. The subscription itself is read when it is due.
+Slot = tuple[int, Timing, Firing]
 
 
 def utc_now() -> dt.datetime:
@@ -101,7 +104,9 @@ class DigestService:
             sleep=sleep,
             events=events,
         )
-        self._schedule: dict[int, tuple[Subscription, Firing]] = {}
+        self._schedule: dict[int, Slot] = {}
+        self._timings: dict[Timing, Timing] = {}  # one object for each distinct timing
+        self._firings: dict[tuple[Timing, dt.datetime, bool], Firing | None] = {}
         self._started = False
         self._start_lock = asyncio.Lock()
         self._inflight: dict[int, asyncio.Task[None]] = {}  # by subscription
@@ -158,6 +163,7 @@ class DigestService:
         if not self._deliverer.ready():
             return 0
         now = now or self._clock()
+        self._firings = {}  # kept for one tick: a handful of entries, never a growing map
         await self._ensure_started(now)
         self._ticks += 1
         if self._ticks % RESYNC_TICKS == 0:
@@ -165,30 +171,39 @@ class DigestService:
             await self._settle_stranded(now)
         catch_up = dt.timedelta(hours=self._settings.catch_up_hours)
         late_after = dt.timedelta(minutes=self._settings.late_after_minutes)
-        started = 0
-        for sub_id, (sub, firing) in list(self._schedule.items()):
+        due: list[tuple[int, int, Firing, bool]] = []
+        for sub_id, (mark, timing, firing) in list(self._schedule.items()):
             if firing.at > now or sub_id in self._inflight:
                 continue
-            self._schedule[sub_id] = (sub, next_firing(sub, max(now, firing.at)))
+            self._schedule[sub_id] = (mark, timing, self._next(timing, max(now, firing.at)))
             age = now - firing.at
             if age > catch_up:
                 log.warning("digest %s: %s missed by %s; skipped", sub_id, firing.period, age)
                 continue
-            self._spawn(sub, firing, late=age > late_after)
+            due.append((sub_id, mark, firing, age > late_after))
+        started = 0
+        subs = await self._subscriptions.by_ids([sub_id for sub_id, *_ in due]) if due else {}
+        for sub_id, mark, firing, late in due:
+            sub = subs.get(sub_id)
+            if sub is None or sub.status != "active":
+                continue  # removed or paused by other means since the last resync
+            self._spawn(sub, mark, firing, late=late)
             started += 1
         for entry in self._unsettled:
             self._track(self._settling(entry))
         self._unsettled = []
         return started
 
-    def _spawn(self, sub: Subscription, firing: Firing, *, late: bool) -> None:
+    def _spawn(self, sub: Subscription, mark: int, firing: Firing, *, late: bool) -> None:
         assert sub.id is not None
         sub_id = sub.id
-        task = self._track(self._delivering(sub, firing, late=late))
+        task = self._track(self._delivering(sub, mark, firing, late=late))
         self._inflight[sub_id] = task
         task.add_done_callback(lambda _: self._inflight.pop(sub_id, None))
 
-    async def _delivering(self, sub: Subscription, firing: Firing, *, late: bool) -> None:
+    async def _delivering(
+        self, sub: Subscription, mark: int, firing: Firing, *, late: bool
+    ) -> None:
         assert sub.id is not None
         key = (sub.id, firing.period)
         try:
@@ -204,8 +219,8 @@ class DigestService:
             )
             self._refused.add(key)
             known = self._schedule.get(sub.id)
-            if known is not None and known[0] == sub:  # not edited, paused or removed meanwhile
-                self._schedule[sub.id] = (sub, firing)
+            if known is not None and known[0] == mark:  # not edited, paused or removed meanwhile
+                self._schedule[sub.id] = (mark, known[1], firing)
             return
         except Exception:
             log.exception("a digest post (%s) could not be delivered", firing.period)
@@ -255,21 +270,21 @@ class DigestService:
     async def _build(self, now: dt.datetime) -> None:
         recent = await self.ledger.periods_since(now - _LEDGER_HORIZON)
         catch_up = dt.timedelta(hours=self._settings.catch_up_hours)
-        schedule = {}
-        for sub in await self._subscriptions.active():
-            assert sub.id is not None
-            firing = next_firing(sub, now)
-            last = last_firing(sub, now)
+        schedule: dict[int, Slot] = {}
+        for row in await self._subscriptions.active_timings():
+            timing = self._shared(row.timing)
+            firing = self._next(timing, now)
+            last = self._last(timing, now)
             # Missed while down: due now (at most this one), unless already in the ledger, too
             # old, or from before the subscription existed (subscribing never floods).
             if (
                 last is not None
-                and last.at > sub.created_at
-                and (sub.id, last.period) not in recent
+                and last.at > row.created_at
+                and (row.id, last.period) not in recent
                 and now - last.at <= catch_up
             ):
                 firing = last
-            schedule[sub.id] = (sub, firing)
+            schedule[row.id] = (row.fingerprint, timing, firing)
         # A subscription the commands scheduled while this was being read (a /digest
         # subscribe as the bot starts) is kept, and wins: replacing the dict whole lost it.
         self._schedule = {**schedule, **self._schedule}
@@ -287,14 +302,36 @@ class DigestService:
                 self._track(self._settling(entry))
 
     async def _resync(self, now: dt.datetime) -> None:
-        active = {s.id: s for s in await self._subscriptions.active() if s.id is not None}
+        active = {row.id: row for row in await self._subscriptions.active_timings()}
         for sub_id in list(self._schedule):
             if sub_id not in active:
                 del self._schedule[sub_id]
-        for sub_id, sub in active.items():
+        self._timings = {}  # forget timings no subscription has any more
+        for sub_id, row in active.items():
             known = self._schedule.get(sub_id)
-            if known is None or known[0] != sub:
-                self._schedule[sub_id] = (sub, next_firing(sub, now))
+            if known is None or known[0] != row.fingerprint:
+                timing = self._shared(row.timing)
+                self._schedule[sub_id] = (row.fingerprint, timing, self._next(timing, now))
+            else:
+                self._schedule[sub_id] = (known[0], self._shared(known[1]), known[2])
+
+    def _shared(self, timing: Timing) -> Timing:
+        return self._timings.setdefault(timing, timing)
+
+    # Thousands of subscriptions due in one minute share a handful of timings: each firing is
+    # worked out once per (timing, instant), not once per subscription (periods are pure).
+    def _next(self, timing: Timing, after: dt.datetime) -> Firing:
+        key = (timing, after, True)
+        found = self._firings.get(key)
+        if found is None:
+            found = self._firings[key] = next_firing(timing, after)
+        return found
+
+    def _last(self, timing: Timing, at: dt.datetime) -> Firing | None:
+        key = (timing, at, False)
+        if key not in self._firings:
+            self._firings[key] = last_firing(timing, at)
+        return self._firings[key]
 
     # -- what the commands call ------------------------------------------------------------
     def now(self) -> dt.datetime:
@@ -312,7 +349,8 @@ class DigestService:
             self.unscheduled(sub.id)
             return
         self.reconciler.dead_channels.discard(sub.channel_id)
-        self._schedule[sub.id] = (sub, next_firing(sub, self._clock()))
+        timing = self._shared(sub.timing)
+        self._schedule[sub.id] = (fingerprint(sub), timing, next_firing(timing, self._clock()))
 
     def unscheduled(self, sub_id: int) -> None:
         self._schedule.pop(sub_id, None)

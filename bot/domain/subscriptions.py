@@ -163,6 +163,25 @@ class Subscription(_Model):
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
 
+    @property
+    def timing(self) -> Timing:
+        return Timing(self.cadence, self.days, self.time, self.timezone)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """When a subscription posts: all the digest schedule keeps of it between posts (the
+    subscription itself is read when it is due). Equal timings are shared."""
+
+    cadence: Cadence
+    days: frozenset[int]
+    time: dt.time
+    timezone: str
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)  # ZoneInfo caches its instances by name
+
 
 @dataclass(frozen=True, slots=True)
 class CycleState:

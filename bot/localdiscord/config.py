@@ -50,3 +50,8 @@ class Config:
     # millisecond the message appears, and discord.py registers a view only after reading the
     # answer that carried it. No wall-clock sleep is involved.
     settle_iterations: int = 20
+    # For benchmarks: serve without checking requests against the spec or Discord's limits,
+    # keep no log of requests (only counts by route and status, in `RestLayer.counts`), decode
+    # no responses and log no gateway frames. What it answers is the same; what it costs is
+    # what a benchmark reports beside the bot's figures (benchmarks/standin.py measures it).
+    lean: bool = False

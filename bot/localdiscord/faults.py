@@ -161,5 +161,6 @@ class FaultPlan:
         return True
 
     def limit_rate(self, rate: float | None, burst: int | None = None) -> None:
-        """Enforce `rate` requests/second across all routes (global 429s); None turns it off."""
+        """Enforce `rate` requests/second across all routes but the interaction endpoints, which
+        Discord exempts from its global limit (global 429s); None turns it off."""
         self.limiter = None if rate is None else TokenBucket(rate, burst)

@@ -313,7 +313,8 @@ class Gateway:
         await connection.send(payload)
 
     def _log(self, frame: Frame) -> None:
-        self.frames.append(frame)
+        if not self.world.config.lean:
+            self.frames.append(frame)
         self._pulse.fire()
 
     # -- driving ---------------------------------------------------------------------------

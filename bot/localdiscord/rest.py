@@ -11,6 +11,7 @@ import logging
 import math
 import time
 import traceback
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,8 @@ class RestLayer:
         self.pulse = Pulse()
         self.in_flight = 0
         self.errors: list[str] = []  # tracebacks of the stand-in's own failures
+        self.counts: Counter[tuple[str, int]] = Counter()  # (route, status): kept when lean too
+        self.lean = backend.world.config.lean
 
     @property
     def token(self) -> str:
@@ -134,7 +137,8 @@ class RestLayer:
         template = template.removeprefix(API_PREFIX)
         route = f"{request.method} {template}" if known else f"{request.method} {request.path}"
         record = RecordedRequest(request.method, request.path, route, dict(request.query))
-        self.requests.append(record)
+        if not self.lean:
+            self.requests.append(record)
         self.in_flight += 1
         try:
             response = await self._serve(request, handler, record, template if known else None)
@@ -146,14 +150,15 @@ class RestLayer:
             response = json_response({"message": "500: Internal Server Error", "code": 0}, 500)
         finally:
             self.in_flight -= 1
-        if not known:
+        if not known and not self.lean:
             self.unhandled.append(record)
         if response.status != 429:
             major = match.get("channel_id") or match.get("guild_id") or match.get("webhook_id", "")
             response.headers.update(self.buckets.headers(route, major))
         response.headers["Via"] = "1.1 google"  # discord.py only trusts a 429 that has one
         record.status = response.status
-        if isinstance(response, web.Response) and response.body is not None:
+        self.counts[route, response.status] += 1
+        if not self.lean and isinstance(response, web.Response) and response.body is not None:
             record.response = _decode(response)
         self.pulse.fire()
         return response
@@ -174,8 +179,10 @@ class RestLayer:
         authorization = request.headers.get("Authorization")
         if not template.startswith(TOKEN_ROUTES) and authorization != f"Bot {self.token}":
             raise errors.unauthorized()
-        if self.backend.faults.limiter is not None:
-            wait = self.backend.faults.limiter.take()
+        # Interaction endpoints are not bound by the global rate limit (Discord's docs).
+        limiter = None if template.startswith(TOKEN_ROUTES) else self.backend.faults.limiter
+        if limiter is not None:
+            wait = limiter.take()
             if wait > 0:
                 record.fault = "limiter"
                 return rate_limited(Fault("global_rate_limit", retry_after=wait))
@@ -225,6 +232,8 @@ class RestLayer:
         ]
 
     def _validate(self, method: str, template: str, body: object) -> None:
+        if self.lean:
+            return
         spec = self.validator.validate(method, template, body) if self.validator else []
         problems = check_limits(method, template, body)
         found = violations_from(method, template, problems, spec)

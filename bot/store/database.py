@@ -166,6 +166,36 @@ class Database:
         async with self._write_lock:
             return await self._run(self._in_transaction, fn, True)
 
+    async def write_each(
+        self, fns: Sequence[Callable[[sqlite3.Connection], Any]]
+    ) -> list[tuple[Any, Exception | None]]:
+        """Run every one of `fns` in one `BEGIN IMMEDIATE` transaction, each in a savepoint of
+        its own: one that raises is undone alone, and its exception is its outcome (with
+        SQLite's refusals in words); the others are committed together. If the transaction as
+        a whole is refused or lost, this raises and none of them is written."""
+        async with self._write_lock:
+            return await self._run(self._in_savepoints, fns)
+
+    def _in_savepoints(
+        self, fns: Sequence[Callable[[sqlite3.Connection], Any]]
+    ) -> list[tuple[Any, Exception | None]]:
+        def each(conn: sqlite3.Connection) -> list[tuple[Any, Exception | None]]:
+            outcomes: list[tuple[Any, Exception | None]] = []
+            for fn in fns:
+                conn.execute("SAVEPOINT one_write")
+                try:
+                    outcomes.append((fn(conn), None))
+                except Exception as exc:
+                    if not conn.in_transaction:
+                        raise  # SQLite rolled the whole transaction back (SQLITE_FULL, ...)
+                    conn.execute("ROLLBACK TO one_write")
+                    error = refused(exc) if isinstance(exc, sqlite3.OperationalError) else None
+                    outcomes.append((None, error or exc))
+                conn.execute("RELEASE one_write")
+            return outcomes
+
+        return self._in_transaction(each, True)
+
     async def rehearse(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` exactly as `write` would, then roll back: a dry run that cannot drift."""
         async with self._write_lock:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.domain.subscriptions import CycleState
+from bot.store.batch import GroupCommit
 from bot.store.database import Database
 
 EntryStatus = Literal["pending", "sent", "failed", "empty"]
@@ -84,6 +85,9 @@ def _read_cycle(conn: sqlite3.Connection, sub_id: int) -> CycleState:
 class LedgerRepository:
     def __init__(self, db: Database) -> None:
         self._db = db
+        # Reservations and marks of posts in flight are committed together (group commit);
+        # each call still returns only once its own write is committed.
+        self.writes = GroupCommit(db)
 
     async def reserve(
         self,
@@ -154,7 +158,7 @@ class LedgerRepository:
             made = conn.execute("SELECT * FROM digest_ledger WHERE id = ?", (row_id,)).fetchone()
             return _entry(made), True
 
-        return await self._db.write(write)
+        return await self.writes.write(write)
 
     async def get(self, entry_id: int) -> LedgerEntry | None:
         row = await self._db.fetchone("SELECT * FROM digest_ledger WHERE id = ?", (entry_id,))
@@ -223,4 +227,4 @@ class LedgerRepository:
                 (*params, entry_id),
             )
 
-        await self._db.write(write)
+        await self.writes.write(write)

@@ -12,6 +12,7 @@ from bot.domain.subscriptions import DigestFilter, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
+from bot.store.subscriptions import ScheduledRow
 from tests.digests.conftest import Rig
 
 DAY = dt.timedelta(days=1)
@@ -243,16 +244,44 @@ async def test_a_subscription_made_while_the_first_schedule_is_read_is_kept(
 ) -> None:
     rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
     repository = rig.service.reconciler._subscriptions  # the one the service reads too
-    read = repository.active
+    read = repository.active_timings
     made: list[Subscription] = []
 
-    async def read_then_subscribe() -> list[Subscription]:
+    async def read_then_subscribe() -> list[ScheduledRow]:
         found = await read()
         if not made:  # a /digest subscribe lands between the read and the schedule's update
             made.append(await rig.subscribe())
         return found
 
-    monkeypatch.setattr(repository, "active", read_then_subscribe)
+    monkeypatch.setattr(repository, "active_timings", read_then_subscribe)
     await rig.run_until(dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC), MINUTE * 10)
     (sub,) = made
     assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
+
+
+async def test_the_schedule_keeps_timings_not_subscriptions(rig: Rig) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    subs = [await rig.subscribe(channel_id=200 + n) for n in range(5)]
+    rig.restart()
+    await rig.service.tick()  # builds the schedule from the store
+    slots = rig.service._schedule
+    assert sorted(slots) == sorted(s.id or 0 for s in subs)
+    assert not any(isinstance(part, Subscription) for slot in slots.values() for part in slot)
+    assert len({id(timing) for _, timing, _ in slots.values()}) == 1  # one shared timing
+    # Due: each is read from the store and posted, with what the store holds now.
+    await rig.subscriptions.update(subs[0].model_copy(update={"language": "zh-TW"}))
+    await rig.run_until(dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC), MINUTE * 60)
+    assert [rig.deliverer.periods(s.channel_id) for s in subs] == [["2026-01-05"]] * 5
+    names = {s.channel_id: s.thread_name for s in rig.deliverer.sent}
+    assert names[subs[0].channel_id] != names[subs[1].channel_id]  # in Traditional Chinese
+
+
+async def test_a_subscription_removed_since_the_resync_is_not_posted(rig: Rig) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    kept = await rig.subscribe(channel_id=300)
+    gone = await rig.subscribe(channel_id=301)
+    await rig.service.tick()
+    await rig.subscriptions.remove(gone.id or 0)  # not through the commands: still scheduled
+    await rig.run_until(dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC), MINUTE * 60)
+    assert rig.deliverer.periods(kept.channel_id) == ["2026-01-05"]
+    assert rig.deliverer.periods(gone.channel_id) == []

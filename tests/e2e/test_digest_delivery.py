@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.digests.delivery import DiscordDelivery
 from bot.domain.subscriptions import Subscription, Theme
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
@@ -201,3 +202,30 @@ async def test_a_missed_post_is_caught_up_once_marked_late(
         clock.now += dt.timedelta(minutes=1)
     (message,) = server.messages(sub.channel_id)
     assert "late" in message["content"]
+
+
+async def test_channels_are_found_by_their_guild_not_by_asking_every_guild(
+    bot: LaurelBot, server: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    delivery = DiscordDelivery(bot, None)
+    scans: list[int] = []
+    search_all = bot.get_channel
+
+    def counted(channel_id: int) -> Any:
+        scans.append(channel_id)
+        return search_all(channel_id)
+
+    monkeypatch.setattr(bot, "get_channel", counted)
+    names = ("general", "announcements", "reading-group", "papers-forum")
+    for name in names:
+        channel_id = server.channel(name).id
+        assert delivery._channel(channel_id) is search_all(channel_id)
+    assert delivery.is_forum(server.channel("papers-forum").id)
+    assert scans == []  # every known channel came from its own guild's cache
+    # One it has not indexed (a thread made since) is looked for everywhere once, then kept.
+    general = server.channel("general").id
+    del delivery._guild_of[general]
+    assert delivery._channel(general) is search_all(general)
+    assert delivery._channel(general) is search_all(general)
+    assert scans == [general]
+    assert delivery._channel(999) is None  # unknown anywhere: discord.py's answer, None

@@ -170,3 +170,24 @@ async def test_a_delay_after_the_store_stores_before_it_answers(
 def test_a_delay_needs_seconds_and_only_a_delay_has_them(options: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=r"delay|after the store"):
         Fault.from_json(options)
+
+
+async def test_interaction_answers_are_not_bound_by_the_global_limiter(
+    server: LocalDiscord, bot: Laurel
+) -> None:
+    # Discord: "Interaction endpoints are not bound to the bot's Global Rate Limit."
+    @bot.tree.command(description="Answer at once")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("pong")
+
+    async with connected(bot, server):
+        await bot.tree.sync()
+        server.limit_rate(1.0, burst=1)  # one request a second for everything else
+        await general(bot).send("uses the only token")
+        for _ in range(3):
+            assert (await (await server.slash("ping")).message())["content"] == "pong"
+        limited = [r for r in server.requests if r.fault == "limiter"]
+        assert limited == []
+        await general(bot).send("over the limit: waits for the next token")
+        assert 429 in [r.status for r in server.requests_to(CREATE)]  # the limiter is on

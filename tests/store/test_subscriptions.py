@@ -9,7 +9,7 @@ import pytest
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.store.database import Database
-from bot.store.subscriptions import SubscriptionRepository
+from bot.store.subscriptions import SubscriptionRepository, fingerprint
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
@@ -104,3 +104,46 @@ async def test_watermark_starts_at_the_newest_audit_row(db: Database) -> None:
     stored = await repo.add(sub())
     assert stored.id is not None
     assert await repo.audit_watermark(stored.id) == 3
+
+
+async def test_the_schedule_reads_timings_whose_fingerprint_follows_every_edit(
+    db: Database,
+) -> None:
+    repo = SubscriptionRepository(db)
+    stored = await repo.add(
+        sub(theme=Theme.VENUE_SPOTLIGHT, days={4}, role_id=99, filters=DigestFilter(venue="icml"))
+    )
+    other = await repo.add(sub(channel_id=21))
+    await repo.set_status(other.id or 0, "paused", "manual")
+    (row,) = await repo.active_timings()  # the paused one is not scheduled
+    assert row.id == stored.id
+    assert row.timing == stored.timing
+    assert row.timing.zone.key == "America/New_York"
+    assert row.created_at == NOW
+    # The same number from the row and from the model: `scheduled` and a resync agree.
+    assert row.fingerprint == fingerprint(stored)
+    edited = await repo.update(stored.model_copy(update={"language": "zh-CN"}))
+    (again,) = await repo.active_timings()
+    assert again.fingerprint == fingerprint(edited) != row.fingerprint
+    assert again.timing == row.timing  # the language is no part of when it posts
+
+
+async def test_by_ids_reads_many_and_skips_the_removed(db: Database) -> None:
+    repo = SubscriptionRepository(db)
+    made = [await repo.add(sub(guild_id=10 + n // 25, channel_id=100 + n)) for n in range(30)]
+    ids = [s.id or 0 for s in made]
+    await repo.remove(ids[3])
+    found = await repo.by_ids([*ids, 999_999])
+    assert sorted(found) == sorted(set(ids) - {ids[3]})
+    assert found[ids[29]] == made[29]
+
+
+async def test_active_timings_reads_every_page(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.store.subscriptions._PAGE", 7)
+    repo = SubscriptionRepository(db)
+    made = [await repo.add(sub(guild_id=10 + n // 25, channel_id=100 + n)) for n in range(30)]
+    await repo.set_status(made[7].id or 0, "paused", "manual")  # a page's last row, skipped
+    rows = await repo.active_timings()
+    assert [r.id for r in rows] == [s.id for n, s in enumerate(made) if n != 7]
