@@ -98,7 +98,9 @@ def _load_list(path: Path, *, missing_ok: bool = False) -> list[Any]:
     if missing_ok and not path.is_file():
         return []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # The C loader where PyYAML has it: the pure-Python one takes seconds on papers.yml.
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise DocumentError(f"{path.name}: cannot be read as YAML: {exc}") from None
     if not isinstance(data, list):
@@ -132,7 +134,7 @@ class _Venues:
         if not name:
             raise _Rejected("the edition names no venue")
         item = self._described.get(name.casefold(), {})
-        labels = [name.casefold(), (_text(item.get("name")) or name).casefold(), _slug(name)]
+        labels = [name.casefold(), (_text(item.get("name")) or name).casefold(), slug(name)]
         venue = next((self._index[label] for label in labels if label in self._index), None)
         if venue is None:
             venue = self._create(name, item)
@@ -142,7 +144,7 @@ class _Venues:
         return venue
 
     def _create(self, name: str, item: dict[str, Any]) -> Venue:
-        key = _slug(name)
+        key = slug(name)
         if not key:
             raise _Rejected(f"the venue name {name!r} has no letters or digits to make a key of")
         if not item:
@@ -276,6 +278,11 @@ def _identify(link: str | None) -> dict[str, Any]:
     return {"links": links, "doi": _doi(host, path)}
 
 
+def identify_link(link: str) -> dict[str, Any]:
+    """Paper fields (arXiv id, DOI, link slots) from a link; nothing if it is not a valid link."""
+    return _identify(_valid_url(link))
+
+
 def _doi(host: str, path: str) -> str | None:
     """The DOI of a doi.org link, or the one a publisher's link carries in its path."""
     found = _DOI_PATH.search(path)
@@ -312,6 +319,7 @@ def _texts(value: object) -> list[str]:
     return [text for text in map(_text, items) if text]
 
 
-def _slug(name: str) -> str:
+def slug(name: str) -> str:
+    """A venue key made of a venue's name: "CoRL" -> "corl"."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:32].strip("-")
