@@ -1,7 +1,14 @@
-"""The catalogue that ships with Laurel, under `data/`."""
+"""The catalogue that ships with Laurel: `data/`, inside the package as `bot/_data`.
+
+`bot/_data` is a link to the top-level `data/` (where people edit the catalogue), and the build
+packs it as package data, so a wheel, a plain `pip install .` and an editable checkout all read
+it through importlib.resources from wherever the package is installed.
+"""
 
 from __future__ import annotations
 
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.catalog.document import DocumentError, merge, read_document
@@ -11,18 +18,31 @@ from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.plan import Plan
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+DATA: Traversable = resources.files("bot") / "_data"
 
 
-def load_bundled(root: Path = DATA_DIR) -> CatalogBatch:
+def documents(root: Traversable | Path = DATA) -> list[tuple[str, str]]:
+    """Every `*.toml` document under `root`, as (path relative to it, text), sorted by path."""
+    found: list[tuple[str, str]] = []
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".toml"):
+                found.append((prefix + entry.name, entry.read_text(encoding="utf-8")))
+
+    if root.is_dir():
+        walk(root, "")
+    return sorted(found)
+
+
+def load_bundled(root: Traversable | Path = DATA) -> CatalogBatch:
     """Read every document under `root`; the bundled data must be free of rejections."""
-    files = sorted(root.rglob("*.toml"))
+    files = documents(root)
     if not files:
         raise DocumentError(f"no catalogue documents under {root}")
-    batch = merge(
-        read_document(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
-        for path in files
-    )
+    batch = merge(read_document(text, name) for name, text in files)
     if batch.rejected:
         problems = "\n".join(f"  {r.where}: {r.reason}" for r in batch.rejected)
         raise DocumentError(f"the bundled catalogue has invalid records:\n{problems}")

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import bundle
-from bot.catalog.bundled import DATA_DIR, load_bundled
+from bot.catalog.bundled import load_bundled
 from bot.domain.models import AwardKind, CatalogBatch
 
-SHARED = DATA_DIR.parents[1] / "shared" / "datasets"
-LINKS = DATA_DIR.parent / "tools" / "bundle" / "paper_links.toml"
+DATA_DIR = bundle.REPO / "data"
+SHARED = bundle.REPO.parent / "shared" / "datasets"
+LINKS = bundle.REPO / "tools" / "bundle" / "paper_links.toml"
 needs_shared = pytest.mark.skipif(
     not (SHARED / "ai-bestpapers" / "papers.yml").is_file(),
     reason=f"the datasets are not here ({SHARED}); the committed data/awards/ is not checked",

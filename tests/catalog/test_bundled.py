@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog.bundled import DATA_DIR, load_bundled
+from bot.catalog.bundled import documents, load_bundled
 from bot.catalog.document import merge, read_document
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch
 from bot.store.catalog import CatalogRepository
@@ -20,8 +20,7 @@ from bot.store.papers import PaperRepository
 
 BUNDLED = load_bundled()
 HAND_WRITTEN = merge(
-    read_document(path.read_text(encoding="utf-8"), path.name)
-    for path in sorted(DATA_DIR.glob("20*/*.toml"))
+    read_document(text, name) for name, text in documents() if name.startswith("20")
 )
 
 
