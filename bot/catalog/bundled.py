@@ -7,18 +7,22 @@ it through importlib.resources from wherever the package is installed.
 
 from __future__ import annotations
 
+import hashlib
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.catalog.document import DocumentError, merge, read_document
 from bot.domain.models import CatalogBatch
+from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.plan import Plan
 
 DATA: Traversable = resources.files("bot") / "_data"
+ACTOR = "bundled data"  # the audit's name for every write of the bundled catalogue
+_APPLIED = "bundled_catalogue_sha256"  # bot_state: the documents last applied
 
 
 def documents(root: Traversable | Path = DATA) -> list[tuple[str, str]]:
@@ -39,7 +43,10 @@ def documents(root: Traversable | Path = DATA) -> list[tuple[str, str]]:
 
 def load_bundled(root: Traversable | Path = DATA) -> CatalogBatch:
     """Read every document under `root`; the bundled data must be free of rejections."""
-    files = documents(root)
+    return _batch(documents(root), root)
+
+
+def _batch(files: list[tuple[str, str]], root: Traversable | Path) -> CatalogBatch:
     if not files:
         raise DocumentError(f"no catalogue documents under {root}")
     batch = merge(read_document(text, name) for name, text in files)
@@ -50,10 +57,25 @@ def load_bundled(root: Traversable | Path = DATA) -> CatalogBatch:
 
 
 async def load_bundled_into(db: Database, *, only_if_empty: bool = False) -> Plan | None:
-    """Write the bundled catalogue through the one write path; `only_if_empty` for first starts."""
-    if only_if_empty and await EditionRepository(db).venues():
+    """Bring the bundled catalogue into `db` through the one write path.
+
+    An empty database gets all of it. A database in use (made by this or an earlier release)
+    gets what the bundled documents add or correct, under the `bundle` policy: a field a
+    curator changed stays theirs, a paper or award they removed stays removed, and the audit
+    only grows. With `only_if_empty` (at start and on `laurel db migrate`) that happens only
+    when the bundled documents differ from those last applied, which costs a hash at a start.
+    """
+    files = documents()
+    digest = hashlib.sha256(repr(files).encode()).hexdigest()
+    state = BotStateRepository(db)
+    fresh = not await EditionRepository(db).venues()
+    if only_if_empty and not fresh and await state.get(_APPLIED) == digest:
         return None
-    return await CatalogRepository(db).apply(load_bundled(), actor="bundled data", policy="update")
+    plan = await CatalogRepository(db).apply(
+        _batch(files, DATA), actor=ACTOR, policy="update" if fresh else "bundle"
+    )
+    await state.put(_APPLIED, digest)
+    return plan
 
 
 def main() -> None:

@@ -47,7 +47,11 @@ async def init_database(settings: Settings, args: argparse.Namespace) -> int:
 async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         version = await db.schema_version()
+        # A new release's bundled records, without undoing what curators did (see bundled.py).
+        plan = await load_bundled_into(db, only_if_empty=True)
     print(f"{settings.database.path}: schema version {version}, up to date")
+    if plan is not None:
+        print(f"bundled catalogue brought up to date ({plan.summary()})")
     return 0
 
 
