@@ -111,7 +111,8 @@ def _summary(
         f"merged into {len(awards)} awards of {papers} papers ({len(clusters)} paper-editions, "
         f"{both} given by both datasets); {linked} paper-editions with a link",
         f"{len(found.venues)} venues added: {', '.join(v.name for v in found.venues)}",
-        f"links table: {len(found.links)} entries, {found.unresolved_links} listed unresolved",
+        f"links table: {len(found.links)} entries ({report.links_used} used), "
+        f"{found.unresolved_links} papers listed as unresolved",
     ]
     report.lines += found.notes
 

@@ -63,6 +63,7 @@ class LinkEntry:
     doi: str | None
     source: str
     checked: str
+    note: str | None
 
 
 @dataclass
@@ -246,6 +247,7 @@ def _links(path: Path | None) -> tuple[list[LinkEntry], int]:
                 doi=item.get("doi"),
                 source=str(item["source"]),
                 checked=str(item.get("checked", "title")),
+                note=item.get("note"),
             )
         )
     return entries, len(data.get("unresolved", []))

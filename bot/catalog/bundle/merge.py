@@ -40,6 +40,7 @@ SIMILAR = 0.92  # titles this alike (difflib ratio of their keys) in one edition
 class Report:
     lines: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    links_used: int = 0  # entries of the links table that gave a paper its link
 
     def conflict(self, where: str, text: str) -> None:
         self.conflicts.append(f"{where}: {text}")
@@ -186,7 +187,7 @@ def _merge_paper(cluster: Cluster, data: Datasets, report: Report) -> dict[str, 
         merged["area"] = area
         _add(merged["sources"], [_taxonomy_source()])
     if not (merged.get("arxiv") or merged.get("doi") or merged.get("links")):
-        _link_from_table(merged, cluster, data)
+        _link_from_table(merged, cluster, data, report)
     return merged
 
 
@@ -254,11 +255,14 @@ def _area(cluster: Cluster, data: Datasets) -> str | None:
     return area if best >= SIMILAR else None
 
 
-def _link_from_table(merged: dict[str, Any], cluster: Cluster, data: Datasets) -> None:
+def _link_from_table(
+    merged: dict[str, Any], cluster: Cluster, data: Datasets, report: Report
+) -> None:
     keys = {r.key for r in cluster.records}
     entry = next((e for e in data.links if _joins(e, cluster, keys, data)), None)
     if entry is None:
         return
+    report.links_used += 1
     covers = []
     if entry.arxiv:
         merged["arxiv"] = entry.arxiv
@@ -273,6 +277,8 @@ def _link_from_table(merged: dict[str, Any], cluster: Cluster, data: Datasets) -
         merged["doi"] = entry.doi
         covers.append("doi")
     note = f"found by looking the paper up; checked against its {entry.checked}"
+    if entry.note:
+        note = f"{note}. {entry.note}"[:1000]
     _add(merged["sources"], [Source(url=entry.source, covers=tuple(covers), note=note)])
 
 
