@@ -159,7 +159,8 @@ def _award_addition(
 
 def _alt(name: str, value: Any, source: Source) -> Alternative:
     value = list(value) if isinstance(value, tuple) else value
-    why = f"a dataset gives this {name}; {_KEEP}"
+    dataset = source.document.split(" ")[0] if source.document else "a dataset"
+    why = f"{dataset} gives this {name}; {_KEEP}"
     return Alternative(field=name, value=_plain(value), source=source, reason=why)
 
 
