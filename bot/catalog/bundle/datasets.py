@@ -211,7 +211,9 @@ def _venue_records(root: Path, known: Sequence[Venue]) -> list[Venue]:
         if label in taken or ai_bestpapers.slug(entry["name"]) in VENUE_RENAMES:
             continue
         name = entry["name"]
-        aliases = [a for a in entry.get("aliases", []) if a.casefold() != name.casefold()]
+        # Like the hand-written venues, the full name is an alias: importers map it here.
+        named = [*entry.get("aliases", []), *filter(None, [entry.get("full_name")])]
+        aliases = [a for a in named if a.casefold() != name.casefold()]
         venues.append(
             Venue(
                 key=ai_bestpapers.slug(name),
