@@ -105,11 +105,15 @@ def _summary(
     linked = sum(
         1 for c in clusters if c.paper.get("arxiv") or c.paper.get("doi") or c.paper.get("links")
     )
+    areas = sum(1 for c in clusters if c.paper.get("area"))
+    cut = sum(1 for c in clusters if c.paper.get("authors_incomplete"))
     report.lines[:0] = [
         f"read {count[datasets.AI_BESTPAPERS]} awards of ai-bestpapers and "
         f"{count[datasets.AWESOME]} of awesome-ai-best-papers",
         f"merged into {len(awards)} awards of {papers} papers ({len(clusters)} paper-editions, "
         f"{both} given by both datasets); {linked} paper-editions with a link",
+        f"{areas} paper-editions with a research area from the taxonomy "
+        f"({len(found.taxonomy)} taxonomy rows); {cut} with an author list cut short",
         f"{len(found.venues)} venues added: {', '.join(v.name for v in found.venues)}",
         f"links table: {len(found.links)} entries ({report.links_used} used), "
         f"{found.unresolved_links} papers listed as unresolved",
