@@ -7,6 +7,8 @@ and hands them in — as discord.py's advanced_startup example does.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -21,12 +23,17 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
+from bot.catalog.enrich_job import enrich_in_background
+from bot.commands.command_sync import same_commands
+from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
+from bot.domain.institutions import load_institutions
 from bot.observability.metrics import Metrics
+from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
@@ -61,9 +68,12 @@ class LaurelBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
         clock: Clock = utc_now,
+        commands_only: bool = False,
     ) -> None:
+        """`commands_only`: build the command tree at login and start nothing (`laurel sync`)."""
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
+        self.chart_fonts = ChartFonts()
         self.metrics = metrics or Metrics()
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -76,9 +86,11 @@ class LaurelBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
+        self.commands_only = commands_only
         self.db = db
         self.scheduler = scheduler
-        self.papers = PaperRepository(db)
+        self.institutions = load_institutions()
+        self.papers = PaperRepository(db, self.institutions)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
@@ -87,6 +99,7 @@ class LaurelBot(commands.Bot):
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None
         self.arxiv: ArxivClient | None = None
+        self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
         self.digests = DigestService(
             settings=settings.digests,
@@ -99,6 +112,7 @@ class LaurelBot(commands.Bot):
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,
+            fonts=self.chart_fonts,
         )
         self.metrics.set_pending_source(self.digests.pending_count)
 
@@ -110,10 +124,19 @@ class LaurelBot(commands.Bot):
         self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
         for group in command_groups(self):
             await self.add_cog(group)
+        if self.commands_only:
+            return
         await self.sync_commands()
         schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.digests.install()  # one job, replaced by id: a second setup never doubles it
         self.scheduler.start()
+        if self.settings.arxiv.enrich_on_start:
+            self.enrich_task = asyncio.create_task(
+                enrich_in_background(
+                    self.db, self.arxiv, batch=self.settings.arxiv.ids_per_request
+                ),
+                name="laurel-enrich",
+            )
 
     async def on_app_command_completion(
         self,
@@ -121,6 +144,15 @@ class LaurelBot(commands.Bot):
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         self.metrics.command_finished(interaction, "ok")  # failures: LaurelTree.on_error
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and args:
+            # Now, before any view's callback has run: see bot.commands.components.
+            note_unclaimed(args[0], self._connection._view_store)
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_unclaimed(interaction, self.strings)
 
     async def on_ready(self) -> None:
         # May fire more than once (after a failed resume); waking the tick early is idempotent.
@@ -134,8 +166,13 @@ class LaurelBot(commands.Bot):
             _, gateway, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
-    async def sync_commands(self) -> bool:
-        """Push the command tree to Discord only if it changed since the last push."""
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Push the command tree to Discord unless Discord holds it already (or `force`).
+
+        When the tree is what this database last pushed, Discord is asked what it holds (one
+        GET): commands removed or replaced elsewhere are pushed again. A changed tree is pushed
+        without asking. Whether a push happened is returned.
+        """
         guild = self._dev_guild()
         payload = [
             await command.get_translated_payload(self.tree, self.tree.translator)  # type: ignore[arg-type]
@@ -143,13 +180,36 @@ class LaurelBot(commands.Bot):
         ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command-tree:{self.application_id}:{guild.id if guild else 'global'}"
-        if await self.bot_state.get(key) == digest:
-            log.info("command tree unchanged; not syncing")
-            return False
+        if not force and await self.bot_state.get(key) == digest:
+            if same_commands(await self._held_commands(guild), payload):
+                log.info("Discord holds this command tree already; not syncing")
+                return False
+            log.warning("Discord holds other commands than this bot last pushed; syncing")
         await self.tree.sync(guild=guild)
         await self.bot_state.put(key, digest)
         log.info("command tree synced (%s commands)", len(payload))
         return True
+
+    async def _held_commands(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        """The commands Discord holds for this application (in `guild`, or global)."""
+        assert self.application_id is not None  # known once logged in
+        route = (
+            discord.http.Route(
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                application_id=self.application_id,
+                guild_id=guild.id,
+            )
+            if guild is not None
+            else discord.http.Route(
+                "GET", "/applications/{application_id}/commands", application_id=self.application_id
+            )
+        )
+        # Full localization dictionaries, as the tree has them (not one locale's text).
+        held: list[dict[str, Any]] = await self.http.request(
+            route, params={"with_localizations": "true"}
+        )
+        return held
 
     def _dev_guild(self) -> discord.Object | None:
         guild_id = self.settings.discord.dev_guild_id
@@ -162,6 +222,12 @@ class LaurelBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self.enrich_task is not None:
+            # Each batch is one transaction: cancelled between or inside a request, nothing
+            # is half-written, and the next start does the rest.
+            self.enrich_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.enrich_task
         await self.digests.close()
         try:
             await super().close()

@@ -10,8 +10,12 @@ class UserError(LaurelError):
     """A mistake in what someone asked Discord for, told back in their own language.
 
     `key` names a message in `bot/render/locales/<language>/*.toml`; `params` fill it in.
-    `str()` gives the key, for logs; the central error handler renders the text.
+    `str()` gives the key, for logs; the central error handler renders the text. `fault` marks
+    one that is no mistake of theirs (a service Laurel needs is down): it is told the same way,
+    and counted apart in the metrics.
     """
+
+    fault = False
 
     def __init__(self, key: str, /, **params: object) -> None:
         super().__init__(key)

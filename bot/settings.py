@@ -7,19 +7,26 @@ a token in a file is refused — and is a `SecretStr`, so it never shows up in a
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import pydantic_settings
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
 from bot.errors import LaurelError
+from bot.observability.redact import TOKEN_SHAPED
 
 DEFAULT_CONFIG = Path("laurel.toml")
 DISCORD_API = "https://discord.com/api/v10"
 ARXIV_API = "https://export.arxiv.org/api/query"
+_ALNUM_ONLY = re.compile(r"[^a-z0-9]")
 
 
 class SettingsError(LaurelError):
@@ -34,11 +41,30 @@ class DatabaseSettings(_Section):
     path: Path = Field(Path("laurel.db"), description="the SQLite database file")
     backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
 
+    @field_validator("path", "backup_dir", mode="before")
+    @classmethod
+    def _not_empty(cls, value: object) -> object:
+        # An empty value would become Path("."): the working folder, not a file.
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (a file name such as laurel.db)")
+        return value
+
+    @field_validator("path")
+    @classmethod
+    def _a_file(cls, value: Path) -> Path:
+        if value.name in ("", ".", "..") or value.is_dir():
+            raise ValueError(f"{value} is a folder; name the database file in it")
+        return value
+
 
 class DiscordSettings(_Section):
     api_base_url: str = Field(DISCORD_API, pattern=r"^https?://[^\s@]+$")
     gateway_url: str | None = Field(None, pattern=r"^wss?://[^\s@]+$")
     dev_guild_id: int | None = Field(None, gt=0)
+    # At start, Discord is tried this often (waiting backoff, 2x, 4x, … up to a minute between)
+    # before the bot gives up saying it cannot reach it.
+    connect_attempts: int = Field(6, ge=1, le=100)
+    connect_backoff_seconds: float = Field(2.0, ge=0, le=600)
 
 
 class LoggingSettings(_Section):
@@ -72,6 +98,8 @@ class ArxivSettings(_Section):
     retries: int = Field(3, ge=0, le=10)
     backoff_seconds: float = Field(5.0, ge=0, le=600)
     ids_per_request: int = Field(100, ge=1, le=2000)
+    # A starting bot runs enrich in the background (bot.catalog.enrich_job).
+    enrich_on_start: bool = False
 
 
 Snowflake = Annotated[int, Field(gt=0)]
@@ -156,29 +184,73 @@ def load_settings(path: Path | None = None) -> Settings:
         data = _read_toml(config_path)
     elif explicit is not None:
         raise SettingsError(f"no configuration file at {config_path}")
-    discord = data.get("discord")
-    if "token" in data or (isinstance(discord, dict) and "token" in discord):
+    if _names_a_token(data):
         raise SettingsError(
             f"{config_path}: the Discord token may not be written in a file; "
             "set the DISCORD_TOKEN environment variable instead"
         )
     try:
         return Settings(**data)
+    except (pydantic_settings.SettingsError, RecursionError):
+        # An environment variable that should hold JSON (a list, a section) does not.
+        raise SettingsError(_bad_json_variables(env)) from None
     except ValidationError as exc:
-        problems = "\n".join(
-            f"  {'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+        problems = [
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: "
+            + e["msg"].removeprefix("Value error, ")
             for e in exc.errors(include_url=False)
+        ]
+        where = f"the configuration is not valid ({config_path}, then LAUREL_* variables)"
+        if len(problems) == 1:  # one problem, one line
+            raise SettingsError(f"{where}: {problems[0]}") from None
+        raise SettingsError(where + ":" + "".join(f"\n  {p}" for p in problems)) from None
+
+
+def _bad_json_variables(env: Mapping[str, str]) -> str:
+    """Which LAUREL_* variables hold JSON that is broken or nested too deep, named."""
+    bad = []
+    for name, value in sorted(env.items()):
+        if not name.startswith("LAUREL_") or not value.lstrip().startswith(("[", "{")):
+            continue
+        try:
+            check_data(json.loads(value), name)
+        except (ValueError, RecursionError, NestedTooDeep):
+            bad.append(name)
+    names = ", ".join(bad) or "a LAUREL_* variable"
+    return (
+        f"the configuration is not valid: {names} is not well-formed JSON (or nests past "
+        f"{MAX_DEPTH} levels); a list is written as [1, 2] and a string in double quotes"
+    )
+
+
+def _names_a_token(value: object) -> bool:
+    """Whether a key anywhere in `value` names a token (in any spelling: `DISCORD_TOKEN`,
+    `bot_token`, `botToken`, …), or a string anywhere in it is shaped like one."""
+    if isinstance(value, dict):
+        return any(
+            "token" in _ALNUM_ONLY.sub("", str(key).lower()) or _names_a_token(item)
+            for key, item in value.items()
         )
-        raise SettingsError(
-            f"the configuration is not valid ({config_path}, then LAUREL_* variables):\n{problems}"
-        ) from None
+    if isinstance(value, list):
+        return any(_names_a_token(item) for item in value)
+    return isinstance(value, str) and TOKEN_SHAPED.search(value) is not None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot be read: {exc.strerror}") from None
+    try:
+        check_toml(text, str(path))
+        data = tomllib.loads(text)
+        check_data(data, str(path))
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except (NestedTooDeep, RecursionError):
+        raise SettingsError(str(NestedTooDeep(str(path)))) from None
+    return data

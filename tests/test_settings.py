@@ -184,7 +184,7 @@ def test_a_bad_environment_variable_is_named_by_location(
 def test_a_section_that_is_not_a_table_is_a_settings_error(tmp_path: Path) -> None:
     config = write(tmp_path / "flat.toml", "discord = 5\n")
 
-    with pytest.raises(SettingsError, match=r"  discord: "):
+    with pytest.raises(SettingsError, match=r"variables\): discord: "):
         load_settings(config)
 
 
@@ -227,6 +227,59 @@ def test_a_token_in_the_file_is_refused(tmp_path: Path, text: str) -> None:
     assert "DISCORD_TOKEN" in message
     assert "laurel.toml" in message
     assert SECRET not in message
+
+
+# Every spelling of a key that names a token, at every level a TOML file has (top level, a
+# section, a nested table, an inline table, an array of tables), and a token-shaped value
+# under an innocent name.
+TOKEN_KEYS = ["token", "DISCORD_TOKEN", "discord_token", "Discord-Token", "bot_token", "botToken",
+              "TOKEN", "tokens", "access_token", "discord.token"]  # fmt: skip
+TOKEN_PLACES = {
+    "top": "{key} = {value}\n",
+    "discord": "[discord]\n{key} = {value}\n",
+    "other-section": "[logging]\n{key} = {value}\n",
+    "nested": "[discord.auth]\n{key} = {value}\n",
+    "unknown-section": "[secrets]\n{key} = {value}\n",
+    "inline": "discord = {{ {key} = {value} }}\n",
+    "array-of-tables": "[[bots]]\n{key} = {value}\n",
+}
+
+
+@pytest.mark.parametrize("place", TOKEN_PLACES)
+@pytest.mark.parametrize("key", TOKEN_KEYS)
+def test_a_token_in_the_file_is_refused_in_any_spelling_at_any_level(
+    tmp_path: Path, key: str, place: str
+) -> None:
+    config = write(
+        tmp_path / "laurel.toml", TOKEN_PLACES[place].format(key=key, value=f'"{SECRET}"')
+    )
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config)
+
+    message = str(caught.value)
+    assert "the Discord token may not be written in a file" in message
+    assert "DISCORD_TOKEN" in message
+    assert SECRET not in message
+
+
+@pytest.mark.parametrize("place", TOKEN_PLACES)
+def test_a_token_shaped_value_under_any_name_is_refused(tmp_path: Path, place: str) -> None:
+    token_shaped = "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.abcdefghijklmnopqrstuvwxyz0123"
+    text = TOKEN_PLACES[place].format(key="level", value=f'"{token_shaped}"')
+    config = write(tmp_path / "laurel.toml", text)
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config)
+
+    assert "the Discord token may not be written in a file" in str(caught.value)
+    assert token_shaped not in str(caught.value)
+
+
+def test_a_key_that_merely_resembles_a_token_is_a_setting(tmp_path: Path) -> None:
+    config = write(tmp_path / "laurel.toml", '[logging]\nlevel = "DEBUG"\n')
+
+    assert load_settings(config).logging.level == "DEBUG"
 
 
 def test_a_token_in_a_laurel_variable_is_refused_without_echoing_it(

@@ -4,6 +4,7 @@
     result = await client.fetch([parse_arxiv_id("2502.06768")])
     entry = result.entry(arxiv_id)                          # or ArxivNotFoundError
     paper = paper_from_arxiv(entry, year=2025)              # the catalogue's Paper
+    feed = await client.search_title("Attention Is All You Need")   # ti:"…", one a request
 
 The session is handed in (the composition root owns it), and so is the clock, so tests of the
 politeness interval and of back-off advance a fake clock instead of sleeping.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ from bot.domain.identifiers import ArxivId
 from bot.settings import ArxivSettings
 
 __all__ = [
+    "TITLE_RESULTS",
     "ArxivBadResponseError",
     "ArxivClient",
     "ArxivEntry",
@@ -44,10 +47,20 @@ __all__ = [
     "Clock",
     "MonotonicClock",
     "paper_from_arxiv",
+    "title_phrase",
 ]
 
 log = logging.getLogger(__name__)
 _MAX_BODY = 32 * 1024 * 1024  # a 2,000-entry feed is ~5 MB; more is not arXiv talking
+
+
+TITLE_RESULTS = 10  # a whole title as a phrase rarely matches more papers than this
+
+
+def title_phrase(title: str) -> str:
+    """A title as the words of an arXiv phrase query: punctuation (quotes, colons, brackets,
+    which arXiv's query parser reads as syntax) becomes space; case is arXiv's business."""
+    return " ".join(re.findall(r"[^\W_]+", title))
 
 
 class Clock(Protocol):
@@ -105,18 +118,37 @@ class ArxivClient:
         entries: list[ArxivEntry] = []
         for start in range(0, len(wanted), size):
             batch = wanted[start : start + size]
-            feed = await self._query(batch)
+            feed = await self._query(
+                {
+                    "search_query": "",
+                    "id_list": ",".join(str(a) for a in batch),
+                    "start": "0",
+                    "max_results": str(len(batch)),
+                }
+            )
             entries += [e for e in feed.entries if any(_answers(e, asked) for asked in batch)]
         missing = tuple(a for a in wanted if not any(_answers(e, a) for e in entries))
         return ArxivResult(tuple(entries), missing)
 
-    async def _query(self, batch: Sequence[ArxivId]) -> Feed:
-        params = {
-            "search_query": "",
-            "id_list": ",".join(str(a) for a in batch),
-            "start": "0",
-            "max_results": str(len(batch)),
-        }
+    async def search_title(self, title: str, *, max_results: int = TITLE_RESULTS) -> Feed:
+        """The papers whose titles hold `title` as a phrase (arXiv's `ti:"…"`), best first.
+
+        One title a request: OR-ing several into one query would let one title's many partial
+        matches crowd another's out of the capped result list.
+        """
+        phrase = title_phrase(title)
+        if not phrase:
+            return Feed((), 0)
+        return await self._query(
+            {
+                "search_query": f'ti:"{phrase}"',
+                "id_list": "",
+                "start": "0",
+                "max_results": str(max_results),
+            }
+        )
+
+    async def _query(self, params: dict[str, str]) -> Feed:
         attempts = self._settings.retries + 1
         reason = ""
         for attempt in range(attempts):

@@ -3,7 +3,8 @@
 Each batch of papers is fetched in one request and written in one transaction (fill policy,
 actor "enrich"), so an interruption loses at most the batch in flight. Papers already complete
 are never asked for again, nor are ids arXiv did not know (remembered in bot_state until a run
-with `retry_missing`): a second run does only what the first did not finish.
+with `retry_missing`): a second run does only what the first did not finish. Papers with no
+arXiv id are looked up by title (bot.catalog.arxiv_titles) and written the same way.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from dataclasses import dataclass, field, replace
 from bot.catalog.arxiv import ArxivClient, ArxivError
 from bot.catalog.arxiv_paper import missing_from
 from bot.domain.identifiers import ArxivId
-from bot.domain.models import Award, CatalogBatch, Rejection
+from bot.domain.models import Award, CatalogBatch, Paper, Rejection
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
+from bot.store.catalog_writer import Policy
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository, Incomplete
 
@@ -30,6 +32,17 @@ class Filled:
     arxiv: str
     title: str
     fields: tuple[str, ...]
+    # arXiv's author list replaces one a source cut short: written with the "update" policy
+    # (fill would keep the short list and file arXiv's as an alternative).
+    completes_authors: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TitleMiss:
+    """A paper looked up by title and left alone: its title, and the arXiv ids that matched."""
+
+    title: str
+    candidates: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -39,16 +52,40 @@ class EnrichReport:
     not_found: list[str] = field(default_factory=list)
     nothing_new: int = 0
     rejected: list[Rejection] = field(default_factory=list)
+    # Papers without an arXiv id, looked up by title: how many were asked about, and those
+    # whose title matched several papers, none, or one whose id another paper already holds.
+    looked_up: int = 0
+    ambiguous: list[TitleMiss] = field(default_factory=list)
+    title_not_found: list[str] = field(default_factory=list)
+    taken: list[TitleMiss] = field(default_factory=list)
     # Set when arXiv failed part-way: the batches before it are written, a re-run does the rest.
     stopped_by: ArxivError | None = None
 
+    @property
+    def by_title(self) -> list[Filled]:
+        """The papers that got their arXiv id from a title match."""
+        return [f for f in self.filled if "arxiv" in f.fields]
+
+    @property
+    def abstracts(self) -> int:
+        return sum("abstract" in f.fields for f in self.filled)
+
     def summary(self, *, dry_run: bool) -> str:
         verb = "would fill" if dry_run else "filled"
-        return (
-            f"{self.considered} papers lacked something: {verb} {len(self.filled)}, "
+        by_id = len(self.filled) - len(self.by_title)
+        text = (
+            f"{self.considered} papers lacked something: {verb} {by_id}, "
             f"{len(self.not_found)} not on arXiv, {self.nothing_new} with nothing new, "
             f"{len(self.rejected)} rejected"
         )
+        if self.looked_up:
+            text += (
+                f"\n{self.looked_up} papers without an arXiv id looked up by title: "
+                f"{len(self.by_title)} ids found, {len(self.ambiguous)} ambiguous, "
+                f"{len(self.title_not_found)} not found"
+                + (f", {len(self.taken)} already another paper's" if self.taken else "")
+            )
+        return text + f"\n{self.abstracts} abstracts {'to fill' if dry_run else 'filled'}"
 
 
 async def to_enrich(
@@ -81,7 +118,7 @@ async def enrich(
             report.stopped_by = exc
             return report
         if gaps:
-            await _write(catalog, gaps, report, dry_run=dry_run)
+            await write_gaps(catalog, gaps, report, dry_run=dry_run)
         if not dry_run:
             asked = {item.paper.arxiv or "" for item in chunk}
             await _remember(state, asked, report.not_found[missing_before:])
@@ -123,24 +160,50 @@ async def _fetch_gaps(
             continue
         paper, fields = found
         award = item.award.model_copy(update={"paper": paper})
-        gaps.append((award, Filled(entry.id.id, item.paper.title, fields)))
+        gaps.append((award, filled(entry.id.id, item.paper, fields)))
     return gaps
 
 
-async def _write(
+def filled(arxiv: str, stored: Paper, fields: tuple[str, ...]) -> Filled:
+    return Filled(arxiv, stored.title, fields, bool(stored.authors) and "authors" in fields)
+
+
+async def write_gaps(
     catalog: CatalogRepository,
     gaps: list[tuple[Award, Filled]],
     report: EnrichReport,
     *,
     dry_run: bool,
 ) -> None:
-    written, rejected = await _apply(catalog, [award for award, _ in gaps], dry_run=dry_run)
+    """Write each paper's gaps through its award (fill policy; "update" for an author list that
+    completes a cut-short one); count what was written."""
+    fills = [(a, f) for a, f in gaps if not f.completes_authors]
+    completions = [(a, f) for a, f in gaps if f.completes_authors]
+    groups: tuple[tuple[list[tuple[Award, Filled]], Policy], ...] = (
+        (fills, "fill"),
+        (completions, "update"),
+    )
+    for group, policy in groups:
+        if group:
+            await _write_group(catalog, group, report, policy=policy, dry_run=dry_run)
+
+
+async def _write_group(
+    catalog: CatalogRepository,
+    gaps: list[tuple[Award, Filled]],
+    report: EnrichReport,
+    *,
+    policy: Policy,
+    dry_run: bool,
+) -> None:
+    awards = [award for award, _ in gaps]
+    written, rejected = await _apply(catalog, awards, policy=policy, dry_run=dry_run)
     # The one likely rejection: arXiv gives a DOI that another paper already holds. Such a
     # paper is filled without it, and the first rejection is reported so a curator can look.
     retry = [(a, f) for a, f in gaps if f.arxiv not in written and a.paper.doi is not None]
     if retry:
         without_doi = [_without_doi(award) for award, _ in retry]
-        again, _ = await _apply(catalog, without_doi, dry_run=dry_run)
+        again, _ = await _apply(catalog, without_doi, policy=policy, dry_run=dry_run)
         written |= again
         gaps = [
             (a, f) if (a, f) not in retry else (a, replace(f, fields=_drop(f.fields, "doi")))
@@ -157,11 +220,11 @@ async def _write(
 
 
 async def _apply(
-    catalog: CatalogRepository, awards: list[Award], *, dry_run: bool
+    catalog: CatalogRepository, awards: list[Award], *, policy: Policy, dry_run: bool
 ) -> tuple[set[str], list[Rejection]]:
     """Write `awards`; the arXiv ids of the papers written, and the records rejected."""
     batch = CatalogBatch(awards=tuple(awards))
-    plan = await catalog.apply(batch, actor=ACTOR, policy="fill", dry_run=dry_run)
+    plan = await catalog.apply(batch, actor=ACTOR, policy=policy, dry_run=dry_run)
     # A rejected record leaves no change behind; a paper's change is labelled "… arXiv:<id>".
     written = {c.label.rsplit(" arXiv:", 1)[-1] for c in plan.changes if c.entity == "paper"}
     return written, plan.rejected

@@ -32,6 +32,8 @@ class ArxivNotFoundError(ArxivError):
 class ArxivUnavailableError(ArxivError):
     """arXiv did not answer usefully (5xx, timeouts, broken connections) after every retry."""
 
+    fault = True
+
     def __init__(self, reason: str, attempts: int) -> None:
         super().__init__("arxiv-unavailable", reason=reason, attempts=attempts)
         self.reason = reason

@@ -1,10 +1,15 @@
 """From an arXiv entry to the catalogue's Paper, for /curate paper add and `laurel enrich` alike.
 
 `paper_from_arxiv` makes the whole Paper arXiv describes; `missing_from` keeps of it only what a
-stored paper lacks, so enriching fills gaps and never overrides what a curator wrote.
+stored paper lacks, so enriching fills gaps and never overrides what a curator wrote. The one
+thing it replaces is an author list a source cut short ("et al."), and only with a list that
+extends it: every name already stored is in arXiv's, in the same order.
 """
 
 from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
 
 from bot.catalog.arxiv_atom import ArxivEntry
 from bot.domain.models import Links, Paper, Source
@@ -46,7 +51,7 @@ def lacks(paper: Paper) -> tuple[str, ...]:
     gaps = []
     if not paper.abstract:
         gaps.append("abstract")
-    if not paper.authors:
+    if not paper.authors or paper.authors_incomplete:
         gaps.append("authors")
     if paper.links.arxiv is None:
         gaps.append("links.arxiv")
@@ -59,14 +64,15 @@ def missing_from(stored: Paper, entry: ArxivEntry) -> tuple[Paper, tuple[str, ..
     """A Paper carrying only what `stored` lacks and `entry` has, and the fields it fills.
 
     The stored title is kept (it identifies the paper to the writer and is not a gap); an author
-    list is only given where none is stored, so a differing spelling is not an "alternative".
-    None when `entry` has nothing the stored paper lacks.
+    list is only given where none is stored, so a differing spelling is not an "alternative", or
+    where a source cut the stored one short and arXiv's extends it (written with the "update"
+    policy: see `completes`). None when `entry` has nothing the stored paper lacks.
     """
     full = paper_from_arxiv(entry)
     fills: dict[str, object] = {}
     if not stored.abstract and full.abstract:
         fills["abstract"] = full.abstract
-    if not stored.authors and full.authors:
+    if (not stored.authors and full.authors) or completes(stored, full.authors):
         fills["authors"] = full.authors
     if stored.doi is None and full.doi is not None:
         fills["doi"] = full.doi
@@ -93,3 +99,27 @@ def missing_from(stored: Paper, entry: ArxivEntry) -> tuple[Paper, tuple[str, ..
         **fills,
     )
     return paper, filled
+
+
+def completes(stored: Paper, authors: Sequence[str]) -> bool:
+    """Whether `authors` is the whole list of which `stored` holds a cut-short beginning."""
+    if not stored.authors_incomplete or len(authors) < len(stored.authors):
+        return False
+    return all(
+        same_person(ours, theirs) for ours, theirs in zip(stored.authors, authors, strict=False)
+    )
+
+
+def same_person(ours: str, theirs: str) -> bool:
+    """Two spellings of one author: the same words (case and accents aside), or the same last
+    name and first initial ("D. Rezende" and "Danilo Jimenez Rezende")."""
+    a, b = _name_words(ours), _name_words(theirs)
+    if not a or not b:
+        return False
+    return a == b or (a[-1] == b[-1] and a[0][0] == b[0][0])
+
+
+def _name_words(name: str) -> list[str]:
+    text = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return "".join(ch if ch.isalnum() else " " for ch in text).split()

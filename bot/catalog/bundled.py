@@ -21,6 +21,8 @@ from bot.store.editions import EditionRepository
 from bot.store.plan import Plan
 
 DATA: Traversable = resources.files("bot") / "_data"
+# The same folder as a path (pip installs packages unzipped), for callers that walk files.
+DATA_DIR = Path(str(DATA))
 ACTOR = "bundled data"  # the audit's name for every write of the bundled catalogue
 _APPLIED = "bundled_catalogue_sha256"  # bot_state: the documents last applied
 
@@ -48,11 +50,13 @@ def load_bundled(root: Traversable | Path = DATA) -> CatalogBatch:
 
 def _batch(files: list[tuple[str, str]], root: Traversable | Path) -> CatalogBatch:
     if not files:
-        raise DocumentError(f"no catalogue documents under {root}")
+        raise DocumentError(f"no catalogue documents under {root}", key="bundled")
     batch = merge(read_document(text, name) for name, text in files)
     if batch.rejected:
         problems = "\n".join(f"  {r.where}: {r.reason}" for r in batch.rejected)
-        raise DocumentError(f"the bundled catalogue has invalid records:\n{problems}")
+        raise DocumentError(
+            f"the bundled catalogue has invalid records:\n{problems}", key="bundled"
+        )
     return batch
 
 

@@ -6,6 +6,7 @@ reason while the rest of the document still counts; a file that is not TOML at a
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from enum import Enum
@@ -14,6 +15,7 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ValidationError
 
+from bot.catalog.nesting import NestedTooDeep, check_data, check_toml
 from bot.domain.models import Award, CatalogBatch, Edition, Rejection, Venue
 from bot.errors import LaurelError
 
@@ -21,7 +23,22 @@ _SECTIONS: dict[str, type[BaseModel]] = {"venues": Venue, "editions": Edition, "
 
 
 class DocumentError(LaurelError):
-    """A document that cannot be read at all (not TOML, or not shaped like a catalogue)."""
+    """A document that cannot be read at all (not TOML, or not shaped like a catalogue).
+
+    `str()` is the English line the command line prints; `key` and `params` name the message
+    (`document-<key>` in the locale files) that a member uploading the file reads instead.
+    """
+
+    def __init__(self, message: str, /, *, key: str, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+
+def toml_line(error: tomllib.TOMLDecodeError) -> str:
+    """The line tomllib names in its message, or "?"."""
+    found = re.search(r"at line (\d+)", str(error))
+    return found[1] if found else "?"
 
 
 def describe_errors(error: ValidationError) -> str:
@@ -35,21 +52,24 @@ def describe_errors(error: ValidationError) -> str:
 
 
 def read_document(text: str, origin: str) -> CatalogBatch:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(f"{origin}: not valid TOML: {exc}") from None
+    data = load_toml(text, origin)
     unknown = sorted(set(data) - set(_SECTIONS))
     if unknown:
         raise DocumentError(
-            f"{origin}: unknown section(s) {', '.join(unknown)}; expected venues, editions, awards"
+            f"{origin}: unknown section(s) {', '.join(unknown)}; expected venues, editions, awards",
+            key="toml-sections",
+            sections=", ".join(unknown)[:200],
         )
     parsed: dict[str, list[Any]] = {name: [] for name in _SECTIONS}
     rejected: list[Rejection] = []
     for section, model in _SECTIONS.items():
         records = data.get(section, [])
         if not isinstance(records, list):
-            raise DocumentError(f"{origin}: '{section}' must be an array of tables ([[{section}]])")
+            raise DocumentError(
+                f"{origin}: '{section}' must be an array of tables ([[{section}]])",
+                key="toml-shape",
+                section=section,
+            )
         for index, record in enumerate(records):
             where = f"{origin} {section}[{index}]"
             try:
@@ -62,6 +82,21 @@ def read_document(text: str, origin: str) -> CatalogBatch:
         awards=tuple(parsed["awards"]),
         rejected=tuple(rejected),
     )
+
+
+def load_toml(text: str, origin: str) -> dict[str, Any]:
+    """tomllib.loads, refusing documents nested deeper than a catalogue or settings can be."""
+    check_toml(text, origin)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DocumentError(
+            f"{origin}: not valid TOML: {exc}", key="not-toml", line=toml_line(exc)
+        ) from None
+    except RecursionError:
+        raise NestedTooDeep(origin) from None
+    check_data(data, origin)
+    return data
 
 
 def write_document(batch: CatalogBatch) -> str:

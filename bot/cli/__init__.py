@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, console, db, enrich, health, localdiscord, run
+from bot.cli import catalog, console, db, enrich, health, localdiscord, run, sync
 from bot.errors import LaurelError
 from bot.settings import load_settings
+from bot.store.errors import describe_os_error, refused, sqlite_reason
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     localdiscord.register(commands)
     health.register(commands)
     enrich.register(commands)
+    sync.register(commands)
     return parser
 
 
@@ -44,4 +47,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("laurel: interrupted; nothing was half-written", file=sys.stderr)
         return 130
+    except (OSError, sqlite3.OperationalError) as exc:
+        # The machine said no (disk full, read-only, permissions, a device error): a cause
+        # outside the program, so one line, not a traceback.
+        print(f"laurel: {outside_cause(exc)}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as exc:
+        if type(exc) is not sqlite3.DatabaseError:  # an IntegrityError, a ProgrammingError: bugs
+            raise
+        print(f"laurel: the database cannot be used: {exc}", file=sys.stderr)
+        return 1
     return code
+
+
+def outside_cause(exc: OSError | sqlite3.OperationalError) -> str:
+    if isinstance(exc, OSError):
+        return describe_os_error(exc)
+    if (error := refused(exc)) is not None:
+        return str(error)
+    return f"the database could not be used: {sqlite_reason(exc)}"

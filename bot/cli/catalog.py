@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from tqdm import tqdm
 
 from bot.catalog import formats
 from bot.domain.models import CatalogBatch, Coverage
+from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
@@ -31,6 +33,7 @@ def register(commands: Any) -> None:
     importing.set_defaults(handler=import_file)
     export = commands.add_parser("export", help="write the whole catalogue to a file")
     export.add_argument("path", type=Path, help="a .toml file (or .csv: awards only)")
+    export.add_argument("--force", action="store_true", help="write over an existing file")
     export.set_defaults(handler=export_file)
     stats = commands.add_parser("stats", help="what the catalogue covers, per venue and year")
     stats.set_defaults(handler=show_stats)
@@ -71,14 +74,34 @@ def _report(plan: Plan, *, details: bool) -> None:
 
 
 async def export_file(settings: Settings, args: argparse.Namespace) -> int:
+    refuse_database_files(args.path, settings.database.path)
     async with await Database.open(settings.database.path, create=False) as db:
         batch = await CatalogRepository(db).export()
-    formats.write(args.path, batch)
+    formats.write(args.path, batch, overwrite=args.force)
     print(
         f"exported {len(batch.venues)} venues, {len(batch.editions)} editions and "
         f"{len(batch.awards)} awards to {args.path}"
     )
     return 0
+
+
+# The files SQLite and Laurel keep beside the database; writing over any of them breaks it.
+DATABASE_FILES = ("", "-wal", "-shm", "-journal", ".lock")
+
+
+def refuse_database_files(target: Path, database: Path) -> None:
+    """Refuse `target` when it names the database or a file beside it that belongs to it: by
+    any path, through symlinks (even dangling ones, to a -journal not made yet), or by a hard
+    link. --force does not change this."""
+    real = Path(os.path.realpath(target))
+    for suffix in DATABASE_FILES:
+        own = Path(f"{database}{suffix}")
+        same = real == Path(os.path.realpath(own))
+        if same or (own.exists() and real.exists() and os.path.samefile(real, own)):
+            raise LaurelError(
+                f"{target} is the database's own file {own}: export to a file of its "
+                "own, such as catalog.toml"
+            )
 
 
 async def show_stats(settings: Settings, args: argparse.Namespace) -> int:

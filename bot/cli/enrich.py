@@ -2,8 +2,10 @@
 
 enrich reads the papers with an arXiv id that lack an abstract, authors or links, asks arXiv for
 them many ids at a time and one request every `min_interval_seconds`, and writes each batch as it
-comes. A dry run fetches the same and writes nothing. Stopped part-way, it keeps what it wrote:
-run it again to do the rest. To try it without the network:
+comes; then it looks up the papers with no arXiv id by exact title, one a request, and takes a
+match only when it is unique and of a plausible year. A dry run fetches the same and writes
+nothing. Stopped part-way, it keeps what it wrote: run it again to do the rest. To try it
+without the network:
 
     laurel localarxiv --port 8765 --synthesize &        # recorded replies, made-up for the rest
     laurel enrich --dry-run --base-url http://127.0.0.1:8765/api/query
@@ -22,7 +24,9 @@ from tqdm import tqdm
 
 from bot import __version__
 from bot.catalog.arxiv import ArxivClient
-from bot.catalog.arxiv_enrich import EnrichReport, enrich, to_enrich
+from bot.catalog.arxiv_enrich import EnrichReport
+from bot.catalog.enrich_job import plan_enrich
+from bot.catalog.enrich_job import run_enrich as run_job
 from bot.errors import LaurelError
 from bot.localarxiv.server import serve
 from bot.render.i18n import Strings
@@ -45,7 +49,7 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--retry-missing",
         action="store_true",
-        help="ask again for ids arXiv did not know in an earlier run",
+        help="ask again for ids arXiv did not know, and titles it did not match, in an earlier run",
     )
     parser.set_defaults(handler=run_enrich)
     stand_in = commands.add_parser(
@@ -83,8 +87,10 @@ def arxiv_settings(settings: Settings, args: argparse.Namespace) -> ArxivSetting
 async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
     options = arxiv_settings(settings, args)
     async with await Database.open(settings.database.path, create=False) as db:
-        todo = await to_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
-        print(plan_line(len(todo), options))
+        todo = await plan_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
+        print(plan_line(len(todo.by_id), options))
+        if todo.by_title:
+            print(title_plan_line(len(todo.by_title), options))
         if not todo:
             return 0
         headers = {"User-Agent": f"laurel/{__version__} (laurel enrich)"}
@@ -93,7 +99,7 @@ async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
             with tqdm(
                 total=len(todo), unit="paper", disable=None, file=sys.stderr, leave=False
             ) as bar:
-                report = await enrich(
+                report = await run_job(
                     db,
                     client,
                     todo,
@@ -115,19 +121,37 @@ def plan_line(todo: int, options: ArxivSettings) -> str:
     )
 
 
+def title_plan_line(todo: int, options: ArxivSettings) -> str:
+    seconds = todo * options.min_interval_seconds
+    return (
+        f"{todo} paper{'s' if todo != 1 else ''} without an arXiv id to look up by title: "
+        f"one request each (about {seconds:g} s more)"
+    )
+
+
 def print_report(report: EnrichReport, *, dry_run: bool) -> int:
     verb = "would fill" if dry_run else "filled"
     for filled in report.filled:
         print(f"{verb}  arXiv:{filled.arxiv} “{filled.title[:70]}”  [{', '.join(filled.fields)}]")
     for arxiv_id in report.not_found:
         print(f"not on arXiv  {arxiv_id}")
+    for miss in report.ambiguous:
+        found = ", ".join(f"arXiv:{c}" for c in miss.candidates)
+        print(f"ambiguous title  “{miss.title[:70]}”: {found} (left alone)")
+    for title in report.title_not_found:
+        print(f"no title match  “{title[:70]}”")
+    for miss in report.taken:
+        print(f"title match held by another paper  “{miss.title[:70]}”: {miss.candidates[0]}")
     for rejection in report.rejected:
         print(f"reject  {rejection.where}: {rejection.reason}")
     print(report.summary(dry_run=dry_run))
     if dry_run:
         print("dry run: nothing was written")
-    elif report.not_found:
-        print("ids arXiv did not know are skipped from now on (--retry-missing asks again)")
+    elif report.not_found or report.title_not_found or report.ambiguous or report.taken:
+        print(
+            "ids arXiv did not know and titles left unmatched are skipped from now on "
+            "(--retry-missing asks again)"
+        )
     if report.stopped_by is not None:
         error = report.stopped_by
         text = Strings.load().text(error.key, "en", **error.params)

@@ -16,8 +16,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.commands.custom_ids import ID, parse_id
 from bot.commands.errors import report, send_ephemeral
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
 from bot.render.awards import (
@@ -38,7 +40,7 @@ Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, tes
 _KINDS = "|".join(kind.value for kind in AwardKind)
 # Only ids this module makes match, so a page button never fails to parse its own id.
 PAGE_ID = re.compile(
-    r"awards:(?P<shows>ed|hi|tt):(?P<owner>[0-9]{1,20}):(?P<page>[0-9]{1,4}):(?P<step>[pn]):"
+    rf"awards:(?P<shows>ed|hi|tt):(?P<owner>{ID}):(?P<page>[0-9]{{1,4}}):(?P<step>[pn]):"
     rf"(?P<venue>[a-z0-9-]{{0,32}}):(?P<year>[0-9]{{1,4}}):(?P<kind>{_KINDS}|)"
 )
 
@@ -71,10 +73,8 @@ class Listing:
     @classmethod
     def parse(cls, match: re.Match[str]) -> Listing:
         kind = AwardKind(match["kind"]) if match["kind"] else None
-        return cls(
-            cast(Shows, match["shows"]), int(match["owner"]), match["venue"], int(match["year"]),
-            kind,
-        )  # fmt: skip
+        owner = parse_id(match["owner"])
+        return cls(cast(Shows, match["shows"]), owner, match["venue"], int(match["year"]), kind)
 
 
 async def render(
@@ -156,12 +156,14 @@ async def _test_of_time(
     services: Services, venue: Venue | None, page: int, language: Language
 ) -> tuple[discord.Embed, int]:
     key = venue.key if venue else None
-    papers = await services.papers.with_award(AwardKind.TEST_OF_TIME, venue=key)
+    # The award itself, and the runners-up and honorable mentions named beside it.
+    papers = await services.papers.test_of_time(venue=key)
     entries = [
         AwardEntry(award, stored.paper)
         for stored in papers
         for award in stored.awards
-        if award.kind == AwardKind.TEST_OF_TIME and (key is None or award.venue == key)
+        if standing_in_test_of_time(award.kind, award.name, award.track) is not None
+        and (key is None or award.venue == key)
     ]
     if not entries:
         if venue is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 import tempfile
 from pathlib import Path
@@ -19,16 +20,20 @@ from discord.ext import commands
 
 from bot.catalog import formats
 from bot.catalog.document import DocumentError
+from bot.catalog.nesting import NestedTooDeep
 from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
 from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
+from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import language_of
 from bot.store.catalog_edits import UndoRefused
 from bot.store.catalog_writer import Policy
+
+log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 _SAFE_NAME = re.compile(r"[^\w.-]+")
@@ -104,7 +109,7 @@ class Curate(
         try:
             data = await file.read()
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
-            raise UserError("curate-file-unreadable", reason="download failed") from None
+            raise UserError("curate-file-download-failed") from None
         if len(data) > MAX_IMPORT_BYTES:  # the size Discord reported was checked; this is what came
             raise UserError("curate-file-too-big", limit=MAX_IMPORT_BYTES // 2**20)
         return data
@@ -168,6 +173,7 @@ class Curate(
     async def undo(
         self, interaction: discord.Interaction, change: app_commands.Range[int, 1, 2**53 - 1]
     ) -> None:
+        await before_write(interaction)
         try:
             plan = await self.curation.catalog.revert(change, actor=actor(interaction))
         except UndoRefused as refused:
@@ -181,13 +187,19 @@ def _read_upload(data: bytes, name: str, fmt: formats.Format, known: list[Venue]
         path.write_bytes(data)
         try:
             return formats.read(path, fmt, known)
-        except DocumentError as exc:
-            reason = str(exc).replace(f"{folder}/", "")[:300]
-            raise UserError("curate-file-unreadable", reason=reason) from None
+        except NestedTooDeep as exc:
+            raise UserError("curate-file-too-deep", name=name, limit=exc.limit) from None
+        except DocumentError as exc:  # its English line is the command line's; this is a member's
+            raise UserError(f"document-{exc.key}", **exc.params) from None
 
 
 def _written(batch: CatalogBatch, suffix: str) -> bytes:
+    """The export as bytes (every stored value can be written: only the disk can fail)."""
     with tempfile.TemporaryDirectory(prefix="laurel-export-") as folder:
         path = Path(folder) / f"catalog.{suffix}"
-        formats.write(path, batch)
+        try:
+            formats.write(path, batch)
+        except DocumentError as exc:
+            log.warning("an export could not be written: %s", exc)
+            raise UserError("curate-export-failed") from None
         return path.read_bytes()

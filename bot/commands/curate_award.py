@@ -9,14 +9,16 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.commands.curate_access import Curation, CuratorGroup, actor
-from bot.commands.curate_input import AwardOptions, checked, validated
+from bot.commands.curate_input import AwardOptions, checked, refusal, validated
 from bot.commands.curate_paper import paper_choices, stored_paper
+from bot.commands.curate_views import ConfirmView, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
+from bot.commands.writes import answer, before_write
 from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
 from bot.errors import UserError
-from bot.render.curate import entry_embed
+from bot.render.curate import entry_embed, paper_preview
 from bot.render.i18n import language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.plan import Plan
 
 CHOICE_NAME = 100
@@ -31,16 +33,28 @@ async def show_write(
     interaction: discord.Interaction, curation: Curation, plan: Plan, title_key: str
 ) -> None:
     """Answer with what a write changed (its first audit row), or why nothing was written."""
+    language: Language = language_of(interaction.locale)
+    await answer(interaction, embed=await written(curation, plan, title_key, language))
+
+
+async def written(
+    curation: Curation, plan: Plan, title_key: str, language: Language
+) -> discord.Embed:
+    """What a write changed (the audit row of the record asked for), or a refusal."""
     if plan.rejected:
-        raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+        raise refusal(plan.rejected[0])
     if not plan.changes_anything:
         raise UserError("curate-unchanged")
-    language: Language = language_of(interaction.locale)
     entries = await curation.audit.in_batch(plan.batch)
     main = entries[-1]  # the record asked for; an edition made on the way comes first
     title = curation.strings.text(title_key, language, id=main.id)
-    embed = entry_embed(main, curation.strings, language, title=title)
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    return entry_embed(main, curation.strings, language, title=title)
+
+
+def _adds_the_award(plan: Plan, paper_id: int) -> Plan:
+    if not plan.rejected and plan.count("add", "award") == 0:
+        raise UserError("curate-award-exists", id=paper_id)
+    return plan
 
 
 class AwardCuration(CuratorGroup):
@@ -64,14 +78,30 @@ class AwardCuration(CuratorGroup):
         name: app_commands.Range[str, 1, 200] | None = None,
         source: app_commands.Range[str, 1, 2048] | None = None,
     ) -> None:
+        curation, language = self.curation, language_of(interaction.locale)
         options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
         options.check()
-        stored = await stored_paper(self.curation, paper)
-        given = options.award(stored.paper)
-        plan = await self.curation.catalog.add_award(stored.id, given, actor=actor(interaction))
-        if not plan.rejected and plan.count("add", "award") == 0:
-            raise UserError("curate-award-exists", id=stored.id)
-        await show_write(interaction, self.curation, plan, "curate-award-added")
+        stored = await stored_paper(curation, paper)
+        given, who = options.award(stored.paper), actor(interaction)
+        await before_write(interaction)  # the dry run waits for the write lock as a write does
+        rehearsed = await curation.catalog.add_award(stored.id, given, actor=who, dry_run=True)
+        if rehearsed.rejected:
+            raise refusal(rehearsed.rejected[0])
+        _adds_the_award(rehearsed, stored.id)
+
+        async def write() -> discord.Embed:
+            plan = await curation.catalog.add_award(stored.id, given, actor=who)
+            return await written(
+                curation, _adds_the_award(plan, stored.id), "curate-award-added", language
+            )
+
+        heading = curation.strings.text("curate-preview-award", language, id=stored.id)
+        venue_name = {v.key: v.name for v in await curation.editions.venues()}.get(given.venue)
+        embed = paper_preview(
+            stored.paper, given, curation.strings, language, heading=heading, venue_name=venue_name
+        )
+        view = ConfirmView(curation, interaction.user.id, write, language)
+        await send_preview(interaction, view, embed)
 
     @add.autocomplete("paper")
     async def _papers(
@@ -86,6 +116,7 @@ class AwardCuration(CuratorGroup):
         text = award.strip()
         if not text.isdigit() or len(text) > 18:
             raise UserError("curate-no-award", query=esc(text)[:100])
+        await before_write(interaction)
         plan = await self.curation.catalog.remove("award", int(text), actor=actor(interaction))
         if plan.rejected:
             raise UserError("curate-no-award", query=text)
@@ -146,6 +177,7 @@ class StatsCuration(CuratorGroup):
             Edition,
             {"venue": venue.key, "year": year, field.value: value, "sources": sources},
         )
+        await before_write(interaction)
         plan = await self.curation.catalog.apply(
             CatalogBatch(editions=(edition,)), actor=actor(interaction), policy="update"
         )

@@ -8,15 +8,22 @@ from discord.app_commands import locale_str as _
 
 from bot.catalog.arxiv import paper_from_arxiv
 from bot.commands.curate_access import Curation, CuratorGroup, actor
-from bot.commands.curate_input import AwardOptions, arxiv_id_of, format_links, paper_from_form
+from bot.commands.curate_input import (
+    AwardOptions,
+    arxiv_id_of,
+    format_links,
+    paper_from_form,
+    refusal,
+)
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
+from bot.commands.writes import answer, before_write
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, StoredPaper
 from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview, plan_embed
 from bot.render.i18n import language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 
@@ -43,7 +50,7 @@ async def prepare_addition(
     batch = CatalogBatch(awards=(award,))
     plan = await catalog.apply(batch, actor="preview", policy="update", dry_run=True)
     if plan.rejected:
-        raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+        raise refusal(plan.rejected[0])
     if plan.count("add", "paper") != 1:
         raise UserError("curate-duplicate-title", title=esc(paper.title)[:100])
     return batch
@@ -153,6 +160,7 @@ class PaperCuration(CuratorGroup):
         self, interaction: discord.Interaction, award: Award, language: Language
     ) -> None:
         curation = self.curation
+        await before_write(interaction)  # the dry run waits for the write lock as a write does
         batch = await prepare_addition(curation.papers, curation.catalog, award)
         who = actor(interaction)
 
@@ -162,7 +170,7 @@ class PaperCuration(CuratorGroup):
                 batch, actor=who, policy="update", new_papers_only=True
             )
             if plan.rejected:
-                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+                raise refusal(plan.rejected[0])
             title = curation.strings.text("curate-added", language)
             return plan_embed(plan, curation.strings, language, title=title)
 
@@ -184,15 +192,16 @@ class PaperCuration(CuratorGroup):
 
         async def submit(submitted: discord.Interaction, given: dict[str, str]) -> None:
             edited = paper_from_form(given, base=stored.paper)
+            await before_write(submitted)
             plan = await curation.catalog.replace_paper(stored.id, edited, actor=actor(submitted))
             if plan.rejected:
-                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+                raise refusal(plan.rejected[0])
             if not plan.changes_anything:
                 raise UserError("curate-unchanged")
             entries, _ = await curation.audit.history(paper_id=stored.id, limit=1)
             title = curation.strings.text("curate-edited", language, id=entries[0].id)
-            embed = entry_embed(entries[0], curation.strings, language, title=title)
-            await submitted.response.send_message(embed=embed, ephemeral=True)
+            embed = entry_embed(entries[0], curation.strings, language, title=title, paper=edited)
+            await answer(submitted, embed=embed)
 
         form = PaperForm(
             curation,
@@ -215,12 +224,14 @@ class PaperCuration(CuratorGroup):
         async def write() -> discord.Embed:
             plan = await curation.catalog.remove("paper", stored.id, actor=who)
             if plan.rejected:
-                raise UserError("curate-rejected", reason=esc(plan.rejected[0].reason)[:300])
+                raise refusal(plan.rejected[0])
             title = curation.strings.text("curate-removed", language)
             return plan_embed(plan, curation.strings, language, title=title)
 
         heading = curation.strings.text("curate-preview-remove", language, id=stored.id)
-        embed = paper_preview(stored.paper, None, curation.strings, language, heading=heading)
+        embed = paper_preview(
+            stored.paper, None, curation.strings, language, heading=heading, flag_missing_link=False
+        )
         view = ConfirmView(
             curation, interaction.user.id, write, language, confirm_key="curate-confirm-remove"
         )

@@ -15,6 +15,7 @@ import discord
 
 from bot.commands.curate_access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
 from bot.commands.curate_input import LIMITS, MULTILINE
+from bot.commands.writes import before_write, replace_message
 from bot.domain.models import Language
 from bot.errors import UserError
 from bot.render.curate import history_embed
@@ -57,14 +58,15 @@ class ConfirmView(CuratorView):
     )
     async def confirm(self, interaction: discord.Interaction, button: Button) -> None:
         self._claim()
+        await before_write(interaction)
         try:
             embed = await self._write()
         except UserError as refused:  # the preview itself says why nothing was written
             language = language_of(interaction.locale)
             text = self.curation.strings.text(refused.key, language, **refused.params)
-            await interaction.response.edit_message(content=text, embed=None, view=None)
+            await replace_message(interaction, content=text, embed=None, view=None)
             return
-        await interaction.response.edit_message(embed=embed, view=None)
+        await replace_message(interaction, embed=embed, view=None)
 
     @discord.ui.button(
         style=discord.ButtonStyle.secondary,

@@ -34,7 +34,8 @@ from bot.commands.digest_options import (
     TimeOption,
     TimeZoneOption,
 )
-from bot.commands.options import VenueOption, Year, filter_options, kind_of
+from bot.commands.options import AreaOption, VenueOption, Year, filter_options, kind_of
+from bot.commands.writes import answer, before_write
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
@@ -46,6 +47,7 @@ from bot.errors import UserError
 from bot.render import digest_admin as render
 from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 DEFAULT_TIME = dt.time(9)
@@ -80,6 +82,7 @@ class Services(Protocol):
     subscriptions: SubscriptionRepository
     digests: DigestService
     editions: EditionRepository
+    papers: PaperRepository
     strings: Strings
 
 
@@ -126,19 +129,24 @@ class Digest(
         kind: app_commands.Choice[str] | None = None,
         year_from: Year | None = None,
         year_to: Year | None = None,
+        area: AreaOption | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         existing = await self._s.subscriptions.in_guild(guild.id)
         if len(existing) >= MAX_SUBSCRIPTIONS_PER_GUILD:
             raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
         chosen = Theme(theme.value)
-        filters = digest_filter(venue.key if venue else None, kind_of(kind), year_from, year_to)
+        filters = digest_filter(
+            venue.key if venue else None, kind_of(kind), year_from, year_to, area
+        )
         every = Cadence(cadence.value) if cadence else None
         every, days = schedule(chosen, every, days, self._s.strings, speaks)
         check_role(role)
         check_not_twice(existing, channel.id, chosen, filters, self._s.strings, speaks)
         check_can_post(guild, channel, self._s.strings, speaks)
-        await check_filter_matches(self._s.editions, chosen, filters, self._s.strings, speaks)
+        await check_filter_matches(
+            self._s.editions, self._s.papers, chosen, filters, self._s.strings, speaks
+        )
         sub = Subscription(
             guild_id=guild.id,
             channel_id=channel.id,
@@ -153,12 +161,13 @@ class Digest(
             created_by=interaction.user.id,
             created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
         )
+        await before_write(interaction)
         stored = await self._s.subscriptions.add(sub)
         self._s.digests.scheduled(stored)
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
         text += role_note(guild, stored.channel_id, role, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("list"), description=_("This server's digests and when each posts next")
@@ -193,10 +202,11 @@ class Digest(
             text = self._s.strings.text("digest-already-paused", speaks, heading=heading)
         else:
             assert subscription.id is not None
+            await before_write(interaction)
             paused = await self._s.subscriptions.set_status(subscription.id, "paused", "manual")
             self._s.digests.unscheduled(subscription.id)
             text = render.paused_text(paused, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(name=_("resume"), description=_("Start a paused digest again"))
     @app_commands.describe(subscription=SUBSCRIPTION)
@@ -217,11 +227,12 @@ class Digest(
                 heading = render.heading(subscription, self._s.strings, speaks)
                 raise UserError("digest-error-channel-gone", heading=heading)
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
+            await before_write(interaction)
             resumed = await self._s.subscriptions.set_status(subscription.id, "active", None)
             self._s.digests.scheduled(resumed)
             next_post = self._s.digests.next_post(resumed)
             text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("edit"),
@@ -262,15 +273,16 @@ class Digest(
         kind: app_commands.Choice[str] | None = None,
         year_from: Year | None = None,
         year_to: Year | None = None,
+        area: AreaOption | None = None,
         clear: app_commands.Choice[str] | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         given = [channel, theme, time, days, cadence, timezone, language, role, venue, kind]
-        if all(v is None for v in [*given, year_from, year_to, clear]):
+        if all(v is None for v in [*given, year_from, year_to, area, clear]):
             raise UserError("digest-edit-nothing")
         old, strings = subscription, self._s.strings
         chosen = Theme(theme.value) if theme else old.theme
-        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to)
+        filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to, area)
         every = Cadence(cadence.value) if cadence else None
         if days is None and every in (None, old.cadence):
             every, days = old.cadence, old.days  # a new cadence alone takes its default days
@@ -282,7 +294,9 @@ class Digest(
         if channel is not None:
             check_can_post(guild, channel, strings, speaks)
         if filters != old.filters or chosen != old.theme:
-            await check_filter_matches(self._s.editions, chosen, filters, strings, speaks)
+            await check_filter_matches(
+                self._s.editions, self._s.papers, chosen, filters, strings, speaks
+            )
         clear_role = clear is not None and clear.value in ("role", "all")
         changes: dict[str, Any] = {
             "channel_id": where,
@@ -295,6 +309,7 @@ class Digest(
             "role_id": role.id if role else (None if clear_role else old.role_id),
             "filters": filters,
         }
+        await before_write(interaction)
         updated = await self._s.subscriptions.update(
             Subscription.model_validate(old.model_dump() | changes)
         )
@@ -304,7 +319,7 @@ class Digest(
             updated, self._next(updated), await self._venues(), strings, speaks
         )
         text += role_note(guild, updated.channel_id, role, strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(name=_("remove"), description=_("Delete a digest for good"))
     @app_commands.describe(subscription=SUBSCRIPTION)
@@ -315,9 +330,10 @@ class Digest(
         speaks = language_of(interaction.locale)
         assert subscription.id is not None
         self._s.digests.unscheduled(subscription.id)
+        await before_write(interaction)
         await self._s.subscriptions.remove(subscription.id)
         text = render.removed_text(subscription, self._s.strings, speaks)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, content=text)
 
     @app_commands.command(
         name=_("preview"), description=_("See a digest's next post, privately; nothing is sent")

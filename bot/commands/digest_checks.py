@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.commands.options import kind_of
+from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, Venue
 from bot.domain.subscriptions import (
     ALL_DAYS,
@@ -24,6 +25,7 @@ from bot.errors import UserError
 from bot.render.digest_admin import days_label, filters_text, heading
 from bot.render.i18n import Strings
 from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
 
 AnyChannel = app_commands.AppCommandChannel | app_commands.AppCommandThread
 
@@ -110,11 +112,15 @@ def _refuse(missing: list[str], channel_id: int, strings: Strings, language: Lan
 
 
 def digest_filter(
-    venue: str | None, kind: AwardKind | None, year_from: int | None, year_to: int | None
+    venue: str | None,
+    kind: AwardKind | None,
+    year_from: int | None,
+    year_to: int | None,
+    area: ResearchArea | None = None,
 ) -> DigestFilter:
     if year_from is not None and year_to is not None and year_from > year_to:
         raise UserError("digest-error-years", start=year_from, end=year_to)
-    return DigestFilter(venue=venue, kind=kind, year_from=year_from, year_to=year_to)
+    return DigestFilter(venue=venue, kind=kind, year_from=year_from, year_to=year_to, area=area)
 
 
 def schedule(
@@ -137,6 +143,7 @@ def schedule(
 
 async def check_filter_matches(
     editions: EditionRepository,
+    papers: PaperRepository,
     theme: Theme,
     filters: DigestFilter,
     strings: Strings,
@@ -151,6 +158,16 @@ async def check_filter_matches(
     venues = await editions.venues()
     keys = [filters.venue] if filters.venue else [v.key for v in venues]
     wanted = AwardKind.TEST_OF_TIME if theme == Theme.TEST_OF_TIME else None
+    if filters.area is not None:  # areas are the papers', not in the award tallies
+        if await papers.ids(
+            venue=filters.venue,
+            kind=wanted or filters.kind,
+            area=filters.area,
+            first=filters.year_from,
+            last=filters.year_to,
+        ):
+            return
+        keys = []
     for key in keys:
         for tally in await editions.award_tallies(key):
             if _matches(filters, wanted, tally.kind, tally.year) and tally.count > 0:
@@ -217,6 +234,7 @@ def edited_filters(
     kind: app_commands.Choice[str] | None,
     year_from: int | None,
     year_to: int | None,
+    area: ResearchArea | None = None,
 ) -> DigestFilter:
     """The filters after an edit: what was given, over what was kept (unless cleared)."""
     base = DigestFilter() if clear is not None and clear.value in ("filters", "all") else old
@@ -225,4 +243,5 @@ def edited_filters(
         kind_of(kind) if kind is not None else base.kind,
         year_from if year_from is not None else base.year_from,
         year_to if year_to is not None else base.year_to,
+        area if area is not None else base.area,
     )

@@ -29,6 +29,7 @@ from bot.render.digest_admin import (
     schedule_text,
 )
 from bot.render.i18n import Strings, language_of
+from bot.render.markdown import esc
 from bot.store.subscriptions import SubscriptionRepository
 
 # "7:30", "07:30", "19:05"; Chinese keyboards type a full-width colon.
@@ -85,7 +86,7 @@ def parse_time(text: str) -> dt.time:
     """ "HH:MM" (24-hour) as a time, or a UserError saying what a time looks like."""
     match = TIME.match(text)
     if match is None:
-        raise UserError("digest-error-bad-time", time=discord.utils.escape_markdown(text[:20]))
+        raise UserError("digest-error-bad-time", time=esc(text[:20]))
     return dt.time(int(match["hour"]), int(match["minute"]))
 
 
@@ -97,10 +98,10 @@ def parse_days(text: str) -> frozenset[int]:
             continue
         found = _day_word(word)
         if found is None:
-            raise UserError("digest-error-bad-days", days=discord.utils.escape_markdown(text[:40]))
+            raise UserError("digest-error-bad-days", days=esc(text[:40]))
         days |= found
     if not days:
-        raise UserError("digest-error-bad-days", days=discord.utils.escape_markdown(text[:40]))
+        raise UserError("digest-error-bad-days", days=esc(text[:40]))
     return frozenset(days)
 
 
@@ -197,7 +198,7 @@ class TimeZoneTransformer(app_commands.Transformer):
             if name.casefold() == wanted:
                 with contextlib.suppress(ValueError):  # tzdata's own aliases the domain refuses
                     return check_timezone(name)
-        text = discord.utils.escape_markdown(value.strip()[:64])
+        text = esc(value.strip()[:64])
         raise UserError("digest-error-unknown-zone", zone=text)
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:

@@ -1,8 +1,13 @@
 """The one place where errors from commands and components become answers.
 
-A person's mistake gets a short ephemeral answer in their language. Anything unexpected gets an
-apology with an error id, and the full traceback goes to the log under that id — never to the
-user. Answering works whether the interaction was already answered, deferred, or has expired.
+Three kinds, each with its own answer and its own metrics outcome:
+- the member's mistake (`user_error`): a short ephemeral answer in their language;
+- an operational fault (`fault`): the database refused or is unusable, arXiv is down, a file
+  could not be read or written. The member is told, in their language, that nothing was
+  changed and the operator knows; the English reason goes to the log as a warning;
+- a bug (`error`): an apology with an error id, the traceback logged under that id.
+Nothing the member reads is English-only: text comes from the locale files, never `str(error)`.
+Answering works whether the interaction was already answered, deferred, or has expired.
 """
 
 from __future__ import annotations
@@ -18,7 +23,15 @@ from bot.domain.models import Language
 from bot.errors import LaurelError, UserError
 from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
-from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_LOCKED, SQLITE_READONLY, WriteRefused
+from bot.render.markdown import esc
+from bot.store.errors import (
+    SQLITE_BUSY,
+    SQLITE_FULL,
+    SQLITE_LOCKED,
+    SQLITE_READONLY,
+    StoreError,
+    WriteRefused,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,36 +48,53 @@ REFUSED_WRITES = {
 }
 
 
-def describe(error: Exception, strings: Strings, locale: discord.Locale) -> tuple[str, bool]:
-    """The text to show for `error`, and whether it was expected (a mistake, not a bug)."""
+def describe(
+    error: Exception, strings: Strings, locale: discord.Locale
+) -> tuple[str, CommandOutcome]:
+    """The text to show for `error`, and which kind of failure it was (see the module)."""
     language = language_of(locale)
     error = _unwrap(error)
     if isinstance(error, WriteRefused):
         log.warning("a command's write was refused: %s", error)
-        return strings.text(REFUSED_WRITES.get(error.code, "error-store-busy"), language), True
-    if isinstance(error, LaurelError):
-        return _user_text(error, strings, language), True
+        return strings.text(REFUSED_WRITES.get(error.code, "error-store-busy"), language), "fault"
+    if isinstance(error, UserError):
+        outcome: CommandOutcome = "fault" if error.fault else "user_error"
+        return strings.text(error.key, language, **error.params), outcome
+    if isinstance(error, LaurelError):  # a fault whose English reason is for the operator
+        error_id = secrets.token_hex(4)
+        log.warning("a command could not be done (%s): %s", error_id, error)
+        key = "error-store-unusable" if isinstance(error, StoreError) else "error-fault"
+        return strings.text(key, language, error_id=error_id), "fault"
+    return _app_command_text(error, strings, language)
+
+
+def _app_command_text(
+    error: Exception, strings: Strings, language: Language
+) -> tuple[str, CommandOutcome]:
+    """discord.py's refusals before a command runs (the member's), or a bug."""
     if isinstance(error, app_commands.TransformerError):
-        value = discord.utils.escape_markdown(str(error.value))[:100]
-        return strings.text("error-bad-value", language, value=value), True
+        value = esc(str(error.value))[:100]
+        return strings.text("error-bad-value", language, value=value), "user_error"
     if isinstance(error, app_commands.MissingPermissions):
         names = ", ".join(error.missing_permissions)
-        return strings.text("error-missing-permissions", language, permissions=names), True
+        return strings.text("error-missing-permissions", language, permissions=names), "user_error"
     if isinstance(error, app_commands.BotMissingPermissions):
         names = ", ".join(error.missing_permissions)
-        return strings.text("error-bot-missing-permissions", language, permissions=names), True
+        return strings.text(
+            "error-bot-missing-permissions", language, permissions=names
+        ), "user_error"
     if isinstance(error, app_commands.CommandOnCooldown):
         seconds = max(1, round(error.retry_after))
-        return strings.text("error-cooldown", language, seconds=seconds), True
+        return strings.text("error-cooldown", language, seconds=seconds), "user_error"
     if isinstance(error, app_commands.NoPrivateMessage):
-        return strings.text("error-guild-only", language), True
+        return strings.text("error-guild-only", language), "user_error"
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return strings.text("error-stale-command", language), True
+        return strings.text("error-stale-command", language), "user_error"
     if isinstance(error, app_commands.CheckFailure):
-        return strings.text("error-check-failed", language), True
+        return strings.text("error-check-failed", language), "user_error"
     error_id = secrets.token_hex(4)
     log.error("unexpected error %s", error_id, exc_info=error)
-    return strings.text("error-unexpected", language, error_id=error_id), False
+    return strings.text("error-unexpected", language, error_id=error_id), "error"
 
 
 def _unwrap(error: Exception) -> Exception:
@@ -76,12 +106,6 @@ def _unwrap(error: Exception) -> Exception:
     ):
         return error.__cause__
     return error
-
-
-def _user_text(error: LaurelError, strings: Strings, language: Language) -> str:
-    if isinstance(error, UserError):
-        return strings.text(error.key, language, **error.params)
-    return str(error)
 
 
 async def send_ephemeral(interaction: discord.Interaction, content: str) -> None:
@@ -118,6 +142,8 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         self.metrics.command_started(interaction)  # for the latency histogram
+        if interaction.type is discord.InteractionType.autocomplete:
+            return await _may_autocomplete(interaction)
         return True
 
     async def on_error(
@@ -130,6 +156,24 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
             await send_ephemeral(interaction, text)
 
 
+async def _may_autocomplete(interaction: discord.Interaction) -> bool:
+    """Suggestions only for someone who may run the command; an empty list for anyone else.
+
+    discord.py runs a command's checks (its group's and cog's interaction_check, its own
+    checks) before the command, but not before its autocomplete: they are run here.
+    """
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return True
+    try:
+        allowed = await command._check_can_run(interaction)  # no public way to ask
+    except app_commands.AppCommandError:
+        allowed = False
+    if not allowed:
+        await interaction.response.autocomplete([])
+    return allowed
+
+
 def answer_for(
     error: Exception, strings: Strings, locale: discord.Locale
 ) -> tuple[str | None, CommandOutcome]:
@@ -140,8 +184,7 @@ def answer_for(
         # the answer already, and an apology on top of it would be wrong.
         log.warning("an interaction was answered already (a retried answer)")
         return None, "ok"
-    text, expected = describe(error, strings, locale)
-    return text, "user_error" if expected else "error"
+    return describe(error, strings, locale)
 
 
 async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:

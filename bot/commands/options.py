@@ -1,7 +1,8 @@
-"""Typed command options shared by the command groups: venues, award kinds, years.
+"""Typed command options shared by the command groups: venues, award kinds, areas, years.
 
 Options are validated before a command runs: a venue is looked up (by key, name or alias, any
-case) and autocompleted from the store; an award kind is one of fixed, translated choices.
+case) and autocompleted from the store; an award kind is one of fixed, translated choices; a
+research area is autocompleted in the reader's language and accepted in any of the three.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Venue
 from bot.errors import UserError
+from bot.render.areas import area_name, find_area
+from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
@@ -28,6 +32,14 @@ class _HasEditions(Protocol):
 
 def _editions(interaction: discord.Interaction) -> EditionRepository:
     return cast(_HasEditions, interaction.client).editions
+
+
+class _HasStrings(Protocol):
+    strings: Strings
+
+
+def _strings(interaction: discord.Interaction) -> Strings:
+    return cast(_HasStrings, interaction.client).strings
 
 
 def find_venue(venues: list[Venue], text: str) -> Venue | None:
@@ -77,6 +89,34 @@ def _choice_label(venue: Venue) -> str:
 
 VenueOption = app_commands.Transform[Venue, VenueTransformer]
 
+
+class AreaTransformer(app_commands.Transformer):
+    """A research area, offered in the reader's language; any language's name is accepted."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> ResearchArea:
+        strings = _strings(interaction)
+        area = find_area(strings, value)
+        if area is None:
+            language = language_of(interaction.locale)
+            known = ", ".join(area_name(strings, a, language) for a in ResearchArea)
+            raise UserError("error-unknown-area", area=value[:50], known=known)
+        return area
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        strings, language = _strings(interaction), language_of(interaction.locale)
+        typed = value.strip().casefold()
+        named = [(area_name(strings, area, language), area) for area in ResearchArea]
+        return [
+            app_commands.Choice(name=name, value=area.value)
+            for name, area in named
+            if typed in name.casefold() or typed in area.value.casefold()
+        ][:AUTOCOMPLETE_LIMIT]
+
+
+AreaOption = app_commands.Transform[ResearchArea, AreaTransformer]
+
 KIND_CHOICES = [
     app_commands.Choice(name=_(kind.value.replace("-", " ")), value=kind.value)
     for kind in AwardKind
@@ -110,12 +150,14 @@ def award_options(command: F) -> F:
 
 
 def filter_options(command: F) -> F:
-    """Describe and name `venue, kind, year_from, year_to`: which awards a command is about."""
+    """Describe and name `venue, kind, year_from, year_to, area`: which awards a command is
+    about."""
     command = app_commands.describe(
         venue=_("Only this conference"),
         kind=_("Only this kind of award"),
         year_from=_("Only awards from this year on"),
         year_to=_("Only awards up to this year"),
+        area=_("Only papers in this research area"),
     )(command)
     command = app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))(command)
     return app_commands.choices(kind=KIND_CHOICES)(command)

@@ -11,7 +11,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.commands.options import AUTOCOMPLETE_LIMIT, KIND_CHOICES, VenueOption, Year, kind_of
+from bot.commands.options import (
+    AUTOCOMPLETE_LIMIT,
+    KIND_CHOICES,
+    AreaOption,
+    VenueOption,
+    Year,
+    kind_of,
+)
 from bot.commands.paper_buttons import (
     DYNAMIC_ITEMS,
     SearchState,
@@ -25,7 +32,7 @@ from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
-from bot.render.paper import esc
+from bot.render.markdown import esc
 from bot.store.papers import PaperRepository
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
@@ -80,8 +87,11 @@ class PaperCommands(
         venue=_("Only papers awarded at this venue"),
         year=_("Only papers awarded in this year"),
         kind=_("Only this kind of award"),
+        area=_("Only papers in this research area"),
     )
-    @app_commands.rename(query=_("query"), venue=_("venue"), year=_("year"), kind=_("kind"))
+    @app_commands.rename(
+        query=_("query"), venue=_("venue"), year=_("year"), kind=_("kind"), area=_("area")
+    )
     @app_commands.choices(kind=KIND_CHOICES)
     async def search(
         self,
@@ -90,9 +100,14 @@ class PaperCommands(
         venue: VenueOption | None = None,
         year: Year | None = None,
         kind: app_commands.Choice[str] | None = None,
+        area: AreaOption | None = None,
     ) -> None:
         state = SearchState(
-            query=query, venue=venue.key if venue else None, year=year, kind=kind_of(kind)
+            query=query,
+            venue=venue.key if venue else None,
+            year=year,
+            kind=kind_of(kind),
+            area=area,
         ).fitted()
         found, more = await in_time(interaction, state.results(self._papers))
         if not found:
@@ -117,8 +132,9 @@ class PaperCommands(
         venue=_("Only papers awarded at this venue"),
         year=_("Only papers awarded in this year"),
         kind=_("Only this kind of award"),
+        area=_("Only papers in this research area"),
     )
-    @app_commands.rename(venue=_("venue"), year=_("year"), kind=_("kind"))
+    @app_commands.rename(venue=_("venue"), year=_("year"), kind=_("kind"), area=_("area"))
     @app_commands.choices(kind=KIND_CHOICES)
     async def random(
         self,
@@ -126,9 +142,10 @@ class PaperCommands(
         venue: VenueOption | None = None,
         year: Year | None = None,
         kind: app_commands.Choice[str] | None = None,
+        area: AreaOption | None = None,
     ) -> None:
         ids = await self._papers.ids(
-            venue=venue.key if venue else None, year=year, kind=kind_of(kind)
+            venue=venue.key if venue else None, year=year, kind=kind_of(kind), area=area
         )
         if not ids:
             raise UserError("paper-random-empty")

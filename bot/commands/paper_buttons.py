@@ -15,11 +15,14 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.commands.custom_ids import ID, parse_id
 from bot.commands.errors import report
+from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
-from bot.render.paper import abstract_embed, esc, list_embed, paper_embed
+from bot.render.markdown import esc
+from bot.render.paper import abstract_embed, list_embed, paper_embed
 from bot.store.papers import PaperRepository
 
 PAGE_SIZE = 5
@@ -85,7 +88,7 @@ async def send_paper(
     )
 
 
-class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(?P<id>\d{1,19})"):
+class AbstractButton(discord.ui.DynamicItem[Button], template=rf"paper:abstract:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Abstract") -> None:
         super().__init__(
             discord.ui.Button(
@@ -100,7 +103,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AbstractButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -111,7 +114,7 @@ class AbstractButton(discord.ui.DynamicItem[Button], template=r"paper:abstract:(
         await _guarded(interaction, run)
 
 
-class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P<id>\d{1,19})"):
+class AnotherButton(discord.ui.DynamicItem[Button], template=rf"paper:another:(?P<id>{ID})"):
     """A random awarded paper other than the one shown, privately to whoever asked."""
 
     def __init__(self, paper_id: int, label: str = "Another paper") -> None:
@@ -128,7 +131,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> AnotherButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -141,7 +144,7 @@ class AnotherButton(discord.ui.DynamicItem[Button], template=r"paper:another:(?P
         await _guarded(interaction, run)
 
 
-class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P<id>\d{1,19})"):
+class SimilarButton(discord.ui.DynamicItem[Button], template=rf"paper:similar:(?P<id>{ID})"):
     def __init__(self, paper_id: int, label: str = "Similar") -> None:
         super().__init__(
             discord.ui.Button(
@@ -156,7 +159,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> SimilarButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -178,7 +181,7 @@ class SimilarButton(discord.ui.DynamicItem[Button], template=r"paper:similar:(?P
         await _guarded(interaction, run)
 
 
-class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d{1,19})"):
+class OpenButton(discord.ui.DynamicItem[Button], template=rf"paper:open:(?P<id>{ID})"):
     """A numbered button under a list: that paper in detail, privately."""
 
     def __init__(self, paper_id: int, label: str = "#") -> None:
@@ -193,7 +196,7 @@ class OpenButton(discord.ui.DynamicItem[Button], template=r"paper:open:(?P<id>\d
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> OpenButton:
-        return cls(int(match["id"]))
+        return cls(parse_id(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run(laurel: _Laurel, language: Language) -> None:
@@ -212,14 +215,16 @@ class SearchState:
     year: int | None = None
     kind: AwardKind | None = None
     page: int = 0
+    area: ResearchArea | None = None
 
     def custom_id(self) -> str:
+        # The area rides after the kind as "+<index>", so ids sent before areas still parse.
+        kind = self.kind.value if self.kind else ""
+        if self.area is not None:
+            kind += f"+{_AREAS.index(self.area)}"
         return (
             _PAGE_PREFIX.format(
-                page=self.page,
-                venue=self.venue or "",
-                year=self.year or "",
-                kind=self.kind.value if self.kind else "",
+                page=self.page, venue=self.venue or "", year=self.year or "", kind=kind
             )
             + self.query
         )
@@ -240,6 +245,7 @@ class SearchState:
             venue=self.venue,
             year=self.year,
             kind=self.kind,
+            area=self.area,
             limit=PAGE_SIZE + 1,
             offset=self.page * PAGE_SIZE,
         )
@@ -247,6 +253,7 @@ class SearchState:
 
 
 _PAGE_PREFIX = "paper:page:{page}:{venue}:{year}:{kind}:"
+_AREAS = list(ResearchArea)
 
 
 def results_message(
@@ -291,7 +298,7 @@ def results_message(
 class PageButton(
     discord.ui.DynamicItem[Button],
     template=r"paper:page:(?P<page>\d{1,4}):(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4})"
-    r":(?P<kind>[a-z-]{0,32}):(?P<query>.*)",
+    r":(?P<kind>[a-z-]{0,32})(?:\+(?P<area>\d))?:(?P<query>.*)",
 ):
     """Previous or Next: the page it leads to, the query and the filters, all in its custom_id."""
 
@@ -314,6 +321,7 @@ class PageButton(
             year=int(match["year"]) if match["year"] else None,
             kind=AwardKind(kind) if kind in AwardKind._value2member_map_ else None,
             page=int(match["page"]),
+            area=_AREAS[int(match["area"])] if match["area"] else None,
         )
         return cls(target)
 

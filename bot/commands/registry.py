@@ -26,7 +26,7 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
     return [
         About(bot.editions, bot.papers, bot.strings, bot.tree, {"curate": curate.shown_to}),
         Awards(bot),
-        Stats(bot.editions, bot.papers, bot.strings),
+        Stats(bot.editions, bot.papers, bot.strings, bot.chart_fonts, bot.institutions),
         PaperCommands(bot, bot.papers, bot.strings),
         curate,
         Digest(bot),

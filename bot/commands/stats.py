@@ -16,11 +16,15 @@ from discord.ext import commands
 
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
 from bot.commands.timing import in_time, reply
-from bot.domain.models import Edition, Venue
+from bot.domain.institutions import InstitutionAliases
+from bot.domain.models import Edition, Language, Venue
 from bot.errors import UserError
+from bot.render.chart_fonts import ChartFonts
+from bot.render.chart_labels import ChartLabels, chart_labels
 from bot.render.charts import compare_chart, trend_chart
 from bot.render.i18n import Strings, language_of
 from bot.render.leaderboards import Scope, authors_embed, institutions_embed, scope_text
+from bot.render.markdown import esc
 from bot.render.stats import (
     compare_embed,
     edition_embed,
@@ -47,11 +51,18 @@ class Stats(commands.Cog):
     )
 
     def __init__(
-        self, editions: EditionRepository, papers: PaperRepository, strings: Strings
+        self,
+        editions: EditionRepository,
+        papers: PaperRepository,
+        strings: Strings,
+        fonts: ChartFonts,
+        institutions: InstitutionAliases,
     ) -> None:
+        self._institutions = institutions
         self._editions = editions
         self._papers = papers
         self._strings = strings
+        self._fonts = fonts
         self._charts = ChartCache()
 
     @stats.command(
@@ -68,18 +79,12 @@ class Stats(commands.Cog):
         editions = await self._editions.editions(venue.key)
         chosen = _chosen_edition(venue, editions, year)
         previous = previous_with_statistics(editions, chosen.year)
-        title = f"{venue.name}: submissions and acceptance rate"
+        language = language_of(interaction.locale)
+        labels = await self._labels(language, "chart-trend-title", venue=venue.name)
         png = await self._charts.draw(
-            trend_chart, title, tuple(trend_points(editions)), chosen.year
+            trend_chart, labels, tuple(trend_points(editions)), chosen.year
         )
-        embed = edition_embed(
-            venue,
-            chosen,
-            previous,
-            self._strings,
-            language_of(interaction.locale),
-            image=TREND_PNG,
-        )
+        embed = edition_embed(venue, chosen, previous, self._strings, language, image=TREND_PNG)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
         )
@@ -109,19 +114,17 @@ class Stats(commands.Cog):
         if not rows:
             await self._raise_nothing_in(year, asked)
         rows.sort(key=lambda row: (-(row[1].submissions or 0), row[0].name.casefold()))
-        title = f"{year}: submissions and accepted papers"
-        png = await self._charts.draw(compare_chart, title, tuple(venue_bars(rows)))
-        embed = compare_embed(
-            year,
-            rows,
-            missing,
-            self._strings,
-            language_of(interaction.locale),
-            image=COMPARE_PNG,
-        )
+        language = language_of(interaction.locale)
+        labels = await self._labels(language, "chart-compare-title", year=year)
+        png = await self._charts.draw(compare_chart, labels, tuple(venue_bars(rows)))
+        embed = compare_embed(year, rows, missing, self._strings, language, image=COMPARE_PNG)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
         )
+
+    async def _labels(self, language: Language, title_key: str, **params: object) -> ChartLabels:
+        cjk = await self._fonts.cjk_family() if language != "en" else None
+        return chart_labels(self._strings, language, cjk, title_key, **params)
 
     @compare.autocomplete("venues")
     async def _complete_venues(
@@ -169,7 +172,8 @@ class Stats(commands.Cog):
         board = await in_time(interaction, query)
         if not board.entries:
             await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
-        embed = institutions_embed(board, scope, self._strings, language_of(interaction.locale))
+        language = language_of(interaction.locale)
+        embed = institutions_embed(board, scope, self._strings, language, self._institutions)
         await reply(interaction, embed=embed)
 
     @stats.command(
@@ -288,12 +292,12 @@ def _parse_venues(text: str, known: list[Venue]) -> list[Venue]:
         venue = find_venue(known, name)
         if venue is None:
             listed = ", ".join(v.name for v in known[:20])
-            shown = discord.utils.escape_markdown(name[:50])
+            shown = esc(name[:50])
             raise UserError("error-unknown-venue", venue=shown, known=listed)
         if venue not in chosen:
             chosen.append(venue)
     if not chosen:
         listed = ", ".join(v.name for v in known[:20])
-        shown = discord.utils.escape_markdown(text[:50])
+        shown = esc(text[:50])
         raise UserError("error-unknown-venue", venue=shown, known=listed)
     return chosen

@@ -12,6 +12,8 @@ from bot.domain.models import AwardKind, StoredPaper
 from bot.domain.subscriptions import CycleState, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.render.awards import AwardEntry
+from bot.render.chart_fonts import ChartFonts
+from bot.render.chart_labels import chart_labels
 from bot.render.charts import trend_chart
 from bot.render.digest_posts import (
     Frame,
@@ -45,11 +47,13 @@ class DigestContent:
         papers: PaperRepository,
         editions: EditionRepository,
         strings: Strings,
+        fonts: ChartFonts,
     ) -> None:
         self._content = content
         self._papers = papers
         self._editions = editions
         self._strings = strings
+        self._fonts = fonts
         self._candidates_cache: dict[
             tuple[Theme, DigestFilter], tuple[float, tuple[str, list[int]]]
         ] = {}
@@ -137,9 +141,14 @@ class DigestContent:
         if edition is None:
             raise ContentGone(f"statistics of {ref.venue} {ref.year}")
         previous = previous_with_statistics(editions, ref.year)
-        title = f"{venue.name}: submissions and acceptance rate"
+        cjk = await self._fonts.cjk_family() if frame.language != "en" else None
+        labels = chart_labels(
+            self._strings, frame.language, cjk, "chart-trend-title", venue=venue.name
+        )
         # Drawing takes a few hundred milliseconds of CPU: off the event loop.
-        chart = await asyncio.to_thread(trend_chart, title, tuple(trend_points(editions)), ref.year)
+        chart = await asyncio.to_thread(
+            trend_chart, labels, tuple(trend_points(editions)), ref.year
+        )
         return numbers_post(frame, venue, edition, previous, chart, self._strings)
 
     async def _new_awards(self, award_ids: list[int], frame: Frame) -> Post:

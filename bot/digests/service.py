@@ -29,7 +29,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.digests.content import DigestContent
 from bot.digests.delivery import Deliverer
-from bot.digests.periods import Firing, last_firing, next_firing, period_of
+from bot.digests.periods import Firing, last_firing, next_firing
 from bot.digests.reconciler import (
     Clock,
     DigestEvents,
@@ -40,6 +40,7 @@ from bot.digests.reconciler import (
 )
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import UserError
+from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, Post
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -78,6 +79,7 @@ class DigestService:
         clock: Clock = utc_now,
         sleep: Sleep = asyncio.sleep,
         events: DigestEvents | None = None,
+        fonts: ChartFonts | None = None,
     ) -> None:
         self._settings = settings
         self._subscriptions = subscriptions
@@ -85,7 +87,9 @@ class DigestService:
         self._scheduler = scheduler
         self._clock = clock
         self.ledger = LedgerRepository(db)
-        self._content = DigestContent(DigestContentRepository(db), papers, editions, strings)
+        self._content = DigestContent(
+            DigestContentRepository(db), papers, editions, strings, fonts or ChartFonts()
+        )
         self.reconciler = Reconciler(
             settings=settings,
             subscriptions=subscriptions,
@@ -322,7 +326,9 @@ class DigestService:
         if not choice.content:
             key = "digests-nothing-new" if sub.theme == Theme.NEW_AWARDS else "digests-filter-empty"
             raise UserError(key)
-        period = period_of(sub, self.next_post(sub))
+        # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
+        # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
+        period = next_firing(sub, self._clock()).period
         frame = Frame(sub.theme, period, sub.language, sub.role_id, marker="preview")
         return await self._content.render(sub, choice.content, frame)
 

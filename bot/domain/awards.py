@@ -106,3 +106,27 @@ def _track(text: str, kind: AwardKind) -> str | None:
     if not text:
         return None
     return _TRACK_NAMES.get(text.casefold(), text)
+
+
+# Words of which every test-of-time marker above holds one: a coarse filter a store can run
+# before standing_in_test_of_time decides.
+TEST_OF_TIME_WORDS = ("time", "retrospective", "influential", "impactful", "year")
+# Below the test-of-time award itself, the venues that name more than one paper.
+_TEST_OF_TIME_STANDINGS = (AwardKind.RUNNER_UP, AwardKind.HONORABLE_MENTION)
+
+
+def standing_in_test_of_time(kind: AwardKind, name: str, track: str | None) -> AwardKind | None:
+    """Where an award stands among a venue's test-of-time awards: TEST_OF_TIME for the award
+    itself, RUNNER_UP or HONORABLE_MENTION for those named beside it; None for any other award.
+
+    A catalogue may hold "Test of Time Honorable Mention" either way: as a test-of-time award
+    whose name says honorable mention, or as an honorable mention in the "Test of Time" track.
+    """
+    is_test_of_time = _PATTERN[AwardKind.TEST_OF_TIME]
+    if kind is AwardKind.TEST_OF_TIME:
+        return next((s for s in _TEST_OF_TIME_STANDINGS if _PATTERN[s].search(name)), kind)
+    if kind in _TEST_OF_TIME_STANDINGS and any(
+        is_test_of_time.search(text) for text in (name, track or "")
+    ):
+        return kind
+    return None

@@ -254,10 +254,16 @@ class Award(Model):
 
 
 class Rejection(Model):
-    """An input record that was not taken, and why, in words a curator can act on."""
+    """An input record that was not taken, and why, in words a curator can act on.
+
+    `reason` is the English the command line prints; where the store refused the record,
+    `key` and `params` name the message (`rejected-<key>`) a member reads in Discord.
+    """
 
     where: str
     reason: str
+    key: str | None = None
+    params: dict[str, str | int] = Field(default_factory=dict)
 
 
 class CatalogBatch(Model):
@@ -278,6 +284,7 @@ class AwardRef(Model):
     name: str
     kind: AwardKind
     track: str | None = None
+    alternatives: tuple[Alternative, ...] = ()  # what other sources say of this award
 
 
 class StoredPaper(Model):

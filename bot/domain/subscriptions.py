@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, VenueKey, Year
 
 MAX_SUBSCRIPTIONS_PER_GUILD = 25
@@ -81,6 +82,7 @@ class DigestFilter(_Model):
     kind: AwardKind | None = None
     year_from: Year | None = None
     year_to: Year | None = None
+    area: ResearchArea | None = None
 
     @model_validator(mode="after")
     def _years_in_order(self) -> Self:

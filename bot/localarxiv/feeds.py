@@ -28,7 +28,7 @@ def _now() -> str:
 
 def _query(search_query: str, id_list: str, start: int | str, max_results: int | str) -> str:
     text = f"search_query={search_query}&id_list={id_list}&start={start}&max_results={max_results}"
-    return escape(text)
+    return escape(text, {'"': "&quot;"})  # a title query's quotes, inside an attribute
 
 
 def results_feed(

@@ -5,11 +5,13 @@ decoded as Latin-1 (so "Wübben" reads "WÃ¼bben"); encoding it back as Latin-1
 UTF-8 bytes arXiv sent, which is what the stand-in serves.
 
 A request that repeats a recorded one is answered with that reply, byte for byte. Any other
-request for ids is answered with a feed built from the recorded entries of those ids.
+request for ids is answered with a feed built from the recorded entries of those ids, and a title
+query (`ti:"…"`) with the recorded entries whose titles hold the phrase.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -21,6 +23,7 @@ from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 
 _ENTRY = re.compile(r"<entry>.*?</entry>", re.DOTALL)
 _ENTRY_ID = re.compile(r"<id>\s*(.*?)\s*</id>")
+_ENTRY_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.DOTALL)
 # The parameters that decide what arXiv answers (sortBy/sortOrder only order a search).
 QUERY_KEYS = ("search_query", "id_list", "start", "max_results")
 QueryKey = tuple[str, str, str, str]
@@ -45,6 +48,7 @@ class RecordedEntry:
     id: str
     version: int | None
     xml: str
+    title: str = ""
 
 
 def query_key(params: Mapping[str, list[str]] | Mapping[str, str]) -> QueryKey:
@@ -80,5 +84,9 @@ def entries_of(recordings: Iterable[Recording]) -> dict[str, RecordedEntry]:
                 arxiv_id = parse_arxiv_id(raw_id[1])
             except IdentifierError:
                 continue
-            found.setdefault(arxiv_id.id, RecordedEntry(arxiv_id.id, arxiv_id.version, match[0]))
+            title = _ENTRY_TITLE.search(match[0])
+            text_title = " ".join(html.unescape(title[1]).split()) if title else ""
+            found.setdefault(
+                arxiv_id.id, RecordedEntry(arxiv_id.id, arxiv_id.version, match[0], text_title)
+            )
     return found

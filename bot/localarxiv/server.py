@@ -9,7 +9,10 @@
 
 Answers: a request repeating a recorded one gets that reply byte for byte; any other request for
 ids gets a feed built from the recorded entries of those ids (unknown ids are simply absent, as
-on arXiv); a malformed id or parameter gets arXiv's error feed with HTTP 400.
+on arXiv); a title query (`search_query=ti:"…"`, terms joined by AND) gets the recorded entries
+whose titles hold each phrase, as arXiv matches a phrase (case, accents and punctuation aside);
+a malformed id or parameter gets arXiv's error feed with HTTP 400. Other searches find nothing
+unless recorded.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from types import TracebackType
 from aiohttp import web
 
 from bot.domain.identifiers import ArxivId
+from bot.domain.text import title_key
 from bot.localarxiv import feeds
 from bot.localarxiv.recordings import Recording, entries_of, load, query_key
 
@@ -35,6 +39,8 @@ ATOM_TYPE = "application/atom+xml"
 _ID_FORM = re.compile(
     r"(?P<id>[0-9]{4}\.[0-9]{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/[0-9]{7})(?:v(?P<v>[0-9]+))?"
 )
+_TITLE_TERM = re.compile(r'ti:(?:"(?P<phrase>[^"]*)"|(?P<word>[^\s"()]+))')
+_AND = re.compile(r"\s+AND\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +157,10 @@ class LocalArxiv:
                 start=start,
                 max_results=max_results,
             )
-        found = self._entries_for(id_list.split(",") if id_list else [])
+        if search_query and not id_list:
+            found = self._titled(search_query)
+        else:
+            found = self._entries_for(id_list.split(",") if id_list else [])
         first, count = int(start), int(max_results)
         return 200, feeds.results_feed(
             found[first : first + count],
@@ -175,6 +184,28 @@ class LocalArxiv:
             elif recorded is None and self.synthesize:
                 found.append(feeds.synthetic_entry(asked))
         return found
+
+    def _titled(self, search_query: str) -> list[str]:
+        """The recorded entries whose titles hold every phrase of a `ti:` query."""
+        phrases = _title_phrases(search_query)
+        if not phrases:
+            return []
+        return [
+            entry.xml
+            for entry in self.entries.values()
+            if all(f" {p} " in f" {title_key(entry.title)} " for p in phrases)
+        ]
+
+
+def _title_phrases(search_query: str) -> list[str]:
+    """The phrases of `ti:"a b" AND ti:c` as title keys; none for any other search."""
+    phrases = []
+    for term in _AND.split(search_query.strip()):
+        match = _TITLE_TERM.fullmatch(term)
+        if match is None:
+            return []
+        phrases.append(title_key(match["phrase"] or match["word"] or ""))
+    return phrases if all(phrases) else []
 
 
 def _problem(id_list: str, start: str, max_results: str) -> str | None:

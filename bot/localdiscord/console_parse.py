@@ -2,13 +2,15 @@
 commands the bot registered with the stand-in.
 
     /stats venue:NeurIPS year:2025
-    /paper search query:"masked diffusion"       a value with spaces is quoted
-    /awards history venue:icml                   subcommand (and group) names are plain words
-    /link url:https://example.org/a:b            the value is everything after the first colon
+    /paper search query:masked diffusion year:2025   a value runs to the next option's name:
+    /paper search query:"masked diffusion"           or is quoted, and ends with the quote
+    /awards history venue:icml                       subcommand (and group) names are plain words
+    /link url:https://example.org/a:b                the value is everything after the first colon
 
-A value is bare (up to the next space; colons and apostrophes inside are kept) or opens with a
-quote: "…" (where \\" and \\\\ are escapes) or '…'. `name:` standing alone takes the next word
-as its value, as Discord's client shows it after a picked option.
+A bare value runs, spaces and all, up to the next `name:` that names an option of the command
+(as in Discord's own box; a word like `models:` that names none is part of the value). A value
+that opens with a quote, "…" (where \\" and \\\\ are escapes) or '…', ends with it. `name:`
+standing alone takes what follows as its value, as Discord's client shows a picked option.
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ def parse_slash(line: str, catalog: CommandCatalog) -> Invocation:
     if is_group(walk.options):
         subs = ", ".join(o["name"] for o in walk.options if o["type"] in (1, 2))
         raise CommandLineError(f"{where} needs a subcommand: {subs}")
-    given = _options(where, walk.options, walk.rest)
+    given = _options(where, walk.options, walk.rest, line)
     for definition in walk.options:
         if definition.get("required") and definition["name"] not in given:
             raise CommandLineError(f"{where} needs {definition['name']}: ({_hint(definition)})")
@@ -237,7 +239,7 @@ def parse_slash(line: str, catalog: CommandCatalog) -> Invocation:
 
 
 def _options(
-    where: str, definitions: Sequence[Mapping[str, Any]], tokens: list[Token]
+    where: str, definitions: Sequence[Mapping[str, Any]], tokens: list[Token], line: str
 ) -> dict[str, object]:
     given: dict[str, object] = {}
     i = 0
@@ -246,8 +248,8 @@ def _options(
         pair = token.option
         if pair is None:
             raise CommandLineError(
-                f"unexpected {token.raw!r}: options are written name:value, and a value with "
-                f'spaces is quoted, e.g. query:"masked diffusion"'
+                f"unexpected {token.raw!r}: options are written name:value, e.g. "
+                "query:masked diffusion year:2025"
             )
         name, value = pair
         definition = find_named(definitions, name)
@@ -257,11 +259,19 @@ def _options(
                 f"{where} has no option {name}:"
                 + (f"; its options are {names}" if names else "; it takes no options")
             )
+        start = token.start + len(name) + 1  # where the value begins in the line
         if not token.has_value:  # `name: value`, as Discord's client shows a picked option
             following = tokens[i + 1] if i + 1 < len(tokens) else None
             if following is None or _names_option(following, definitions):
                 raise CommandLineError(f"{definition['name']}: needs a value ({_hint(definition)})")
-            value, i = following.text, i + 1
+            value, i, start = following.text, i + 1, following.start
+        if line[start : start + 1] not in ('"', "'"):  # a bare value runs to the next option
+            last = i
+            while last + 1 < len(tokens) and not _names_option(tokens[last + 1], definitions):
+                last += 1
+            if last > i:
+                end = tokens[last].start + len(tokens[last].raw)
+                value, i = line[start:end], last
         if definition["name"] in given:
             raise CommandLineError(f"{definition['name']}: is given twice")
         given[definition["name"]] = convert(definition, value)

@@ -14,8 +14,10 @@ laurel_ledger_pending                  gauge                        ledger rows 
 laurel_backups_total                   counter    outcome           scheduled backups
 laurel_last_backup_timestamp_seconds   gauge                        Unix time of the last good one
 
-`outcome` is `ok`, `user_error` (the person's mistake, answered) or `error` (a bug) for commands,
-and `ok` or `error` for backups. A gauge whose source is not connected or failed reads NaN.
+`outcome` is `ok`, `user_error` (the person's mistake, answered), `fault` (an operational
+fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
+commands, and `ok` or `error` for backups. A gauge whose source is not connected or failed
+reads NaN.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 log = logging.getLogger(__name__)
 
-CommandOutcome = Literal["ok", "user_error", "error"]
+CommandOutcome = Literal["ok", "user_error", "fault", "error"]
 PendingSource = Callable[[], Awaitable[int]]
 # Where a command's start time is kept on the interaction (discord.py's `extras` is for this).
 STARTED = "laurel.started"

@@ -1,4 +1,5 @@
-"""Secrets out of the log: the token we were given, and anything shaped like a Discord token.
+"""Secrets out of the log: the token we were given, anything shaped like a Discord token, and
+interaction and webhook tokens wherever Discord's paths and payloads carry them.
 
 The redaction is applied to the finished line — message, arguments, traceback and all — so no
 path into a log record (an exception message from a library, a repr in a debug line) slips by.
@@ -17,6 +18,13 @@ REDACTED = "[redacted]"
 TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 # An Authorization header's value, whatever the scheme.
 AUTHORIZATION = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?)(?:Bot |Bearer )?[^\s'\",}]+")
+# Interaction and webhook tokens answer as the bot for 15 minutes (a webhook's, for ever):
+# in REST paths (`/interactions/<id>/<token>/callback`, `/webhooks/<app id>/<token>/…`), in
+# gateway payloads (`'token': '…'`, `"token": "…"`, also inside a JSON log line's escapes), and
+# bare ("interaction:" in base64 is how Discord starts each interaction token).
+TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[A-Za-z0-9_.-]+")
+TOKEN_FIELD = re.compile(r"""(\\?["']\w*token\\?["']\s*:\s*\\?["'])[^"'\\]+""")
+INTERACTION_TOKEN = re.compile(r"aW50ZXJhY3Rpb246[A-Za-z0-9_.-]*")
 
 
 class Redactor:
@@ -31,6 +39,9 @@ class Redactor:
         for secret in self.secrets:
             text = text.replace(secret, REDACTED)
         text = TOKEN_SHAPED.sub(REDACTED, text)
+        text = TOKEN_IN_PATH.sub(rf"\g<1>{REDACTED}", text)
+        text = TOKEN_FIELD.sub(rf"\g<1>{REDACTED}", text)
+        text = INTERACTION_TOKEN.sub(REDACTED, text)
         return AUTHORIZATION.sub(rf"\g<1>{REDACTED}", text)
 
 

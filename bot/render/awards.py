@@ -7,16 +7,18 @@ custom_id must still mean the same page after a restart).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import discord
 
+from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
 from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
+from bot.render.paper import has_link, search_text
 from bot.render.years import year_spans
 
 # Winners first, then awards in a category, then those just below the winners, then the past.
@@ -70,20 +72,21 @@ def kind_label(kind: AwardKind, strings: Strings, language: Language) -> str:
 
 def escape(text: str) -> str:
     """Text from data, safe in a description: no markdown, no link syntax, no mentions."""
-    # Brackets are escaped apart: inside a link's text a bare one would end the link early.
-    parts = re.split(r"([\[\]])", text)
-    escaped = "".join(
-        "\\" + part if part in ("[", "]") else discord.utils.escape_markdown(part) for part in parts
-    )
-    return discord.utils.escape_mentions(escaped)
+    return discord.utils.escape_mentions(esc(text))
 
 
-def authors_line(authors: Sequence[str], strings: Strings, language: Language) -> str:
-    """'A, B and C', or 'A, B, C and 5 more' when there are many, in the reader's language."""
+def authors_line(
+    authors: Sequence[str], strings: Strings, language: Language, *, incomplete: bool = False
+) -> str:
+    """'A, B and C', or 'A, B, C and 5 more' when there are many, in the reader's language;
+    'A, B et al.' (「A, B 等」) when a source cut the list short."""
     names = [escape(a) for a in authors]
     separator = strings.text("awards-list-separator", language)
     if not names:
         return ""
+    if incomplete:
+        shown = separator.join(names[:_SHOWN_AUTHORS])
+        return strings.text("paper-authors-et-al", language, authors=shown)
     if len(names) == 1:
         return names[0]
     if len(names) <= _SHOWN_AUTHORS + 1:
@@ -96,7 +99,8 @@ def authors_line(authors: Sequence[str], strings: Strings, language: Language) -
 
 def _link(paper: Paper) -> str | None:
     links = paper.links
-    for url in (links.arxiv, links.project, links.openreview, links.pdf):
+    doi = f"https://doi.org/{paper.doi}" if paper.doi else None
+    for url in (links.arxiv, links.project, links.openreview, links.pdf, doi):
         if url and len(url) <= _LONGEST_LINK:
             return url.replace("(", "%28").replace(")", "%29")
     return None
@@ -114,7 +118,10 @@ def _entry_text(
     head = _title(entry.paper)
     if with_venue:
         head = f"**{escape(entry.award.venue_name)} {entry.award.year}** · {head}"
-    details = [authors_line(entry.paper.authors, strings, language)]
+    paper = entry.paper
+    details = [authors_line(paper.authors, strings, language, incomplete=paper.authors_incomplete)]
+    if not has_link(paper):
+        details.append(search_text(paper, strings, language))
     if entry.award.track:
         details.append(strings.text("awards-track", language, track=escape(entry.award.track)))
     if with_venue and entry.paper.year is not None and entry.paper.year != entry.award.year:
@@ -226,9 +233,13 @@ def test_of_time_embed(
     strings: Strings,
     language: Language,
 ) -> tuple[discord.Embed, int]:
-    """Page `page` of test-of-time awards, newest first, and the number of pages."""
-    ordered = sorted(entries, key=lambda e: (-e.award.year, e.award.venue_name.casefold()))
-    texts = [_entry_text(e, strings, language, with_venue=True) for e in ordered]
+    """Page `page` of test-of-time awards, newest first, and the number of pages. Runners-up
+    and honorable mentions follow their edition's award, each labelled as such."""
+    ordered = sorted(
+        entries,
+        key=lambda e: (-e.award.year, e.award.venue_name.casefold(), _standing_rank(e.award)),
+    )
+    texts = [_test_of_time_text(e, strings, language) for e in ordered]
     pages = paginate(texts, ENTRIES_PER_PAGE)
     page = max(0, min(page, len(pages) - 1))
     if venue is None:
@@ -242,6 +253,27 @@ def test_of_time_embed(
         footer=_footer(page, len(pages), total, strings, language),
     )
     return embed, len(pages)
+
+
+def _standing(award: AwardRef) -> AwardKind:
+    return standing_in_test_of_time(award.kind, award.name, award.track) or AwardKind.TEST_OF_TIME
+
+
+def _standing_rank(award: AwardRef) -> int:
+    return kind_rank(_standing(award)) if _standing(award) is not AwardKind.TEST_OF_TIME else -1
+
+
+def _test_of_time_text(entry: AwardEntry, strings: Strings, language: Language) -> str:
+    standing = _standing(entry.award)
+    if standing is not AwardKind.TEST_OF_TIME:
+        label = strings.text(f"awards-tot-{standing.value}", language)
+        # The label says it all: a "Test of Time" track would only repeat it.
+        award = entry.award.model_copy(update={"track": None})
+        entry = AwardEntry(award, entry.paper)
+        text = _entry_text(entry, strings, language, with_venue=True)
+        head, _, rest = text.partition("\n")
+        return f"{head} · *{label}*" + (f"\n{rest}" if rest else "")
+    return _entry_text(entry, strings, language, with_venue=True)
 
 
 def _awards_count(count: int, strings: Strings, language: Language) -> str:

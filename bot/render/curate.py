@@ -12,7 +12,16 @@ import discord
 from bot.domain.models import Award, Language, Paper
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
-from bot.render.paper import authors_text, esc, links_text, main_link, sources_text
+from bot.render.markdown import esc
+from bot.render.paper import (
+    authors_text,
+    has_link,
+    links_text,
+    main_link,
+    search_text,
+    sources_text,
+)
+from bot.render.plan import plan_lines, plan_summary
 from bot.store.audit import AuditEntry
 from bot.store.plan import Plan
 
@@ -36,8 +45,10 @@ def paper_preview(
     *,
     heading: str,
     venue_name: str | None = None,
+    flag_missing_link: bool = True,
 ) -> discord.Embed:
-    """The paper as it would be written, for the curator to confirm."""
+    """The paper as it would be written, for the curator to confirm; flagged when it has no
+    link (readers would get only a title search), unless `flag_missing_link` is off."""
     fields = [Field(strings.text("paper-authors", language), _authors(paper, strings, language))]
     if paper.affiliations:
         names = "; ".join(esc(a) for a in paper.affiliations)
@@ -55,6 +66,8 @@ def paper_preview(
     links = links_text(paper.links, strings, language)
     if links:
         fields.append(Field(strings.text("paper-links", language), links))
+    elif flag_missing_link and not has_link(paper):
+        fields.append(no_link_field(paper, strings, language))
     sources = (*paper.sources, *(award.sources if award else ()))
     if sources:
         fields.append(
@@ -71,10 +84,19 @@ def paper_preview(
     )
 
 
+def no_link_field(paper: Paper, strings: Strings, language: Language) -> Field:
+    """Readers of a paper with no link get a title search instead: worth fixing, so said."""
+    search = search_text(paper, strings, language)
+    return Field(
+        strings.text("paper-links", language),
+        strings.text("curate-no-link", language, search=search),
+    )
+
+
 def _authors(paper: Paper, strings: Strings, language: Language) -> str:
     if not paper.authors:
         return strings.text("curate-none", language)
-    return authors_text(paper.authors, strings, language)
+    return authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete)
 
 
 def show_value(value: Any) -> str:
@@ -120,14 +142,19 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def entry_embed(
-    entry: AuditEntry, strings: Strings, language: Language, *, title: str
+    entry: AuditEntry,
+    strings: Strings,
+    language: Language,
+    *,
+    title: str,
+    paper: Paper | None = None,
 ) -> discord.Embed:
-    """One audit row in full: who, when, what, and each field before → after."""
-    return build_embed(
-        title=title,
-        description=entry_line(entry, strings, language),
-        fields=changed_fields(entry.before, entry.after),
-    )
+    """One audit row in full: who, when, what, and each field before → after; with the `paper`
+    as edited, a flag when it is left without a link."""
+    fields = changed_fields(entry.before, entry.after)
+    if paper is not None and not has_link(paper):
+        fields = [*fields, no_link_field(paper, strings, language)]
+    return build_embed(title=title, description=entry_line(entry, strings, language), fields=fields)
 
 
 def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
@@ -168,14 +195,13 @@ def history_embed(
 
 def plan_embed(plan: Plan, strings: Strings, language: Language, *, title: str) -> discord.Embed:
     """What a write did or would do: the tally, and a line per record (as `laurel import`)."""
-    details = plan.details()
+    details = plan_lines(plan, strings, language)
     shown = details[:PLAN_LINES_SHOWN]
     if len(details) > len(shown):
         shown.append(strings.text("curate-more-lines", language, count=len(details) - len(shown)))
     body = "\n".join(line[:150] for line in shown)
+    summary = plan_summary(plan, strings, language)
     description = (
-        f"{esc(plan.summary())}\n```\n{body.replace('```', 'ˋˋˋ')}\n```"
-        if shown
-        else esc(plan.summary())
+        f"{esc(summary)}\n```\n{body.replace('```', 'ˋˋˋ')}\n```" if shown else esc(summary)
     )
     return build_embed(title=title, description=description)

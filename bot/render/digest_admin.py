@@ -14,9 +14,11 @@ import discord
 
 from bot.domain.models import Language
 from bot.domain.subscriptions import ALL_DAYS, Cadence, DigestFilter, Subscription, Theme
+from bot.render.areas import area_name
 from bot.render.awards import escape, kind_label
 from bot.render.embeds import FIELD_NAME, FIELD_VALUE, TOTAL, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 WEEKDAYS: frozenset[int] = frozenset(range(5))
 WEEKENDS: frozenset[int] = frozenset({5, 6})
@@ -72,6 +74,8 @@ def filters_text(
         parts.append(escape(venues.get(filters.venue, filters.venue)))
     if filters.kind is not None:
         parts.append(kind_label(filters.kind, strings, language))
+    if filters.area is not None:
+        parts.append(area_name(strings, filters.area, language))
     start, end = filters.year_from, filters.year_to
     if start is not None and end is not None:
         years = str(start) if start == end else f"{start}–{end}"
@@ -248,7 +252,7 @@ def posted_text(
         heading=heading(sub, strings, language),
         channel=f"<#{sub.channel_id}>",
         link=link or f"<#{sub.channel_id}>",
-        error=discord.utils.escape_markdown((error or "?")[:150]),
+        error=esc((error or "?")[:150]),
     )
 
 

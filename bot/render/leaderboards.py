@@ -12,11 +12,13 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import Language
 from bot.domain.text import truncate
 from bot.render.embeds import build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 NAME = 80  # characters of a name shown on one line
 T = TypeVar("T")
@@ -48,11 +50,7 @@ def format_credit(credit: float) -> str:
 
 def scope_text(scope: Scope, strings: Strings, language: Language) -> str:
     """ "NeurIPS, 2020–2025" / "every venue, since 2020" / "every venue, every year"."""
-    venue = (
-        discord.utils.escape_markdown(scope.venue)
-        if scope.venue
-        else strings.text("leaders-every-venue", language)
-    )
+    venue = esc(scope.venue) if scope.venue else strings.text("leaders-every-venue", language)
     first, last = scope.first, scope.last
     if first is not None and last is not None:
         years = str(first) if first == last else f"{first}–{last}"
@@ -66,9 +64,14 @@ def scope_text(scope: Scope, strings: Strings, language: Language) -> str:
 
 
 def institutions_embed(
-    board: Leaderboard[InstitutionCredit], scope: Scope, strings: Strings, language: Language
+    board: Leaderboard[InstitutionCredit],
+    scope: Scope,
+    strings: Strings,
+    language: Language,
+    institutions: InstitutionAliases,
 ) -> discord.Embed:
-    """Rank, institution, credit to two decimals (ties judged as shown) and papers counted."""
+    """Rank, institution (in the reader's language where the table has it), credit to two
+    decimals (ties judged as shown) and papers counted."""
     entries = board.entries
     places = ranks(entries, lambda e: format_credit(e.credit))
     lines = [
@@ -76,7 +79,7 @@ def institutions_embed(
             "leaders-institution-line",
             language,
             rank=rank,
-            name=_name(entry.name),
+            name=_name(institutions.display(entry.name, language)),
             credit=format_credit(entry.credit),
             papers=f"{entry.papers:,}",
         )
@@ -130,4 +133,4 @@ def _board_embed(
 
 
 def _name(name: str) -> str:
-    return discord.utils.escape_markdown(truncate(name, NAME))
+    return esc(truncate(name, NAME))

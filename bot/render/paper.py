@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import discord
 
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
+from bot.render.alternatives import disagreements
+from bot.render.areas import area_name
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
@@ -29,11 +32,6 @@ _LINK_KEYS: tuple[tuple[str, str], ...] = (
     ("project", "paper-link-project"),
     ("code", "paper-link-code"),
 )
-
-
-def esc(text: str) -> str:
-    """Data made inert: markdown escaped (mentions are off for every message anyway)."""
-    return discord.utils.escape_markdown(text)
 
 
 def link(label: str, url: str) -> str:
@@ -51,7 +49,7 @@ def paper_embed(
         fields.append(
             Field(
                 strings.text("paper-authors", language),
-                authors_text(paper.authors, strings, language),
+                authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete),
             )
         )
     if paper.affiliations:
@@ -68,9 +66,13 @@ def paper_embed(
                 "\n".join(award_line(a) for a in stored.awards),
             )
         )
-    links = links_text(paper.links, strings, language)
-    if links:
-        fields.append(Field(strings.text("paper-links", language), links))
+    if paper.area is not None:
+        fields.append(
+            Field(strings.text("paper-area", language), area_name(strings, paper.area, language))
+        )
+    fields.append(
+        Field(strings.text("paper-links", language), paper_links(paper, strings, language))
+    )
     if paper.sources:
         fields.append(
             Field(
@@ -78,6 +80,9 @@ def paper_embed(
                 sources_text(paper.sources, strings, language),
             )
         )
+    disagree = disagreements(paper, stored.awards, strings, language)
+    if disagree:
+        fields.append(Field(strings.text("paper-disagree", language), disagree))
     reference = strings.text("paper-reference", language, id=stored.id)
     return build_embed(
         title=esc(paper.title),
@@ -123,18 +128,36 @@ def list_entry(number: int, stored: StoredPaper, strings: Strings, language: Lan
     paper = stored.paper
     url = main_link(paper.links)
     title = link(esc(paper.title), url) if url else f"**{esc(paper.title)}**"
-    details = [authors_text(paper.authors, strings, language, shown=LIST_AUTHORS_SHOWN)]
+    details = [
+        authors_text(
+            paper.authors,
+            strings,
+            language,
+            shown=LIST_AUTHORS_SHOWN,
+            incomplete=paper.authors_incomplete,
+        )
+    ]
     details += [award_line(a) for a in stored.awards[:2]]
+    if not has_link(paper):
+        details.append(search_text(paper, strings, language))
     return f"**{number}.** {title}\n" + " · ".join(d for d in details if d)
 
 
 def authors_text(
-    authors: Sequence[str], strings: Strings, language: Language, *, shown: int = AUTHORS_SHOWN
+    authors: Sequence[str],
+    strings: Strings,
+    language: Language,
+    *,
+    shown: int = AUTHORS_SHOWN,
+    incomplete: bool = False,
 ) -> str:
-    """All authors when they are few; else the first ones and "and N more"."""
-    if len(authors) <= shown:
-        return ", ".join(esc(a) for a in authors)
+    """All authors when they are few; else the first ones and "and N more". A list a source
+    cut short ends in "et al." (「等」): it never reads as the whole list."""
     named = ", ".join(esc(a) for a in authors[:shown])
+    if incomplete and authors:
+        return strings.text("paper-authors-et-al", language, authors=named)
+    if len(authors) <= shown:
+        return named
     return strings.text("paper-more-authors", language, authors=named, count=len(authors) - shown)
 
 
@@ -143,6 +166,31 @@ def award_line(award: AwardRef) -> str:
     if award.track:
         parts.append(esc(award.track))
     return " · ".join(parts)
+
+
+def has_link(paper: Paper) -> bool:
+    """Whether the catalogue holds any way to the paper itself: a link or a DOI."""
+    return paper.doi is not None or bool(paper.links.model_dump(exclude_none=True))
+
+
+def search_url(title: str) -> str:
+    """arXiv's title search for `title`: a search, not the paper, so labelled as one where shown."""
+    return "https://arxiv.org/search/?" + urlencode({"query": title, "searchtype": "title"})
+
+
+def search_text(paper: Paper, strings: Strings, language: Language) -> str:
+    return link(strings.text("paper-link-search", language), search_url(paper.title))
+
+
+def paper_links(paper: Paper, strings: Strings, language: Language) -> str:
+    """The paper's links and DOI; with none, a labelled arXiv title search to find it."""
+    shown = links_text(paper.links, strings, language)
+    if paper.doi is not None:
+        doi = link("DOI", f"https://doi.org/{paper.doi}")
+        shown = f"{shown} · {doi}" if shown else doi
+    if shown:
+        return shown
+    return strings.text("paper-no-link", language, search=search_text(paper, strings, language))
 
 
 def links_text(links: Links, strings: Strings, language: Language) -> str:
@@ -173,15 +221,16 @@ def _source_line(source: Source) -> str:
     return f"• {link(label, source.url)}"
 
 
-def summary_text(paper: Paper, strings: Strings, language: Language) -> str:
-    """Our summary in the reader's language (or the nearest), else the abstract's opening."""
+def summary_text(paper: Paper, strings: Strings, language: Language) -> str | None:
+    """Our summary in the reader's language (or the nearest), else the abstract's opening,
+    labelled as the abstract; with neither, nothing (never a placeholder)."""
     summary = paper.summary(language)
     if summary:
         return esc(summary)
     if paper.abstract:
         opening = sentences_within(paper.abstract, SUMMARY_FROM_ABSTRACT)
         return strings.text("paper-summary-from-abstract", language, text=esc(opening))
-    return strings.text("paper-no-summary", language)
+    return None
 
 
 def sentences_within(text: str, limit: int) -> str:

@@ -18,6 +18,7 @@ from bot.domain.text import truncate
 from bot.render.charts import TrendPoint, VenueBar
 from bot.render.embeds import Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 MINUS = "\u2212"  # a real minus sign, as wide as the plus
 DASH = "—"
@@ -152,7 +153,7 @@ def edition_embed(
     if edition.sources:
         fields.append(Field(text("stats-sources"), "\n".join(map(source_label, edition.sources))))
     embed = build_embed(
-        title=text("stats-title", venue=_escaped(venue.name), year=edition.year),
+        title=text("stats-title", venue=esc(venue.name), year=edition.year),
         description=_place_and_dates(edition, text) or None,
         fields=fields,
         footer=text("stats-trend-footer") if image else None,
@@ -176,7 +177,7 @@ def compare_embed(
     text = _Text(strings, language)
     fields = [
         Field(
-            _escaped(venue.name),
+            esc(venue.name),
             "\n".join(
                 text("stats-compare-line", label=text(key), value=value)
                 for key, value in (
@@ -191,7 +192,7 @@ def compare_embed(
     ]
     footer = None
     if missing:
-        names = ", ".join(_escaped(v.name) for v in missing)
+        names = ", ".join(esc(v.name) for v in missing)
         footer = text("stats-compare-missing", year=year, venues=names)
     embed = build_embed(
         title=text("stats-compare-title", year=year),
@@ -206,16 +207,11 @@ def compare_embed(
 def source_label(source: Source) -> str:
     """A source as a short line: its name, linked where it has a link."""
     name = source.document or urlsplit(source.url or "").hostname or ""
-    shown = discord.utils.escape_markdown(truncate(name, 120))
+    shown = esc(truncate(name, 120))
     if not source.url:
         return shown
-    # Brackets in the name and a parenthesis in the link would end the link early.
-    shown = shown.replace("[", "\\[").replace("]", "\\]")
+    # A parenthesis in the link would end it early (esc has escaped the name's brackets).
     return f"[{shown}]({source.url.replace(')', '%29')})"
-
-
-def _escaped(text: str) -> str:
-    return discord.utils.escape_markdown(text)
 
 
 class _Text:
@@ -246,19 +242,17 @@ def _counts(text: _Text, *counts: tuple[str, int | None]) -> str:
 
 def _alternative(alternative: Alternative, text: _Text) -> str:
     label_key = FIELD_LABELS.get(alternative.field)
-    label = text(label_key) if label_key else discord.utils.escape_markdown(alternative.field)
+    label = text(label_key) if label_key else esc(alternative.field)
     value = alternative.value
-    shown = f"{value:,}" if isinstance(value, int) else discord.utils.escape_markdown(str(value))
+    shown = f"{value:,}" if isinstance(value, int) else esc(str(value))
     source = alternative.source
-    name = discord.utils.escape_markdown(
-        truncate(source.document or urlsplit(source.url or "").hostname or "", SOURCE_LABEL)
-    )
+    name = esc(truncate(source.document or urlsplit(source.url or "").hostname or "", SOURCE_LABEL))
     return text("stats-also-reported-value", field=label, value=shown, source=name)
 
 
 def _place_and_dates(edition: Edition, text: _Text) -> str:
     place = ", ".join(p for p in (edition.city, edition.country) if p)
-    parts = [discord.utils.escape_markdown(place)] if place else []
+    parts = [esc(place)] if place else []
     if edition.start_date:
         dates = _timestamp(edition.start_date)
         if edition.end_date and edition.end_date != edition.start_date:

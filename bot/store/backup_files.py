@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
 import sqlite3
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +86,7 @@ def restore(
             kept = _set_aside(database, now)
             migrations.durable_replace(staged, database)
         finally:
-            staged.unlink(missing_ok=True)
+            _remove_with_sidecars(staged)
     return Restored(version, papers, kept)
 
 
@@ -101,14 +101,23 @@ def _refuse_unusable(backup: Path, database: Path) -> None:
 
 
 def _stage(backup: Path, staged: Path) -> tuple[int, int]:
-    """Copy `backup` (read-only, with any -wal of its own) to `staged` and check the copy."""
-    staged.unlink(missing_ok=True)
-    source_uri = f"file:{urllib.parse.quote(str(backup.resolve()))}?mode=ro"
+    """Copy `backup` (with any -wal of its own) to `staged`, fold the WAL in, and check the copy.
+
+    SQLite never opens `backup` itself: opening a WAL-mode file, even read-only, makes a -shm
+    (and a -wal) beside it, and a plain copy of a live database is a WAL-mode file.
+    """
+    _remove_with_sidecars(staged)
     try:
-        source = sqlite3.connect(source_uri, uri=True)
-        copy = sqlite3.connect(staged)
+        shutil.copyfile(backup, staged)
+        if Path(f"{backup}-wal").is_file():
+            shutil.copyfile(f"{backup}-wal", f"{staged}-wal")
+    except OSError as exc:
+        raise StoreError(f"{backup} cannot be copied beside the database: {exc.strerror}") from None
+    try:
+        copy = sqlite3.connect(staged, isolation_level=None)  # no implicit transactions
         try:
-            source.backup(copy)
+            # One file, no -wal to carry along: checkpoints whatever the -wal held.
+            copy.execute("PRAGMA journal_mode = DELETE")
             version = migrations.current_version(copy)
             latest = migrations.available()[-1].version
             if version == 0:
@@ -122,13 +131,16 @@ def _stage(backup: Path, staged: Path) -> tuple[int, int]:
             if problems:
                 raise StoreError(f"{backup} is damaged: {'; '.join(problems[:3])}")
             papers = int(copy.execute("SELECT count(*) FROM papers").fetchone()[0])
-            copy.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal to carry along
         finally:
             copy.close()
-            source.close()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{backup} cannot be read as a database: {exc}") from None
     return version, papers
+
+
+def _remove_with_sidecars(path: Path) -> None:
+    for name in (str(path), *(f"{path}{suffix}" for suffix in SIDECARS)):
+        Path(name).unlink(missing_ok=True)
 
 
 def _set_aside(database: Path, now: dt.datetime) -> Path | None:
@@ -143,13 +155,22 @@ def _set_aside(database: Path, now: dt.datetime) -> Path | None:
             Path(f"{database}{suffix}").unlink(missing_ok=True)
         return None
     _checkpoint(database)
-    aside = database.with_name(f"{database.name}.before-restore-{now.strftime(STAMP)}")
+    aside = _free_name(database.with_name(f"{database.name}.before-restore-{now.strftime(STAMP)}"))
     os.link(database, aside)
     for suffix in SIDECARS:
         sidecar = Path(f"{database}{suffix}")
         if sidecar.exists():
             sidecar.replace(f"{aside}{suffix}")
     return aside
+
+
+def _free_name(wanted: Path) -> Path:
+    """`wanted`, or with -2, -3, … when a restore within the same second has taken it."""
+    candidate, number = wanted, 1
+    while any(Path(f"{candidate}{suffix}").exists() for suffix in ("", *SIDECARS)):
+        number += 1
+        candidate = wanted.with_name(f"{wanted.name}-{number}")
+    return candidate
 
 
 def _checkpoint(database: Path) -> None:

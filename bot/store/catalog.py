@@ -45,10 +45,14 @@ class CatalogRepository:
 
         return await (self._db.rehearse(write) if dry_run else self._db.write(write))
 
-    async def add_award(self, paper_id: int, award: Award, *, actor: str) -> Plan:
-        """Give stored paper `paper_id` the award `award`."""
+    async def add_award(
+        self, paper_id: int, award: Award, *, actor: str, dry_run: bool = False
+    ) -> Plan:
+        """Give stored paper `paper_id` the award `award` (with `dry_run`: say what it would do)."""
         where = f"award {award.venue} {award.year} {award.kind.value} for paper #{paper_id}"
-        return await self._edit(lambda w: w.add_award(paper_id, award), actor=actor, where=where)
+        return await self._edit(
+            lambda w: w.add_award(paper_id, award), actor=actor, where=where, dry_run=dry_run
+        )
 
     async def replace_paper(self, paper_id: int, paper: Paper, *, actor: str) -> Plan:
         """Set paper `paper_id` to exactly `paper` (a curator's edit: it may clear fields)."""
@@ -67,17 +71,36 @@ class CatalogRepository:
         where = f"change #{audit_id}"
         return await self._edit(lambda w: w.revert(audit_id), actor=actor, where=where)
 
-    async def _edit(self, write: Callable[[EditWriter], None], *, actor: str, where: str) -> Plan:
+    async def _edit(
+        self,
+        write: Callable[[EditWriter], None],
+        *,
+        actor: str,
+        where: str,
+        dry_run: bool = False,
+    ) -> Plan:
         batch_id = uuid.uuid4().hex[:12]
 
         def run(conn: sqlite3.Connection) -> Plan:
             writer = run_edit(conn, write, actor=actor, batch_id=batch_id, where=where)
             return Plan(changes=writer.changes, rejected=writer.rejected, batch=batch_id)
 
-        return await self._db.write(run)
+        # A dry run is the write itself, rolled back: what it says is what the write would do.
+        return await (self._db.rehearse(run) if dry_run else self._db.write(run))
 
     async def export(self) -> CatalogBatch:
-        return await self._db.snapshot(_export)
+        return await self._db.snapshot(_export_in_one_read)
+
+
+def _export_in_one_read(conn: sqlite3.Connection) -> CatalogBatch:
+    """Every SELECT of the export in one read transaction: they all see one moment, even while
+    a bot beside this process commits writes (in WAL mode readers and the writer never wait for
+    each other), so no award points to a paper the export did not see."""
+    conn.execute("BEGIN DEFERRED")
+    try:
+        return _export(conn)
+    finally:
+        conn.execute("COMMIT")
 
 
 def _export(conn: sqlite3.Connection) -> CatalogBatch:

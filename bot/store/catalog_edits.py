@@ -107,7 +107,11 @@ class EditWriter(_Writer):
             (entity_id,),
         ).fetchone()
         if row is None or row["removed_at"] is not None:
-            raise Rejected(f"{entity} #{entity_id} is not in the catalogue")
+            raise Rejected(
+                f"{entity} #{entity_id} is not in the catalogue",
+                key=f"missing-{entity}",
+                id=entity_id,
+            )
 
     def _set(self, entity: Entity, entity_id: str, target: dict[str, Any], action: Action) -> None:
         """Write `target` over the record (fields it lacks are cleared) and audit the change."""

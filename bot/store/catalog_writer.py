@@ -38,7 +38,13 @@ _FOLLOWS = {"authors_incomplete": "authors"}
 
 
 class Rejected(Exception):
-    """A record that cannot be written as it is; the message says why."""
+    """A record that cannot be written as it is; the message says why (in English), and
+    `key` and `params` name the message a member reads (`rejected-<key>`)."""
+
+    def __init__(self, message: str, /, *, key: str, **params: str | int) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 class KeptRemoved(Exception):
@@ -109,7 +115,12 @@ class _Writer:
             if isinstance(exc, KeptRemoved):
                 self.changes.append(Change("unchanged", "award", f"{where}: {exc}"))
             else:
-                self.rejected.append(Rejection(where=where, reason=str(exc)))
+                key, params = (
+                    (exc.key, exc.params) if isinstance(exc, Rejected) else ("conflict", {})
+                )
+                self.rejected.append(
+                    Rejection(where=where, reason=str(exc), key=key, params=params)
+                )
         self.conn.execute("RELEASE record")
 
     def flush_index(self) -> None:
@@ -177,7 +188,11 @@ class _Writer:
             known = ", ".join(
                 r[0] for r in self.conn.execute("SELECT key FROM venues ORDER BY key")
             )
-            raise Rejected(f"unknown venue '{key}' (known: {known or 'none yet'})")
+            raise Rejected(
+                f"unknown venue '{key}' (known: {known or 'none yet'})",
+                key="unknown-venue",
+                venue=key[:40],
+            )
 
     # -- papers and awards ---------------------------------------------------------------
 
@@ -204,7 +219,11 @@ class _Writer:
         if row["removed_at"] is not None:
             if self.policy == "bundle":
                 raise KeptRemoved(f"award #{row['id']} was removed by a curator; kept removed")
-            raise Rejected(f"award #{row['id']} was removed by a curator; undo the removal")
+            raise Rejected(
+                f"award #{row['id']} was removed by a curator; undo the removal",
+                key="award-removed",
+                id=row["id"],
+            )
         before = rows.from_row(row, rows.AWARD_FIELDS)
         curated = self._curated("award", str(row["id"]))
         after = self._merge(before, incoming, incoming["sources"], curated)
@@ -225,11 +244,19 @@ class _Writer:
             self._note("add", "paper", str(paper_id), label, None, incoming)
             return paper_id
         if self.new_papers_only:
-            raise Rejected(f"the catalogue already has this paper as paper #{paper_id}")
+            raise Rejected(
+                f"the catalogue already has this paper as paper #{paper_id}",
+                key="duplicate-paper",
+                id=paper_id,
+            )
         if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
             if self.policy == "bundle":
                 raise KeptRemoved(f"paper #{paper_id} was removed by a curator; kept removed")
-            raise Rejected(f"paper #{paper_id} was removed by a curator; undo the removal")
+            raise Rejected(
+                f"paper #{paper_id} was removed by a curator; undo the removal",
+                key="paper-removed",
+                id=paper_id,
+            )
         before = self._stored_paper(paper_id)
         curated = self._curated("paper", str(paper_id))
         after = self._merge(before, incoming, incoming["sources"], curated)
@@ -253,7 +280,10 @@ class _Writer:
         by_doi = self._one("SELECT id FROM papers WHERE doi = ?", paper.doi)
         if by_arxiv and by_doi and by_arxiv != by_doi:
             raise Rejected(
-                f"arXiv:{paper.arxiv} is paper #{by_arxiv} but DOI {paper.doi} is paper #{by_doi}"
+                f"arXiv:{paper.arxiv} is paper #{by_arxiv} but DOI {paper.doi} is paper #{by_doi}",
+                key="identifiers",
+                arxiv=by_arxiv,
+                doi=by_doi,
             )
         if by_arxiv or by_doi:
             return by_arxiv or by_doi

@@ -20,7 +20,15 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 from bot.store import migrations
-from bot.store.errors import StoreError, refused
+from bot.store.errors import (
+    SQLITE_BUSY,
+    SQLITE_LOCKED,
+    SQLITE_READONLY,
+    StoreError,
+    describe_os_error,
+    read_only,
+    refused,
+)
 
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
@@ -48,6 +56,34 @@ def integrity_problems(conn: sqlite3.Connection) -> list[str]:
     except sqlite3.DatabaseError as exc:
         problems.append(f"search index: {exc}")
     return problems
+
+
+def _code(error: sqlite3.Error) -> int:
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF
+
+
+def _refuse_read_only(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse to start on a database every write to which would be refused.
+
+    A file already in WAL mode opens read-only without a word; the first write would fail.
+    Writing the schema version as it is, then rolling back, asks SQLite at once. Another
+    program holding the write lock (a CLI import) proves nothing either way: not waited for.
+    """
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+        finally:
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if _code(exc) == SQLITE_READONLY:
+            raise read_only(path) from exc
+        if _code(exc) not in (SQLITE_BUSY, SQLITE_LOCKED):
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
 
 class Database:
@@ -83,7 +119,13 @@ class Database:
         return db
 
     def _open_writer(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = describe_os_error(exc)
+            raise StoreError(
+                f"cannot make the folder of the database {self.path}: {reason}"
+            ) from None
         conn = sqlite3.connect(self.path, isolation_level=None)
         self._writer = conn
         try:
@@ -92,10 +134,13 @@ class Database:
             migrations.refuse_newer(conn)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         except sqlite3.DatabaseError as exc:
+            if _code(exc) == SQLITE_READONLY:
+                raise read_only(self.path) from exc
             raise StoreError(f"{self.path} is not a usable SQLite database: {exc}") from exc
         if mode != "wal":
             raise StoreError(f"{self.path}: could not switch to WAL journaling (got {mode})")
         conn.execute("PRAGMA synchronous = NORMAL")
+        _refuse_read_only(conn, self.path)
         migrations.migrate(conn, self.path)
 
     async def close(self) -> None:

@@ -15,6 +15,7 @@ _IN_FILTER = """
     AND (:kind IS NULL OR a.kind = :kind)
     AND (:first IS NULL OR e.year >= :first)
     AND (:last IS NULL OR e.year <= :last)
+    AND (:area IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
 """
 
 
@@ -25,6 +26,7 @@ def _params(filters: DigestFilter, kind: AwardKind | None = None) -> dict[str, A
         "kind": chosen.value if chosen else None,
         "first": filters.year_from,
         "last": filters.year_to,
+        "area": filters.area.value if filters.area else None,
     }
 
 

@@ -1,6 +1,7 @@
 """Reading the papers `laurel enrich` can complete from arXiv, with one award each to write by.
 
 Only live papers and awards (not removed by a curator) are read: the writer refuses the others.
+Papers with an arXiv id are completed by id; those without one are looked up by title first.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from bot.domain.models import Award, AwardKind, Paper
 from bot.store import rows
 from bot.store.database import Database
 
-# A paper lacks what arXiv can give when it has no abstract, no authors, or no abs or pdf link.
+# A paper lacks what arXiv can give when it has no abstract, no authors or only the first few
+# (a source cut the list short), or no abs or pdf link.
 # Only papers with a live award: the one write path takes papers through their awards.
 _INCOMPLETE = """
     p.arxiv IS NOT NULL
@@ -19,9 +21,24 @@ _INCOMPLETE = """
     AND (
         p.abstract IS NULL OR p.abstract = ''
         OR NOT EXISTS (SELECT 1 FROM paper_authors AS pa WHERE pa.paper_id = p.id)
+        OR p.authors_incomplete
         OR json_extract(p.links, '$.arxiv') IS NULL
         OR json_extract(p.links, '$.pdf') IS NULL
     )
+"""
+
+
+_SELECT = """
+    SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
+           p.summaries, p.area, p.authors_incomplete, p.sources, p.alternatives,
+           (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
+                WHERE paper_id = p.id ORDER BY position)) AS authors,
+           (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
+                WHERE paper_id = p.id ORDER BY position)) AS affiliations,
+           e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
+    FROM live_papers AS p
+    JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
+    JOIN editions AS e ON e.id = a.edition_id
 """
 
 
@@ -33,6 +50,11 @@ class Incomplete:
     paper: Paper
     award: Award
 
+    @property
+    def year(self) -> int:
+        """The year the paper appeared: its own where known, else its (first) award's."""
+        return self.paper.year or self.award.year
+
 
 class EnrichmentRepository:
     def __init__(self, db: Database) -> None:
@@ -40,22 +62,15 @@ class EnrichmentRepository:
 
     async def incomplete(self, *, limit: int | None = None) -> list[Incomplete]:
         """Papers with an arXiv id that lack an abstract, authors or links, oldest row first."""
+        return await self._read(_INCOMPLETE, limit)
+
+    async def without_arxiv(self, *, limit: int | None = None) -> list[Incomplete]:
+        """Papers with no arXiv id (to look up by title), oldest row first."""
+        return await self._read("p.arxiv IS NULL", limit)
+
+    async def _read(self, condition: str, limit: int | None) -> list[Incomplete]:
         found = await self._db.fetchall(
-            f"""
-            SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
-                   p.summaries, p.area, p.authors_incomplete, p.sources, p.alternatives,
-                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
-                        WHERE paper_id = p.id ORDER BY position)) AS authors,
-                   (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
-                        WHERE paper_id = p.id ORDER BY position)) AS affiliations,
-                   e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
-            FROM live_papers AS p
-            JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
-            JOIN editions AS e ON e.id = a.edition_id
-            WHERE {_INCOMPLETE}
-            ORDER BY p.id
-            LIMIT ?
-            """,  # noqa: S608 (a constant condition, no input)
+            f"{_SELECT} WHERE {condition} ORDER BY p.id LIMIT ?",
             (-1 if limit is None else limit,),
         )
         result = []

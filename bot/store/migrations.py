@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, describe_os_error, sqlite_reason
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -72,15 +72,28 @@ def migrate(conn: sqlite3.Connection, db_path: Path | None) -> list[Migration]:
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise StoreError(f"migration {migration.name} failed: {exc}") from exc
+            raise StoreError(f"migration {migration.name} failed: {sqlite_reason(exc)}") from exc
     return pending
 
 
 def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
     """Copy the live database to `target` with SQLite's online backup, then check the copy."""
-    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.unlink(missing_ok=True)
+        _copy_checked(conn, partial, target)
+    except (OSError, sqlite3.OperationalError) as exc:
+        reason = describe_os_error(exc) if isinstance(exc, OSError) else sqlite_reason(exc)
+
+        raise StoreError(
+            f"the backup to {target} failed: {reason}; the database itself is untouched "
+            "and no partial backup was kept"
+        ) from None
+    return target
+
+
+def _copy_checked(conn: sqlite3.Connection, partial: Path, target: Path) -> None:
     try:
         copy = sqlite3.connect(partial)
         try:
@@ -94,9 +107,11 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
             raise StoreError(f"the backup failed its integrity check: {verdict}")
         durable_replace(partial, target)
     except BaseException:
-        partial.unlink(missing_ok=True)  # out of space, a failed check: no half-file stays
+        # Out of space, a failed check: no half-file stays, nor the journal SQLite kept beside
+        # it (a copy big enough to be cut off mid-way leaves one).
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            partial.with_name(partial.name + suffix).unlink(missing_ok=True)
         raise
-    return target
 
 
 def durable_replace(source: Path, target: Path) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections import defaultdict
 
+from bot.domain.areas import ResearchArea
+from bot.domain.awards import TEST_OF_TIME_WORDS
 from bot.domain.identifiers import parse_arxiv_id
+from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
@@ -47,8 +51,11 @@ _AWARDS_IN_SCOPE = """
 
 
 class PaperRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, institutions: InstitutionAliases | None = None) -> None:
         self._db = db
+        self._institutions = institutions or load_institutions()
+        # SQLite lower() of every institution name → its English name, as a JSON object.
+        self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
 
     async def get(self, paper_id: int) -> StoredPaper | None:
         found = await self._load(
@@ -116,6 +123,33 @@ class PaperRepository:
             {"kind": kind.value, "venue": venue, "limit": max(1, limit)},
         )
 
+    async def test_of_time(
+        self, *, venue: str | None = None, limit: int = 500
+    ) -> list[StoredPaper]:
+        """Papers holding a test-of-time award, or a runner-up or honorable mention whose name
+        or track may read as one, latest first; `standing_in_test_of_time` tells which exactly."""
+        words = " OR ".join(f"marks LIKE '%{w}%'" for w in TEST_OF_TIME_WORDS)
+        return await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS}
+            FROM live_papers AS p
+            JOIN (
+                SELECT paper_id, max(year) AS latest FROM (
+                    SELECT a.paper_id, e.year, a.kind,
+                           a.name || ' ' || coalesce(a.track, '') AS marks
+                    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                    WHERE (:venue IS NULL OR e.venue = :venue)
+                )
+                WHERE kind = 'test-of-time'
+                   OR (kind IN ('runner-up', 'honorable-mention') AND ({words}))
+                GROUP BY paper_id
+            ) AS won ON won.paper_id = p.id
+            ORDER BY won.latest DESC, p.id
+            LIMIT :limit
+            """,  # noqa: S608 (constant words, no input)
+            {"venue": venue, "limit": max(1, limit)},
+        )
+
     async def search(
         self,
         text: str,
@@ -123,11 +157,12 @@ class PaperRepository:
         venue: str | None = None,
         year: int | None = None,
         kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
         """Papers matching `text`, best first; any text at all finds results or none."""
-        query = match_query(text)
+        query = match_query(text, self._institutions)
         if query is None:
             return []
         # Rank ids first, then load ten papers: loading every match before sorting (authors,
@@ -143,6 +178,7 @@ class PaperRepository:
                           AND (:venue IS NULL OR e.venue = :venue)
                           AND (:year IS NULL OR e.year = :year)
                           AND (:kind IS NULL OR a.kind = :kind)))
+                  AND (:area IS NULL OR rowid IN (SELECT id FROM papers WHERE area = :area))
                 ORDER BY score, rowid
                 LIMIT :limit OFFSET :offset
             )
@@ -155,6 +191,7 @@ class PaperRepository:
             "venue": venue,
             "year": year,
             "kind": kind.value if kind else None,
+            "area": area.value if area else None,
             "limit": max(1, min(limit, 100)),
             "offset": max(0, offset),
         }
@@ -166,18 +203,32 @@ class PaperRepository:
         venue: str | None = None,
         year: int | None = None,
         kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+        first: int | None = None,
+        last: int | None = None,
     ) -> list[int]:
-        """The ids of every awarded paper (optionally at a venue, year or kind), ascending."""
+        """The ids of every awarded paper (optionally at a venue, in a year or from `first` to
+        `last`, of a kind, in an area), ascending."""
         found = await self._db.fetchall(
             """
             SELECT DISTINCT a.paper_id
             FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             WHERE (:venue IS NULL OR e.venue = :venue)
               AND (:year IS NULL OR e.year = :year)
+              AND (:first IS NULL OR e.year >= :first)
+              AND (:last IS NULL OR e.year <= :last)
               AND (:kind IS NULL OR a.kind = :kind)
+              AND (:area IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
             ORDER BY a.paper_id
             """,
-            {"venue": venue, "year": year, "kind": kind.value if kind else None},
+            {
+                "venue": venue,
+                "year": year,
+                "kind": kind.value if kind else None,
+                "area": area.value if area else None,
+                "first": first,
+                "last": last,
+            },
         )
         return [int(r[0]) for r in found]
 
@@ -225,16 +276,28 @@ class PaperRepository:
         without regard to (ASCII) case; stored names already have their white space folded.
         The spelling shown is the first in binary order, which prefers capitals ("MIT" to "Mit").
         """
-        params = {"venue": venue, "first": first, "last": last, "limit": max(1, limit)}
+        params = {
+            "venue": venue,
+            "first": first,
+            "last": last,
+            "limit": max(1, limit),
+            "grouping": self._grouping,
+        }
+        # A name in the institution table counts under its English name (清華大學, Tsinghua).
         sql = f"""
             WITH awarded AS (
                 SELECT paper_id, count(DISTINCT edition_id) AS editions
                 FROM ({_AWARDS_IN_SCOPE})
                 GROUP BY paper_id
             ),
+            aliases AS (SELECT key AS alias, value AS name FROM json_each(:grouping)),
+            named AS (
+                SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
+                FROM paper_affiliations AS pa LEFT JOIN aliases AS al ON al.alias = lower(pa.name)
+            ),
             institutions AS (
-                SELECT w.paper_id, w.editions, lower(pa.name) AS key, min(pa.name) AS name
-                FROM awarded AS w JOIN paper_affiliations AS pa ON pa.paper_id = w.paper_id
+                SELECT w.paper_id, w.editions, lower(n.name) AS key, min(n.name) AS name
+                FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
                 GROUP BY w.paper_id, key
             ),
             credits AS (
@@ -343,7 +406,8 @@ class PaperRepository:
         marks = ", ".join("?" for _ in paper_ids)
         award_rows = await self._db.fetchall(
             f"""
-            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
+            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track,
+                   a.alternatives
             FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
             JOIN venues AS v ON v.key = e.venue
@@ -359,6 +423,7 @@ class PaperRepository:
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:
+    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
     return AwardRef(
         venue=r["venue"],
         venue_name=r["venue_name"],
@@ -366,4 +431,5 @@ def _award_ref(r: sqlite3.Row) -> AwardRef:
         name=r["name"],
         kind=AwardKind(r["kind"]),
         track=r["track"],
+        alternatives=json.loads(alternatives) if alternatives else (),
     )

@@ -9,6 +9,7 @@ from typing import Literal
 from bot.domain.models import Rejection
 
 Action = Literal["add", "change", "merge", "remove", "unchanged"]
+ACTIONS: tuple[Action, ...] = ("add", "change", "merge", "remove", "unchanged")  # as reported
 Entity = Literal["venue", "edition", "paper", "award"]
 
 
@@ -43,7 +44,7 @@ class Plan:
         """`add: 8 papers, 8 awards · merge: 1 paper · unchanged: 2 venues · rejected: 1`."""
         tally = Counter((c.action, c.entity) for c in self.changes)
         parts = []
-        for action in ("add", "change", "merge", "remove", "unchanged"):
+        for action in ACTIONS:
             entities = [
                 f"{n} {entity}{'s' if n != 1 else ''}"
                 for (a, entity), n in sorted(tally.items())

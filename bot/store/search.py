@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from bot.domain.institutions import InstitutionAliases
+
 MAX_TERMS = 12
 # A prefix of one or two letters ("li*") matches a large part of any catalogue and costs a
 # ranking of all of it; a whole short word ("li") is still matched exactly.
@@ -26,22 +28,42 @@ def index_text(text: str) -> str:
     return _CJK_CHAR.sub(r" \1 ", text)
 
 
-def match_query(text: str) -> str | None:
-    """An FTS5 MATCH expression for `text` (all words, the last one as a prefix), or None."""
+def match_query(text: str, institutions: InstitutionAliases | None = None) -> str | None:
+    """An FTS5 MATCH expression for `text` (all words, the last one as a prefix), or None.
+
+    An institution the text names (清华, Tsinghua, THU) matches what was typed anywhere, or any
+    of the institution's names among the affiliations: naming one only ever adds results.
+    """
+    text = text[:2_000]
+    groups: list[str] = []
+    if institutions is not None:
+        text, named = institutions.mentioned(text)
+        for typed, institution in named[:MAX_TERMS]:
+            phrases = [_phrase(typed)]
+            phrases += [f"affiliations : {_phrase(name)}" for name in institution.names]
+            groups.append("(" + " OR ".join(phrases) + ")")
     terms: list[str] = []
-    for word in _WORD.findall(text[:2_000]):
+    for word in _WORD.findall(text):
         for part in _split_cjk(word):
             terms.append(part)
             if len(terms) == MAX_TERMS:
                 break
         if len(terms) == MAX_TERMS:
             break
-    if not terms:
+    if not terms and not groups:
         return None
-    quoted = [f'"{term}"' for term in terms]
-    if len(terms[-1]) >= MIN_PREFIX:
+    kept = terms[: max(0, MAX_TERMS - len(groups))]
+    quoted = [f'"{term}"' for term in kept]
+    if kept and kept == terms and len(kept[-1]) >= MIN_PREFIX:
         quoted[-1] += "*"  # what someone is still typing
-    return " ".join(quoted)
+    # FTS5 takes no implicit AND after a parenthesised group: say it where there are groups.
+    return (" AND " if groups else " ").join(groups + quoted)
+
+
+def _phrase(name: str) -> str:
+    """A name as one quoted FTS5 phrase of its words (CJK one character a token)."""
+    words = [part for word in _WORD.findall(name) for part in _split_cjk(word)]
+    return '"' + " ".join(words) + '"'
 
 
 def _split_cjk(word: str) -> list[str]:

@@ -209,3 +209,15 @@ async def test_every_recorded_entry_in_one_large_reply(
     assert len(every) == 104
     assert {e.id for e in result.entries} == set(every)
     assert result.missing == ()
+
+
+async def test_search_title_asks_one_phrase_and_strips_query_syntax(recordings: Path) -> None:
+    async with LocalArxiv(recordings) as server, aiohttp.ClientSession() as http:
+        client = ArxivClient(http, ArxivSettings(base_url=server.url, min_interval_seconds=0))
+        feed = await client.search_title('Heat-bath random walks: with "Markov" bases')
+        nothing = await client.search_title("…!?")
+    assert [e.id.id for e in feed.entries] == ["1605.08386"]
+    assert nothing.entries == ()
+    assert len(server.requests) == 1  # a title of no words is not worth a request
+    assert server.requests[0].search_query == 'ti:"Heat bath random walks with Markov bases"'
+    assert server.requests[0].max_results == "10"

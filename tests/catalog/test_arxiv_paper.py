@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.catalog.arxiv_atom import ArxivEntry, parse_feed
-from bot.catalog.arxiv_paper import lacks, missing_from, paper_from_arxiv
+from bot.catalog.arxiv_paper import completes, lacks, missing_from, paper_from_arxiv, same_person
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Links, Paper, Source
 from tests.catalog.test_arxiv_atom import only_entry, recorded_body
@@ -106,3 +106,37 @@ def test_a_huge_collaboration_is_cut_to_what_the_catalogue_holds(old_form: Arxiv
     names = tuple(f"Physicist {n}" for n in range(3_500))
     paper = paper_from_arxiv(old_form.model_copy(update={"authors": names}))
     assert paper.authors == names[:3_000]
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "same"),
+    [
+        ("Danilo Rezende", "Danilo Jimenez Rezende", True),
+        ("D. Rezende", "Danilo Jimenez Rezende", True),
+        ("andrew gould", "Andrew Gould", True),
+        ("Aurora Ramirez", "Aurora Ramírez", True),
+        ("Andrew Gould", "Susan Dorsher", False),
+        ("A. Gould", "B. Gould", False),
+    ],
+)
+def test_same_person_tolerates_initials_accents_and_middle_names(
+    ours: str, theirs: str, same: bool
+) -> None:
+    assert same_person(ours, theirs) is same
+
+
+def test_a_cut_short_list_is_completed_only_by_one_that_extends_it(old_form: ArxivEntry) -> None:
+    cut = Paper(title="Hot Jupiters", authors=("A. Gould", "S. Dorsher"), authors_incomplete=True)
+    found = missing_from(cut, old_form)
+    assert found is not None
+    assert found[0].authors == old_form.authors
+    assert "authors" in found[1]
+    assert "authors" in lacks(cut)
+    # Complete, or not a beginning of arXiv's list: never replaced.
+    whole = cut.model_copy(update={"authors_incomplete": False})
+    other = cut.model_copy(update={"authors": ("Susan Dorsher", "Andrew Gould")})
+    for paper in (whole, other):
+        found = missing_from(paper, old_form)
+        assert found is not None
+        assert "authors" not in found[1]
+    assert not completes(cut, old_form.authors[:1])  # shorter than ours: not the whole

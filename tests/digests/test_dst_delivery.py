@@ -70,3 +70,17 @@ async def test_weekly_posts_once_per_iso_week_across_the_change(rig: Rig) -> Non
     )
     await rig.run_until(rig.clock.now + dt.timedelta(days=21), dt.timedelta(minutes=30))
     assert rig.deliverer.periods(weekly.channel_id) == ["2026-W09", "2026-W10", "2026-W11"]
+
+
+@pytest.mark.parametrize("zone", ["America/Nuuk", "America/Scoresbysund"])
+async def test_a_preview_names_the_period_its_post_will_have_when_the_clock_skips_midnight(
+    rig: Rig, zone: str
+) -> None:
+    """On 2026-03-28 these zones jump from Saturday 23:00 to Sunday 00:00: Saturday's 23:30
+    post fires at Sunday 00:00 local, for Saturday. The preview said Sunday (issue 12)."""
+    rig.clock.now = dt.datetime(2026, 3, 28, 12, 0, tzinfo=dt.UTC)
+    sub = await rig.subscribe(channel_id=1, timezone=zone, time=dt.time(23, 30))
+    preview = await rig.service.preview(sub)
+    assert "2026-03-28" in preview.content, preview.content
+    await rig.run_until(rig.clock.now + dt.timedelta(days=1), dt.timedelta(minutes=5))
+    assert rig.deliverer.periods(1)[0] == "2026-03-28"

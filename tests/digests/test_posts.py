@@ -31,6 +31,7 @@ def test_a_huge_edition_fits_one_message_and_keeps_the_marker() -> None:
             Paper(
                 title=f"A rather long title about learning number {n} " * 3,
                 authors=tuple(f"Author {n}-{a}" for a in range(12)),
+                doi=f"10.1000/{n}",
             ),
         )
         for n in range(300)
@@ -49,3 +50,22 @@ def test_the_role_is_the_only_mention_and_the_heading_is_localized() -> None:
     assert post.embeds[-1].footer.text is not None
     assert post.embeds[-1].footer.text.endswith(MARKER)
     assert thread_name(frame(Theme.TEST_OF_TIME), STRINGS) == "Test of time · 2026-W02"
+
+
+def test_a_paper_of_the_day_without_summary_or_link_is_still_useful() -> None:
+    """The abstract's opening, labelled; a labelled search instead of a missing link."""
+    paper = Paper(title="Gated Attention", abstract="Gating helps. It also stabilises training.")
+    post = paper_post(frame(Theme.PAPER_OF_THE_DAY), StoredPaper(id=3, paper=paper), STRINGS)
+    embed = post.embeds[0]
+    assert embed.description == "*From the abstract:* Gating helps. It also stabilises training."
+    links = {f.name: f.value for f in embed.fields}["Links"]
+    assert links == (
+        "No link to the paper yet · [Search arXiv for this title]"
+        "(https://arxiv.org/search/?query=Gated+Attention&searchtype=title)"
+    )
+    bare = paper_post(
+        frame(Theme.TEST_OF_TIME, language="zh-TW"),
+        StoredPaper(id=4, paper=Paper(title="T")),
+        STRINGS,
+    )
+    assert bare.embeds[0].description is None  # neither summary nor abstract: nothing at all

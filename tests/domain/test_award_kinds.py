@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.domain.awards import classify_award
+from bot.domain.awards import classify_award, standing_in_test_of_time
 from bot.domain.models import AwardKind
 
 K = AwardKind
@@ -211,3 +211,42 @@ def test_every_ai_bestpapers_spelling_gets_a_sensible_kind(shared_dir: Path) -> 
             assert kind in {AwardKind.RUNNER_UP, AwardKind.HONORABLE_MENTION}
         if track is not None:
             assert not re.search(r"\b(award|best|outstanding|runner)\b", track, re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "track", "standing"),
+    [
+        (AwardKind.TEST_OF_TIME, "Test of Time Award", None, AwardKind.TEST_OF_TIME),
+        (
+            AwardKind.TEST_OF_TIME,
+            "Test of Time Honorable Mention",
+            None,
+            AwardKind.HONORABLE_MENTION,
+        ),
+        (AwardKind.TEST_OF_TIME, "Test-of-Time Runner-up", None, AwardKind.RUNNER_UP),
+        (
+            AwardKind.HONORABLE_MENTION,
+            "Test of Time Honorable Mention",
+            "Test of Time",
+            AwardKind.HONORABLE_MENTION,
+        ),
+        (
+            AwardKind.HONORABLE_MENTION,
+            "Honorable Mention",
+            "Test of Time",
+            AwardKind.HONORABLE_MENTION,
+        ),
+        (
+            AwardKind.RUNNER_UP,
+            "Retrospective Most Impactful Paper Runner-Up",
+            None,
+            AwardKind.RUNNER_UP,
+        ),
+        (AwardKind.HONORABLE_MENTION, "Best Paper Honorable Mention", "Main Track", None),
+        (AwardKind.BEST, "Best Paper", None, None),
+    ],
+)
+def test_where_an_award_stands_in_test_of_time(
+    kind: AwardKind, name: str, track: str | None, standing: AwardKind | None
+) -> None:
+    assert standing_in_test_of_time(kind, name, track) is standing

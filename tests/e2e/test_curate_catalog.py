@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import tempfile
 import tomllib
+from pathlib import Path
 
 from bot.app import LaurelBot
 from bot.catalog.document import read_document
+from bot.catalog.importers import csv_format
+from bot.domain.models import Award, CatalogBatch
 from bot.localdiscord.server import LocalDiscord
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.e2e.test_curate import (
     EPHEMERAL,
@@ -54,11 +59,28 @@ async def test_award_add_then_remove(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     paper_id = await _paper_id(db, MASKED_ARXIV)
-    added = await curate(
+    before = await audit_count(db)
+    asked = await curate(
         server,
         "award add",
         {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
     )
+    preview = await asked.message()  # a preview first, as every other curator write has
+    assert preview["flags"] & EPHEMERAL
+    (shown_first,) = preview["embeds"]
+    assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
+    assert "NeurIPS 2025 · Test of Time Award (test-of-time)" in str(shown_first["fields"])
+    assert await audit_count(db) == before  # nothing written until Confirm
+    cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
+    assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
+    assert await audit_count(db) == before
+    asked = await curate(
+        server,
+        "award add",
+        {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
+    )
+    preview = await asked.message()
+    added = await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
     (embed,) = (await added.message())["embeds"]
     assert embed["title"].startswith("Award added (change #")
     shown = await (
@@ -169,7 +191,7 @@ async def test_import_refuses_what_it_cannot_read(
         (("season.pdf", b"%PDF"), "cannot tell the format of **season.pdf**"),
         (
             ("season.toml", b"[[awards]\nbroken"),
-            "Nothing was imported: season.toml: not valid TOML",
+            "Nothing was imported: the file is not valid TOML (line 1).",
         ),
     ):
         refused = await curate(server, "import", {"file": upload})
@@ -240,3 +262,51 @@ async def test_curation_answers_in_traditional_chinese(
     assert (await refused.message())["content"].startswith("只有 Laurel 的策展人可以修改目錄")
     history = await (await curate(server, "history", locale="zh-TW")).message()
     assert history["embeds"][0]["title"] == "目錄變更紀錄"
+
+
+async def test_csv_export_holds_separators_and_no_formula_and_reads_back(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    """/curate export → CSV writes what it used to refuse whole (a ";" in a name) and what a
+    spreadsheet would run (a cell starting "="), in the curator's language, and reads back."""
+    tricky = Award.model_validate(
+        {
+            "venue": "icml",
+            "year": 2025,
+            "name": "Outstanding Paper Award",
+            "kind": "outstanding",
+            "paper": {
+                "title": '=HYPERLINK("https://evil.example","open me")',
+                "authors": ["Smith; John", "@mention", "'Tis Quoted"],
+                "affiliations": ["Lab\\; of \\ things"],
+            },
+        }
+    )
+    await CatalogRepository(db).apply(CatalogBatch(awards=(tricky,)), actor="test", policy="update")
+
+    answer = await (await curate(server, "export", {"format": "CSV"}, locale="zh-TW")).message()
+
+    assert answer["content"].startswith("目錄")  # the zh-TW text, not an English refusal
+    (attachment,) = answer["attachments"]
+    data = server.attachment_bytes(attachment)
+    for row in csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")):
+        assert not [cell for cell in row if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "export.csv").write_bytes(data)
+        again = csv_format.parse(Path(folder) / "export.csv")
+    assert again.rejected == ()
+    assert tricky in again.awards
+
+
+async def test_import_of_a_deeply_nested_file_is_refused_in_the_curators_language(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    before = await audit_count(db)
+    deep = ("- " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+
+    answer = await curate(server, "import", {"file": ("deep.yml", deep)}, locale="zh-TW")
+
+    shown = await answer.message()
+    assert shown["content"].startswith("沒有匯入任何內容：**deep.yml** 的巢狀層級超過 64 層")
+    assert shown["flags"] & EPHEMERAL
+    assert await audit_count(db) == before

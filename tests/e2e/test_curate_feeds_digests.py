@@ -8,7 +8,7 @@ from bot.app import LaurelBot
 from bot.domain.subscriptions import Theme
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
-from tests.e2e.test_curate import MASKED_ARXIV, ada, curate, curator_bot
+from tests.e2e.test_curate import MASKED_ARXIV, ada, button, curate, curator_bot
 from tests.e2e.test_curate_catalog import _paper_id
 from tests.e2e.test_digest_delivery import subscribe
 
@@ -27,7 +27,9 @@ async def test_an_award_added_with_curate_is_posted_by_a_new_awards_digest(
         "award add",
         {"paper": str(paper_id), "venue": "NeurIPS", "year": 2025, "award": "test of time"},
     )
-    await added.message()
+    preview = await added.message()
+    confirm = button(preview, "curate:confirm")
+    await (await server.press(preview, confirm, user_id=ada(server))).message()
 
     result = await curator_bot.digests.post_now(sub, requested_by=ada(server))
 

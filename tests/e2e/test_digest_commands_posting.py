@@ -12,14 +12,17 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.models import AwardKind
 from bot.domain.subscriptions import Subscription
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import Overwrite, Perm
 from bot.settings import DigestSettings, Settings
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.digests.conftest import FakeClock
 from tests.e2e.test_digest_commands import POST, digest, stamps, stored_sub
+from tests.store.conftest import award, batch
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)(?:/(\d+))?")
 
@@ -203,3 +206,21 @@ async def test_an_edited_time_moves_the_next_post(
     assert server.messages("announcements") == []
     await _at(bot, clock, half_past_ten)
     assert len(server.messages("announcements")) == 1
+
+
+async def test_a_post_about_a_paper_with_no_link_offers_a_labelled_search(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    classic = award("Quokkas, a Classic").model_copy(update={"kind": AwardKind.CLASSIC})
+    await CatalogRepository(db).apply(batch(classic), actor="test", policy="update")
+    sub = await _add(laurel, server, "announcements", filters={"venue": "icml", "kind": "classic"})
+    await digest(server, "post-now", subscription=sub.id)
+    (posted,) = server.messages("announcements")
+    (embed,) = posted["embeds"]
+    assert embed["title"] == "Quokkas, a Classic"
+    links = {f["name"]: f["value"] for f in embed["fields"]}["Links"]
+    assert links == (
+        "No link to the paper yet · [Search arXiv for this title]"
+        "(https://arxiv.org/search/?query=Quokkas%2C+a+Classic&searchtype=title)"
+    )
+    assert "url" not in embed or not embed["url"]

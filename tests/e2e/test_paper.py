@@ -111,7 +111,7 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
     shown = await _show(server, "quokka")
     assert (
         shown["embeds"][0]["description"]
-        == "From the abstract: We \\*revisit\\* quokkas. They smile."
+        == "*From the abstract:* We \\*revisit\\* quokkas. They smile."
     )
     answer = await (await server.press(shown, custom_ids(shown)[0])).message()
     assert answer["embeds"][0]["description"] == "We \\*revisit\\* quokkas. They smile."

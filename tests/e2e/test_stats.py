@@ -94,13 +94,13 @@ async def test_unknown_venue_is_a_private_clear_answer(
 async def test_a_year_not_covered_says_which_years_are(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    message = await stats(server, "edition", venue="ijcai", year=2024)
+    message = await stats(server, "edition", venue="ijcai", year=2014)
     assert message["flags"] & EPHEMERAL
     assert message["content"] == (
-        "The catalogue has nothing for IJCAI 2024; it covers IJCAI 2013, 2015–2023, 2025."
+        "The catalogue has nothing for IJCAI 2014; it covers IJCAI 2013, 2015–2025."
     )
-    chinese = await stats(server, "edition", locale="zh-TW", venue="ijcai", year=2024)
-    assert chinese["content"].startswith("目錄裡沒有 IJCAI 2024 的資料")
+    chinese = await stats(server, "edition", locale="zh-TW", venue="ijcai", year=2014)
+    assert chinese["content"].startswith("目錄裡沒有 IJCAI 2014 的資料")
 
 
 async def test_an_edition_without_statistics_says_which_years_have_them(
@@ -133,13 +133,13 @@ async def test_compare_puts_every_venue_with_data_side_by_side(
 async def test_compare_named_venues_in_traditional_chinese(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    message = await stats(server, "compare", locale="zh-TW", year=2024, venues="icml，NIPS, IJCAI")
+    message = await stats(server, "compare", locale="zh-TW", year=2014, venues="icml，NIPS, IJCAI")
 
     (embed,) = message["embeds"]
-    assert embed["title"] == "2024 年各會議對照"
-    assert [f["name"] for f in embed["fields"]] == ["NeurIPS", "ICML"]
-    assert field(embed, "ICML").startswith("投稿數：**9,473**\n錄取數：**2,610**")
-    assert embed["footer"]["text"] == "2024 年沒有統計：IJCAI"
+    assert embed["title"] == "2014 年各會議對照"
+    assert [f["name"] for f in embed["fields"]] == ["NeurIPS"]
+    assert field(embed, "NeurIPS").startswith("投稿數：**1,678**\n錄取數：**414**")
+    assert embed["footer"]["text"] == "2014 年沒有統計：ICML, IJCAI"  # ICML 2014: rates only
     assert chart(server, message, "compare.png").startswith(b"\x89PNG")
 
 

@@ -394,11 +394,39 @@ async def test_values_subcommands_and_choices(sample: Sample, server: LocalDisco
     assert options("/flag on:yes") == {"on": True}
 
 
+async def test_a_value_runs_to_the_next_option_of_the_command_as_in_discords_box(
+    sample: Sample, server: LocalDiscord
+) -> None:
+    """People type spaces in Discord's own box (issue 12): quotes are not needed."""
+    catalog = sample_catalog(server)
+
+    def options(line: str) -> dict[str, object]:
+        return parse_slash(line, catalog).options
+
+    assert options("/paper search query:masked diffusion") == {"query": "masked diffusion"}
+    assert options("/paper search query:masked  diffusion   year:2025") == {
+        "query": "masked  diffusion",
+        "year": 2025,
+    }
+    assert options("/paper search year:2025 query:diffusion models: a survey") == {
+        "query": "diffusion models: a survey",  # `models:` names no option of /paper search
+        "year": 2025,
+    }
+    assert options("/paper search query: masked diffusion") == {"query": "masked diffusion"}
+    assert options('/paper search query:"masked diffusion" year:2025') == {
+        "query": "masked diffusion",
+        "year": 2025,
+    }
+    assert options("/paper search query:it's a model") == {"query": "it's a model"}
+    with pytest.raises(CommandLineError, match=r"^unexpected 'models'"):
+        options('/paper search query:"masked diffusion" models')  # a quoted value is whole
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
         ('/paper search query:"masked', r'^unbalanced ": a value that opens with " must close'),
-        ("/paper search query:x colour:red", r"has no option colour:; its options are query:, "),
+        ("/paper search colour:red", r"has no option colour:; its options are query:, "),
         ("/paper", r"^/paper needs a subcommand: search$"),
         ("/paper find query:x", r"^/paper has no subcommand 'find'; it has: search$"),
         ("/paper search masked diffusion", r"^unexpected 'masked': options are written name:"),

@@ -74,3 +74,65 @@ def test_authorization_headers_and_ordinary_text() -> None:
     assert redact("authorization=Bearer xyz") == "authorization=[redacted]"
     ordinary = "bot.localdiscord.rest_interactions took 0.25 s for 3.11.7 at example.com"
     assert redact(ordinary) == ordinary
+
+
+# -- interaction tokens: as Discord makes them ("interaction:" in base64, then more) ---------
+
+INTERACTION_TOKEN = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
+WEBHOOK_TOKEN = secrets.token_urlsafe(51)  # a followup's token need not look like anything
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "POST https://discord.com/api/v10/interactions/1234567890123456789/{t}/callback "
+        "with {{'type': 4}} has returned 204",
+        "POST http://127.0.0.1:4321/api/v10/interactions/123/{t}/callback?with_response=true",
+        "PATCH https://discord.com/api/v10/webhooks/1098765432109876543/{t}/messages/@original",
+        "POST https://discord.com/api/v10/webhooks/1098765432109876543/{t}?wait=true",
+        "DELETE /webhooks/1/{t}/messages/1234",
+        "For Shard ID None: WebSocket Event: {{'t': 'INTERACTION_CREATE', 'd': {{'id': '1', "
+        "'token': '{t}', 'type': 2}}}}",
+        '{{"op": 0, "t": "INTERACTION_CREATE", "d": {{"token": "{t}", "id": "1"}}}}',
+        'json inside json: {{\\"token\\": \\"{t}\\"}}',
+    ],
+    ids=[
+        "callback",
+        "callback-query",
+        "original",
+        "followup",
+        "path-only",
+        "gateway-repr",
+        "gateway-json",
+        "json-escaped",
+    ],
+)
+@pytest.mark.parametrize(
+    "token", [INTERACTION_TOKEN, WEBHOOK_TOKEN], ids=["interaction", "webhook"]
+)
+def test_interaction_and_webhook_tokens_are_redacted(line: str, token: str) -> None:
+    text = line.format(t=token)
+    redacted = Redactor()(text)
+
+    assert token not in redacted
+    assert token[:12] not in redacted
+    assert token[-12:] not in redacted
+    assert REDACTED in redacted
+
+
+def test_a_bare_interaction_token_is_redacted_by_its_shape() -> None:
+    # (a webhook token on its own has no shape to know it by; it is caught where it is used)
+    redacted = Redactor()(f"the interaction {INTERACTION_TOKEN} expired")
+    assert redacted == f"the interaction {REDACTED} expired"
+
+
+def test_what_surrounds_an_interaction_token_is_kept() -> None:
+    redact = Redactor()
+    line = f"POST https://discord.com/api/v10/interactions/42/{INTERACTION_TOKEN}/callback done"
+    assert (
+        redact(line) == f"POST https://discord.com/api/v10/interactions/42/{REDACTED}/callback done"
+    )
+    webhook = f"PATCH /webhooks/7/{WEBHOOK_TOKEN}/messages/@original has returned 200"
+    assert redact(webhook) == f"PATCH /webhooks/7/{REDACTED}/messages/@original has returned 200"
+    plain = "GET /webhooks/7 and /interactions/42 and a 'tokens' count: 3, paper token: 5"
+    assert redact(plain) == plain

@@ -3,6 +3,7 @@ old database kept aside with its WAL, and the new one swapped in whole."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
 import shutil
@@ -14,6 +15,7 @@ import pytest
 
 from bot.cli import main
 from bot.store import migrations
+from bot.store.backup_files import restore
 from bot.store.lock import InstanceLock
 
 
@@ -67,18 +69,19 @@ def test_restore_replaces_the_database_and_keeps_the_old_one_with_its_wal(
     template_db: Path, workdir: Path, backup: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     database = workdir / "laurel.db"
-    full = _papers(template_db)
+    bundled = _papers(template_db)  # the bundled catalogue's papers, however many it holds
     _crashed_database(template_db, database, drop=5)
-    assert _papers(database) == full - 5  # (reading it folds the -wal in; make the crash again)
+    assert _papers(database) == bundled - 5  # (reading it folds the -wal in; crash it again)
     _crashed_database(template_db, database, drop=5)
     assert main(["db", "restore", str(backup), "--yes"]) == 0
     out = capsys.readouterr().out
-    assert f"checked, schema version {migrations.available()[-1].version}, {full} papers" in out
+    version = migrations.available()[-1].version
+    assert f"checked, schema version {version}, {bundled} papers" in out
     (aside,) = workdir.glob("laurel.db.before-restore-*")
     assert f"kept at {aside}" in out
     assert not Path(f"{database}-wal").exists()  # the old WAL was not left to replay
-    assert _papers(database) == full
-    assert _papers(aside) == full - 5  # the old database, its last writes included
+    assert _papers(database) == bundled
+    assert _papers(aside) == bundled - 5  # the old database, its last writes included
     assert not list(workdir.glob("*.restoring"))
     assert main(["db", "check"]) == 0
 
@@ -170,3 +173,110 @@ def test_bad_backups_are_refused_before_anything_changes(
     assert any(m in line for m in message.split("|")), line
     after = {k: v for k, v in _files(workdir).items() if k != "laurel.db.lock"}
     assert after == before
+
+
+# -- restoring from a WAL-mode file, leaving it as it was ----------------------------------------
+
+
+WAL_TITLE = "A Title Written Only Into The WAL"
+
+
+def _wal_only_write(template_db: Path, target: Path) -> None:
+    """`target`: the template with one paper renamed, the change only in the -wal beside it."""
+    live = target.with_name("live.db")
+    shutil.copyfile(template_db, live)
+    conn = sqlite3.connect(live)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.execute(
+        "UPDATE papers SET title = ? WHERE id = (SELECT min(id) FROM papers)", (WAL_TITLE,)
+    )
+    conn.commit()
+    shutil.copyfile(live, target)
+    shutil.copyfile(f"{live}-wal", f"{target}-wal")
+    conn.close()
+    live.unlink()
+
+
+def _has_wal_title(path: Path) -> bool:
+    with closing(sqlite3.connect(path)) as conn:
+        return bool(
+            conn.execute("SELECT count(*) FROM papers WHERE title = ?", (WAL_TITLE,)).fetchone()[0]
+        )
+
+
+def _wal_sources(template_db: Path, folder: Path) -> dict[str, tuple[Path, bool]]:
+    """WAL-mode files one may hand to restore, each in a folder of its own, and whether the
+    restored database has the WAL's write: a plain `cp` of a live database (no -wal), and a
+    database whose last write is still in its -wal (as a killed bot, or restore's own
+    set-aside, leaves it)."""
+    plain = folder / "plain" / "copy-of-live.db"
+    plain.parent.mkdir()
+    shutil.copyfile(template_db, plain)  # the template was made by Database.open: WAL mode
+    with_wal = folder / "with-wal" / "crashed.db"
+    with_wal.parent.mkdir()
+    _wal_only_write(template_db, with_wal)
+    return {"plain copy": (plain, False), "with its -wal": (with_wal, True)}
+
+
+def _snapshot(folder: Path) -> tuple[list[str], dict[str, bytes], dict[str, int]]:
+    files = sorted(folder.iterdir())
+    return (
+        [p.name for p in files],
+        {p.name: p.read_bytes() for p in files},
+        {p.name: p.stat().st_mtime_ns for p in files},
+    )
+
+
+def test_restore_works_from_a_wal_mode_file_and_leaves_it_untouched(
+    template_db: Path, workdir: Path
+) -> None:
+    with closing(sqlite3.connect(template_db)) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    for how, (source, has_write) in _wal_sources(template_db, workdir).items():
+        before = _snapshot(source.parent)
+        assert main(["db", "restore", str(source), "--yes"]) == 0, how
+        assert _snapshot(source.parent) == before, how  # no -wal/-shm made, no byte changed
+        assert _papers(workdir / "laurel.db") == 33, how
+        assert _has_wal_title(workdir / "laurel.db") == has_write, how
+        assert not Path(f"{workdir / 'laurel.db'}-wal").exists(), how
+        assert not list(workdir.glob("*.restoring*")), how
+        assert main(["db", "check"]) == 0, how
+
+
+def test_restore_works_from_the_copy_it_kept_aside_itself(
+    template_db: Path, workdir: Path, backup: Path
+) -> None:
+    database = workdir / "laurel.db"
+    _wal_only_write(template_db, database)
+    assert main(["db", "restore", str(backup), "--yes"]) == 0
+    (aside,) = workdir.glob("laurel.db.before-restore-*")
+    assert not _has_wal_title(database)
+    listing = sorted(p.name for p in workdir.iterdir())
+    own = [Path(f"{aside}{suffix}") for suffix in ("", "-wal", "-shm")]
+    aside_files = {p.name: p.read_bytes() for p in own if p.exists()}
+
+    assert main(["db", "restore", str(aside), "--yes"]) == 0
+
+    assert _has_wal_title(database)  # the database as it was before the first restore
+    assert {p.name: p.read_bytes() for p in own if p.exists()} == aside_files
+    assert {p.name for p in workdir.iterdir()} - set(listing) <= {
+        p.name for p in workdir.glob("laurel.db.before-restore-*")
+    }
+
+
+def test_two_restores_in_the_same_second_keep_both_old_databases(
+    template_db: Path, workdir: Path, backup: Path
+) -> None:
+    database = workdir / "laurel.db"
+    _wal_only_write(template_db, database)
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    first = restore(backup, database, confirm=lambda *_: True, now=now)
+    second = restore(backup, database, confirm=lambda *_: True, now=now)
+
+    assert first is not None
+    assert second is not None
+    assert first.kept_aside is not None
+    assert second.kept_aside is not None
+    assert first.kept_aside != second.kept_aside
+    assert _has_wal_title(first.kept_aside)
+    assert not _has_wal_title(second.kept_aside)

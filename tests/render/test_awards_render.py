@@ -10,6 +10,7 @@ from bot.render.awards import (
     escape,
     paginate,
 )
+from bot.render.awards import test_of_time_embed as tot_embed
 from bot.render.embeds import DESCRIPTION
 from bot.render.i18n import Strings
 from bot.render.years import year_spans
@@ -58,3 +59,29 @@ def test_one_award_is_singular_in_english() -> None:
     strings = Strings.load()
     assert strings.text("awards-count-one", "en", count="1") == "1 award"
     assert strings.text("awards-count", "en", count="2") == "2 awards"
+
+
+def test_test_of_time_lists_runners_up_and_mentions_after_the_award_labelled() -> None:
+    def entry(title: str, kind: AwardKind, name: str, track: str | None = None) -> AwardEntry:
+        ref = AwardRef(
+            venue="icml", venue_name="ICML", year=2025, name=name, kind=kind, track=track
+        )
+        return AwardEntry(ref, Paper(title=title, authors=("A. Author",), authors_incomplete=True))
+
+    entries = [
+        entry("Mentioned", AwardKind.HONORABLE_MENTION, "Honorable Mention", "Test of Time"),
+        entry("Second", AwardKind.TEST_OF_TIME, "Test of Time Runner-Up"),
+        entry("Winner", AwardKind.TEST_OF_TIME, "Test of Time Award"),
+    ]
+    embed, pages = tot_embed(None, entries, 0, STRINGS, "en")
+    assert pages == 1
+    text = embed.description or ""
+    assert text.index("Winner") < text.index("Second") < text.index("Mentioned")
+    assert "**Second** · *Test-of-time runner-up*" in text
+    assert "**Mentioned** · *Test-of-time honorable mention*" in text
+    assert "**Winner**\n" in text  # the award itself needs no label
+    assert "Track:" not in text
+    assert text.count("A. Author et al.") == 3
+    chinese, _ = tot_embed(None, entries, 0, STRINGS, "zh-TW")
+    assert "*時間檢驗獎亞軍*" in (chinese.description or "")
+    assert "A. Author 等" in (chinese.description or "")

@@ -4,6 +4,7 @@ import struct
 
 import pytest
 
+from bot.render.chart_labels import ChartLabels
 from bot.render.charts import (
     DPI,
     HEIGHT_IN,
@@ -32,12 +33,16 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_trend_chart_is_a_png_of_a_fixed_size() -> None:
-    assert png_size(trend_chart("NeurIPS", NEURIPS)) == SIZE
+    assert png_size(trend_chart(ChartLabels("NeurIPS"), NEURIPS)) == SIZE
 
 
 def test_the_same_data_gives_the_same_bytes() -> None:
-    assert trend_chart("NeurIPS", NEURIPS) == trend_chart("NeurIPS", NEURIPS)
-    assert trend_chart("NeurIPS", NEURIPS) != trend_chart("NeurIPS", NEURIPS[:2])
+    assert trend_chart(ChartLabels("NeurIPS"), NEURIPS) == trend_chart(
+        ChartLabels("NeurIPS"), NEURIPS
+    )
+    assert trend_chart(ChartLabels("NeurIPS"), NEURIPS) != trend_chart(
+        ChartLabels("NeurIPS"), NEURIPS[:2]
+    )
 
 
 @pytest.mark.parametrize(
@@ -58,17 +63,17 @@ def test_the_same_data_gives_the_same_bytes() -> None:
     ],
 )
 def test_trend_chart_draws_whatever_is_known(points: list[TrendPoint]) -> None:
-    assert png_size(trend_chart("IJCAI", points)) == SIZE
+    assert png_size(trend_chart(ChartLabels("IJCAI"), points)) == SIZE
 
 
 def test_compare_chart_handles_missing_counts() -> None:
     bars = [VenueBar("NeurIPS", 21575, 5290), VenueBar("IJCAI", 5806, None), VenueBar("X", None, 7)]
-    assert png_size(compare_chart("2025", bars)) == SIZE
-    assert png_size(compare_chart("2025", [])) == SIZE
+    assert png_size(compare_chart(ChartLabels("2025"), bars)) == SIZE
+    assert png_size(compare_chart(ChartLabels("2025"), [])) == SIZE
 
 
 def test_the_year_shown_is_shaded() -> None:
-    plain = trend_chart("NeurIPS", NEURIPS)
-    shaded = trend_chart("NeurIPS", NEURIPS, highlight=2024)
+    plain = trend_chart(ChartLabels("NeurIPS"), NEURIPS)
+    shaded = trend_chart(ChartLabels("NeurIPS"), NEURIPS, highlight=2024)
     assert png_size(shaded) == SIZE
     assert shaded != plain

@@ -10,8 +10,9 @@ PROBE = """
 import sys
 import bot.app, bot.cli, bot.commands.registry, bot.digests.content, bot.render.stats
 print("before", any(name.split(".")[0] == "matplotlib" for name in sys.modules))
+from bot.render.chart_labels import ChartLabels
 from bot.render.charts import TrendPoint, trend_chart
-png = trend_chart("t", [TrendPoint(2024, 10, 3)])
+png = trend_chart(ChartLabels("t"), [TrendPoint(2024, 10, 3)])
 print("after", "matplotlib.figure" in sys.modules, png[:4] == b"\\x89PNG")
 """
 

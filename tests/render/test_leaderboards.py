@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.domain.institutions import load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.render.i18n import Strings
 from bot.render.leaderboards import Scope, authors_embed, institutions_embed, ranks, scope_text
@@ -32,7 +33,7 @@ def test_credits_tie_as_shown_and_names_are_escaped() -> None:
         ranked=3,
         papers=3,
     )
-    embed = institutions_embed(board, Scope(), STRINGS, "en")
+    embed = institutions_embed(board, Scope(), STRINGS, "en", load_institutions())
     assert embed.description == (
         "**1.** \\*\\*Bold\\*\\* Lab — **1.00** (papers: 3)\n"
         "**1.** Plain\\_Lab — **1.00** (papers: 1)\n"
@@ -54,3 +55,20 @@ def test_authors_rank_by_papers() -> None:
         "**3.** ",
     ]
     assert embed.footer.text == "Top 3 of 3 authors of 4 awarded papers."
+
+
+def test_institutions_are_named_in_the_readers_language() -> None:
+    board = Leaderboard(
+        (InstitutionCredit("Tsinghua University", 2.0, 2), InstitutionCredit("Lab X", 1.0, 1)),
+        ranked=2,
+        papers=3,
+    )
+    table = load_institutions()
+    lines = {
+        language: (institutions_embed(board, Scope(), STRINGS, language, table).description or "")
+        for language in ("en", "zh-TW", "zh-CN")
+    }
+    assert "Tsinghua University" in lines["en"]
+    assert "清華大學" in lines["zh-TW"]
+    assert "清华大学" in lines["zh-CN"]
+    assert all("Lab X" in text for text in lines.values())

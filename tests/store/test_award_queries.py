@@ -57,3 +57,24 @@ async def test_with_award_finds_the_papers_of_a_kind_latest_first(
     assert [a.kind for a in at_icml[0].awards] == [AwardKind.TEST_OF_TIME]
     assert await papers.with_award(AwardKind.CLASSIC) == []
     assert len(await papers.with_award(AwardKind.TEST_OF_TIME, limit=1)) == 1
+
+
+async def test_test_of_time_includes_the_runners_up_and_mentions_named_beside_it(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await _fill(catalog)  # "Mentioned" is a plain honorable mention: not test of time
+    mention = _award("Beside it", AwardKind.HONORABLE_MENTION, year=2024)
+    runner_up = _award("Close second", AwardKind.RUNNER_UP, venue="neurips", year=2024)
+    await catalog.apply(
+        batch(
+            mention.model_copy(update={"name": "Honorable Mention", "track": "Test of Time"}),
+            runner_up.model_copy(update={"name": "Test of Time Award Runner-Up"}),
+        ),
+        actor="test",
+        policy="update",
+    )
+    papers = PaperRepository(db)
+    found = [p.paper.title for p in await papers.test_of_time()]
+    assert found == ["Old classic", "Elsewhere", "Beside it", "Close second", "Older classic"]
+    at_icml = [p.paper.title for p in await papers.test_of_time(venue="icml")]
+    assert at_icml == ["Old classic", "Beside it", "Older classic"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit
 from bot.domain.models import Award, AwardKind, Paper
 from bot.store.catalog import CatalogRepository
@@ -97,7 +98,7 @@ async def test_institution_names_group_regardless_of_case_but_not_more(
         actor="test",
         policy="update",
     )
-    board = await PaperRepository(db).institution_credit()
+    board = await PaperRepository(db, InstitutionAliases([])).institution_credit()
 
     assert board.entries == (
         InstitutionCredit("MIT", 2.0, 2),  # "MIT" and "mit" on one paper are one institution
@@ -147,3 +148,24 @@ async def test_authors_by_distinct_awarded_papers_then_awards(
         ("Alan Turing", 1),
     ]
     assert (await papers.author_awards(last=2000)).entries == ()
+
+
+async def test_an_institutions_names_count_as_one_under_its_english_name(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(
+        batch(
+            _award("One", affiliations=("Tsinghua University",)),
+            _award("Two", affiliations=("清華大學",)),
+            _award("Three", affiliations=("清华大学", "tsinghua")),
+            _award("Four", affiliations=("Peking University",)),
+        ),
+        actor="test",
+        policy="update",
+    )
+    board = await PaperRepository(db).institution_credit()
+    assert board.entries == (
+        InstitutionCredit("Tsinghua University", 3.0, 3),
+        InstitutionCredit("Peking University", 1.0, 1),
+    )
+    assert board.ranked == 2

@@ -54,3 +54,44 @@ async def test_bot_state_round_trip(db: Database) -> None:
     await state.put("k", "one")
     await state.put("k", "two")
     assert await state.get("k") == "two"
+
+
+def _other_names_for(database: Path, tmp_path: Path) -> dict[str, Path]:
+    """Every way this test knows to name the same database file differently."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "link.db").symlink_to(database)
+    (tmp_path / "relative-link.db").symlink_to(Path(database.parent.name) / database.name)
+    (tmp_path / "dir-link").symlink_to(database.parent, target_is_directory=True)
+    (tmp_path / "chain.db").symlink_to(tmp_path / "elsewhere" / "link.db")
+    return {
+        "symlink": tmp_path / "elsewhere" / "link.db",
+        "relative symlink": tmp_path / "relative-link.db",
+        "symlinked folder": tmp_path / "dir-link" / database.name,
+        "symlink to a symlink": tmp_path / "chain.db",
+        "dot-dot": database.parent / "elsewhere" / ".." / database.name,
+    }
+
+
+@pytest.mark.parametrize("first", ["real", "other"])
+def test_the_lock_holds_for_the_file_whatever_name_it_is_reached_by(
+    tmp_path: Path, first: str
+) -> None:
+    database = tmp_path / "data" / "laurel.db"
+    database.parent.mkdir()
+    database.write_bytes(b"")
+    for how, other in _other_names_for(database, tmp_path).items():
+        holder, second = (database, other) if first == "real" else (other, database)
+        with InstanceLock(holder), pytest.raises(StoreError, match="already running"):
+            InstanceLock(second).acquire()
+        with InstanceLock(second):  # released: the other name is free again
+            pass
+        assert not list(tmp_path.glob("**/link.db.lock")), how
+
+
+def test_the_lock_holds_through_a_symlinked_folder_before_the_database_exists(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "data", target_is_directory=True)
+    with InstanceLock(tmp_path / "data" / "laurel.db"), pytest.raises(StoreError):
+        InstanceLock(tmp_path / "alias" / "laurel.db").acquire()

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
 from bot.store.catalog import CatalogRepository
@@ -135,3 +136,56 @@ async def test_pagination(db: Database, catalog: CatalogRepository) -> None:
     assert len(first) == 10
     assert len(second) == 5
     assert not {p.id for p in first} & {p.id for p in second}
+
+
+async def _seed_institutions(catalog: CatalogRepository) -> None:
+    await catalog.apply(
+        batch(
+            award("Sparse routing", affiliations=["Tsinghua University"]),
+            award("Dense routing", affiliations=["清華大學"], year=2024),
+            award("Unrelated work", affiliations=["Stanford University"]),
+            award("Thu and the weekday effect", affiliations=["Princeton University"]),
+        ),
+        actor="t",
+        policy="update",
+    )
+
+
+@pytest.mark.parametrize(
+    "typed", ["清华", "清華", "清華大學", "Tsinghua", "THU", "tsinghua university"]
+)
+async def test_any_name_of_an_institution_finds_its_papers(
+    db: Database, catalog: CatalogRepository, typed: str
+) -> None:
+    await _seed_institutions(catalog)
+    titles = {p.paper.title for p in await PaperRepository(db).search(typed)}
+    assert {"Sparse routing", "Dense routing"} <= titles
+    assert "Unrelated work" not in titles
+
+
+async def test_naming_an_institution_only_adds_results(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await _seed_institutions(catalog)
+    titles = {p.paper.title for p in await PaperRepository(db).search("thu")}
+    assert "Thu and the weekday effect" in titles  # the word itself still matches anywhere
+
+
+async def test_an_institution_and_a_word_narrow_together(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await _seed_institutions(catalog)
+    titles = [p.paper.title for p in await PaperRepository(db).search("清华 sparse")]
+    assert titles == ["Sparse routing"]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+@example("清华 THU (MIT")
+@example('Tsinghua"')
+def test_any_text_with_institutions_makes_a_query_fts5_accepts(
+    fts: sqlite3.Connection, text: str
+) -> None:
+    query = match_query("MIT " + text + " 清華", load_institutions())
+    assert query is not None
+    fts.execute("SELECT rowid FROM paper_search WHERE paper_search MATCH ?", (query,)).fetchall()

@@ -23,6 +23,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from bot.catalog.document import DocumentError, describe_errors
+from bot.catalog.nesting import load_yaml
 from bot.domain.awards import classify_award
 from bot.domain.identifiers import IdentifierError, normalize_doi, parse_arxiv_id
 from bot.domain.models import (
@@ -94,17 +95,25 @@ def parse(path: Path, known: Sequence[Venue] = ()) -> CatalogBatch:
     )
 
 
+def yaml_line(error: Exception) -> str:
+    """The line a YAML error points at, or "?" (a decoding error has none)."""
+    mark = getattr(error, "problem_mark", None)
+    return str(mark.line + 1) if mark is not None else "?"
+
+
 def _load_list(path: Path, *, missing_ok: bool = False) -> list[Any]:
     if missing_ok and not path.is_file():
         return []
     try:
-        # The C loader where PyYAML has it: the pure-Python one takes seconds on papers.yml.
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        data = load_yaml(path.read_text(encoding="utf-8"), path.name)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise DocumentError(f"{path.name}: cannot be read as YAML: {exc}") from None
+        raise DocumentError(
+            f"{path.name}: cannot be read as YAML: {exc}", key="not-yaml", line=yaml_line(exc)
+        ) from None
     if not isinstance(data, list):
-        raise DocumentError(f"{path.name}: expected a list of records at the top level")
+        raise DocumentError(
+            f"{path.name}: expected a list of records at the top level", key="yaml-shape"
+        )
     return data
 
 

@@ -1,4 +1,4 @@
-"""Awards as a spreadsheet: CSV that curators edit in Excel, LibreOffice or Google Sheets.
+r"""Awards as a spreadsheet: CSV that curators edit in Excel, LibreOffice or Google Sheets.
 
 One row is one award. The first line is the header; columns may come in any order, and their
 names are read without regard to case or surrounding spaces:
@@ -24,17 +24,25 @@ RFC 4180. A row that is not a valid award is rejected with its line and the colu
 a file that cannot be read as a whole (not UTF-8, no header, missing or unknown columns) is
 an error.
 
+Two escapes keep any stored value intact, and a spreadsheet from running it:
+
+* In `authors` and `affiliations`, `\;` is a ";" inside a name and `\\` a backslash; any other
+  backslash is just a backslash.
+* A cell that starts with what a spreadsheet takes for a formula ("=", "+", "-", "@", a tab or a
+  carriage return) is written with a "'" before it, as OWASP advises; so is a cell that starts
+  with "'" followed by one of those or by another "'". Reading strips one leading "'" from
+  exactly such cells, so "'Tis" in a hand-written file stays "'Tis".
+
 `write` writes the same header, so what CSV holds survives a round trip. What it cannot hold:
 alternatives, sources beyond the award's first link (source documents, covers and notes, the
-paper's own sources), venues and editions with their statistics. Authors and affiliations that
-contain ";" cannot be written, since ";" separates them. Cells are written as they are, so a
-spreadsheet may take one that starts with "=", "+", "-" or "@" for a formula.
+paper's own sources), venues and editions with their statistics.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +66,11 @@ _SUMMARIES: dict[Language, str] = {
     "zh-CN": "summary_zh_cn",
 }
 _LISTS = ("authors", "affiliations")
+# What a spreadsheet takes for the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+GUARD = "'"
+# In a list cell: an escaped separator or backslash, a separator, or anything else.
+_LIST_PARTS = re.compile(r"\\([;\\])|(;)|(\\|[^;\\]+)")
 
 
 def parse(path: Path) -> CatalogBatch:
@@ -66,12 +79,17 @@ def parse(path: Path) -> CatalogBatch:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DocumentError(
-            f"{path.name}: not UTF-8 text (byte {exc.start}); save it as “CSV UTF-8”"
+            f"{path.name}: not UTF-8 text (byte {exc.start}); save it as “CSV UTF-8”",
+            key="csv-not-utf8",
         ) from None
     rows = _rows(text, path.name)
     first = next(rows, None)
     if first is None:
-        raise DocumentError(f"{path.name}: empty file; the first line must be the header")
+        raise DocumentError(
+            f"{path.name}: empty file; the first line must be the header",
+            key="csv-empty",
+            required=", ".join(REQUIRED),
+        )
     header = _header(first[1], path.name)
     awards: list[Award] = []
     rejected: list[Rejection] = []
@@ -81,7 +99,7 @@ def parse(path: Path) -> CatalogBatch:
             reason = f"{len(row)} values, but the header has {len(header)} columns"
             rejected.append(Rejection(where=where, reason=reason))
             continue
-        cells = {name: value.strip() for name, value in zip(header, row, strict=True)}
+        cells = {name: unguard(value.strip()) for name, value in zip(header, row, strict=True)}
         empty = [name for name in REQUIRED if not cells[name]]
         if empty:
             rejected.append(Rejection(where=where, reason=f"empty {', '.join(empty)}"))
@@ -103,7 +121,9 @@ def _rows(text: str, origin: str) -> Iterator[tuple[int, list[str]]]:
                 yield line, row
             line = reader.line_num + 1
     except csv.Error as exc:
-        raise DocumentError(f"{origin} line {line}: not readable as CSV: {exc}") from None
+        raise DocumentError(
+            f"{origin} line {line}: not readable as CSV: {exc}", key="csv-unreadable", line=line
+        ) from None
 
 
 def _header(row: list[str], origin: str) -> list[str]:
@@ -125,7 +145,10 @@ def _header(row: list[str], origin: str) -> list[str]:
         optional = ", ".join(name for name in COLUMNS if name not in REQUIRED)
         raise DocumentError(
             f"{origin}: {'; '.join(problems)}. The first line must be the header: "
-            f"{', '.join(REQUIRED)} and any of {optional}"
+            f"{', '.join(REQUIRED)} and any of {optional}",
+            key="csv-header",
+            columns=", ".join([*unknown, *missing, *twice])[:200],
+            required=", ".join(REQUIRED),
         )
     return names
 
@@ -138,7 +161,7 @@ def _record(cells: dict[str, str]) -> dict[str, Any]:
         derived, derived_track = classify_award(value["award"])
         kind, track = derived.value, track or derived_track
     paper: dict[str, Any] = {
-        name: [part.strip() for part in value[name].split(";") if part.strip()]
+        name: [part.strip() for part in split_list(value[name]) if part.strip()]
         for name in _LISTS
         if name in value
     }
@@ -191,28 +214,56 @@ def _column(loc: tuple[int | str, ...]) -> str:
     return "row"
 
 
+def guard(cell: str) -> str:
+    """`cell` as a spreadsheet shows it as text (never runs it); `unguard` gives it back."""
+    if cell.startswith(FORMULA_STARTS) or (
+        cell.startswith(GUARD) and cell[1:2] and cell[1:2] in (*FORMULA_STARTS, GUARD)
+    ):
+        return GUARD + cell
+    return cell
+
+
+def unguard(cell: str) -> str:
+    """`cell` without the "'" that `guard` (or a spreadsheet user) put before a formula."""
+    if cell.startswith(GUARD) and cell[1:2] and cell[1:2] in (*FORMULA_STARTS, GUARD):
+        return cell[1:]
+    return cell
+
+
+def join_list(items: tuple[str, ...]) -> str:
+    return "; ".join(item.replace("\\", "\\\\").replace(";", "\\;") for item in items)
+
+
+def split_list(cell: str) -> list[str]:
+    """The names in a list cell: split at each ";" that is not escaped, escapes undone."""
+    names: list[str] = []
+    current: list[str] = []
+    for escaped, separator, text in _LIST_PARTS.findall(cell):
+        if separator:
+            names.append("".join(current))
+            current = []
+        else:
+            current.append(escaped or text)
+    names.append("".join(current))
+    return names
+
+
 def write(batch: CatalogBatch) -> str:
     """The awards of `batch` as CSV with the full header (venues and editions are not written).
 
-    Raises DocumentError for an award CSV cannot hold (a ";" inside an author or affiliation).
+    Every value is written so that `parse` reads it back unchanged, and no cell is a formula.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for award in batch.awards:
         cells = _cells(award)
-        writer.writerow([cells[name] for name in COLUMNS])
+        writer.writerow([guard(cells[name]) for name in COLUMNS])
     return out.getvalue()
 
 
 def _cells(award: Award) -> dict[str, str]:
     paper = award.paper
-    for name in _LISTS:
-        if any(";" in item for item in getattr(paper, name)):
-            raise DocumentError(
-                f"{award.venue} {award.year} “{paper.title}”: one of its {name} contains “;”, "
-                "which CSV uses to separate them"
-            )
     cells = {
         "venue": award.venue,
         "year": str(award.year),
@@ -220,8 +271,8 @@ def _cells(award: Award) -> dict[str, str]:
         "kind": award.kind.value,
         "track": award.track or "",
         "title": paper.title,
-        "authors": "; ".join(paper.authors),
-        "affiliations": "; ".join(paper.affiliations),
+        "authors": join_list(paper.authors),
+        "affiliations": join_list(paper.affiliations),
         "paper_year": "" if paper.year is None else str(paper.year),
         "arxiv": str(paper.arxiv_id or ""),
         "doi": paper.doi or "",

@@ -1,0 +1,83 @@
+"""One enrich run, as `laurel enrich` and a starting bot (`[arxiv] enrich_on_start`) do it.
+
+Papers with an arXiv id first, many ids a request; then papers without one, a title a request.
+Both share the client's pace (one request every `min_interval_seconds`, whoever asks), so a
+curator's /curate paper add waits its turn rather than doubling the rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.catalog.arxiv import ArxivClient
+from bot.catalog.arxiv_enrich import EnrichReport, enrich, to_enrich
+from bot.catalog.arxiv_titles import resolve_titles, to_resolve
+from bot.store.database import Database
+from bot.store.enrichment import Incomplete
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class EnrichPlan:
+    by_id: list[Incomplete]
+    by_title: list[Incomplete]
+
+    def __len__(self) -> int:
+        return len(self.by_id) + len(self.by_title)
+
+
+async def plan_enrich(
+    db: Database, *, limit: int | None = None, retry_missing: bool = False
+) -> EnrichPlan:
+    """What a run would ask arXiv about: at most `limit` papers, those with an id first."""
+    by_id = await to_enrich(db, limit=limit, retry_missing=retry_missing)
+    rest = None if limit is None else limit - len(by_id)
+    by_title = await to_resolve(db, limit=rest, retry_missing=retry_missing) if rest != 0 else []
+    return EnrichPlan(by_id, by_title)
+
+
+async def run_enrich(
+    db: Database,
+    client: ArxivClient,
+    plan: EnrichPlan,
+    *,
+    batch: int,
+    dry_run: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> EnrichReport:
+    report = await enrich(db, client, plan.by_id, batch=batch, dry_run=dry_run, progress=progress)
+    if report.stopped_by is None and plan.by_title:
+        await resolve_titles(db, client, plan.by_title, report, dry_run=dry_run, progress=progress)
+    return report
+
+
+async def enrich_in_background(db: Database, client: ArxivClient, *, batch: int) -> None:
+    """A starting bot's enrich run: logged, never raised (the bot serves on regardless)."""
+    try:
+        plan = await plan_enrich(db)
+        if not plan:
+            log.info("enrich: every paper is as complete as arXiv can make it")
+            return
+        log.info(
+            "enrich: %d papers to complete by arXiv id, %d to look up by title",
+            len(plan.by_id),
+            len(plan.by_title),
+        )
+        report = await run_enrich(db, client, plan, batch=batch)
+    except asyncio.CancelledError:
+        log.info("enrich: stopped (the bot is closing); what was written is kept")
+        raise
+    except Exception:
+        log.exception("enrich: failed; what was written is kept, the next start does the rest")
+        return
+    for line in report.summary(dry_run=False).splitlines():
+        log.info("enrich: %s", line)
+    if report.stopped_by is not None:
+        log.warning(
+            "enrich: arXiv stopped answering (%s); the next start does the rest",
+            report.stopped_by.params,
+        )

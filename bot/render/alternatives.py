@@ -1,0 +1,87 @@
+"""Where sources disagree about a paper or its awards, in a few short lines for /paper show.
+
+/stats edition lists every figure another source reports; a paper's disagreements are text
+(a title spelling, an award's name, a year), so each line is cut short, says which source and
+why, and only the first few are shown. Pure: models in, text out; data escaped here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import discord
+
+from bot.domain.models import Alternative, AwardRef, Language, Paper
+from bot.domain.text import truncate
+from bot.render.i18n import Strings
+
+SHOWN = 3  # lines; the rest become "… and N more"
+VALUE_CHARS = 80
+SOURCE_CHARS = 40
+REASON_CHARS = 100
+# Fields with a label of their own; any other shows under its stored name.
+_LABELLED = frozenset(
+    {
+        "title",
+        "authors",
+        "year",
+        "abstract",
+        "doi",
+        "arxiv",
+        "name",
+        "kind",
+        "track",
+        "affiliations",
+    }
+)
+
+
+def disagreements(
+    paper: Paper, awards: Sequence[AwardRef], strings: Strings, language: Language
+) -> str | None:
+    """Each alternative value of the paper and of its awards, with its source and reason."""
+    lines = [_line(a, None, strings, language) for a in paper.alternatives]
+    for award in awards:
+        where = f"{award.venue_name} {award.year}"
+        lines += [_line(a, where, strings, language) for a in award.alternatives]
+    if not lines:
+        return None
+    shown = lines[:SHOWN]
+    if len(lines) > SHOWN:
+        shown.append(strings.text("paper-more-disagreements", language, count=len(lines) - SHOWN))
+    return "\n".join(shown)
+
+
+def _line(alternative: Alternative, award: str | None, strings: Strings, language: Language) -> str:
+    field = alternative.field
+    label = (
+        strings.text(f"paper-field-{field}", language)
+        if field in _LABELLED
+        else _esc(field.replace("_", " "))
+    )
+    if award is not None:
+        label = strings.text("paper-disagree-award", language, award=_esc(award), field=label)
+    source = alternative.source
+    name = source.document or urlsplit(source.url or "").hostname or ""
+    return "• " + strings.text(
+        "paper-disagree-line",
+        language,
+        field=label,
+        value=_esc(truncate(_value(alternative.value), VALUE_CHARS)),
+        source=_esc(truncate(name, SOURCE_CHARS)),
+        reason=_esc(truncate(alternative.reason, REASON_CHARS)),
+    )
+
+
+def _value(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _esc(text: str) -> str:
+    return discord.utils.escape_markdown(text)

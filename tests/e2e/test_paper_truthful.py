@@ -1,0 +1,110 @@
+"""/paper show and /curate say what the catalogue does not know: a cut-short author list, a
+paper with no link (a labelled search instead), a summary that is really the abstract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import LaurelBot
+from bot.localdiscord.server import LocalDiscord
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from tests.e2e.test_curate import EPHEMERAL, ada, button, curate, curator_bot
+from tests.e2e.test_paper import _show
+from tests.store.conftest import award, batch
+
+__all__ = ["curator_bot"]  # the fixture, shared
+
+
+def fields_of(message: dict[str, Any]) -> dict[str, str]:
+    return {f["name"]: f["value"] for f in message["embeds"][0]["fields"]}
+
+
+async def test_a_paper_with_no_link_shows_a_labelled_arxiv_search(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    linkless = award("Batch Renormalization: Quokkas (and Wombats)")
+    await CatalogRepository(db).apply(batch(linkless), actor="test", policy="update")
+    shown = await _show(server, "batch renormalization quokkas")
+    (embed,) = shown["embeds"]
+    assert "url" not in embed or embed["url"] is None  # the title never links to a search
+    search = (
+        "https://arxiv.org/search/?query=Batch+Renormalization%3A+Quokkas+%28and+Wombats%29"
+        "&searchtype=title"
+    )
+    assert fields_of(shown)["Links"] == (
+        f"No link to the paper yet · [Search arXiv for this title]({search})"
+    )
+    chinese = fields_of(await _show(server, "batch renormalization quokkas", "zh-TW"))["連結"]
+    assert chinese == f"目錄中還沒有論文連結 · [在 arXiv 搜尋這個標題]({search})"
+
+
+async def test_a_cut_short_author_list_reads_et_al_and_the_abstract_is_labelled(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    cut = award(
+        "Quokka Scaling Laws",
+        authors=["Ada Quokka", "Bo Wombat"],
+        authors_incomplete=True,
+        abstract="Quokkas scale. Wombats do not.",
+    )
+    await CatalogRepository(db).apply(batch(cut), actor="test", policy="update")
+    shown = await _show(server, "quokka scaling")
+    assert fields_of(shown)["Authors"] == "Ada Quokka, Bo Wombat et al."
+    assert (
+        shown["embeds"][0]["description"] == "*From the abstract:* Quokkas scale. Wombats do not."
+    )
+    chinese = await _show(server, "quokka scaling", "zh-CN")
+    assert fields_of(chinese)["作者"] == "Ada Quokka, Bo Wombat 等"
+    assert chinese["embeds"][0]["description"] == "*节选自论文摘要：*Quokkas scale. Wombats do not."
+
+
+async def test_curate_add_and_edit_flag_a_paper_left_without_a_link(
+    curator_bot: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    opened = await curate(
+        server, "paper add", {"venue": "ICML", "year": 2025, "award": "best", "track": "Main"}
+    )
+    await opened.response()
+    form = {"title": "Linkless Wonders", "authors": "Ada Lovelace", "abstract": "We wonder."}
+    preview = await (await server.submit(opened, form)).message()
+    assert preview["flags"] & EPHEMERAL
+    flagged = fields_of(preview)["Links"]
+    assert flagged.startswith("⚠️ No link to the paper: readers will only get a title search")
+    assert "https://arxiv.org/search/?query=Linkless+Wonders&searchtype=title" in flagged
+    done = await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
+    assert (await done.message())["embeds"][0]["title"] == "Added"
+    row = await db.fetchone("SELECT id FROM papers WHERE title = 'Linkless Wonders'")
+    assert row is not None
+
+    opened = await curate(server, "paper edit", {"paper": str(row["id"])})
+    await opened.response()
+    edited = await server.submit(opened, {**form, "abstract": "We wonder more."})
+    assert "⚠️ No link" in fields_of(await edited.message())["Links"]
+
+    opened = await curate(server, "paper edit", {"paper": str(row["id"])})
+    await opened.response()
+    linked = await server.submit(opened, {**form, "links": "project https://example.org/w"})
+    assert "Links" not in fields_of(await linked.message())
+
+
+async def test_paper_show_says_where_sources_disagree_and_why(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    catalog = CatalogRepository(db)
+    given = award("Quokka Alignment", arxiv="2502.99999")
+    first = given.model_copy(update={"paper": given.paper.model_copy(update={"year": 2024})})
+    await catalog.apply(batch(first), actor="test", policy="update")
+    later = first.model_copy(
+        update={"name": "Best Paper", "paper": first.paper.model_copy(update={"year": 2025})}
+    )
+    await catalog.apply(batch(later), actor="import", policy="fill")
+    shown = await _show(server, "quokka alignment")
+    disagree = fields_of(shown)["Sources disagree"].splitlines()
+    reason = "given by a later import; the value already in the catalogue is kept"
+    assert disagree == [
+        f"• Year: “2025” (import by import) — {reason}",
+        f"• ICML 2025 award, name: “Best Paper” (import by import) — {reason}",
+    ]
+    chinese = fields_of(await _show(server, "quokka alignment", "zh-TW"))["來源說法不一"]
+    assert chinese.startswith("• 年份：「2025」")
