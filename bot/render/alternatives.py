@@ -11,11 +11,10 @@ import datetime as dt
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-import discord
-
 from bot.domain.models import Alternative, AwardRef, Language, Paper
 from bot.domain.text import truncate
 from bot.render.i18n import Strings
+from bot.render.markdown import esc
 
 SHOWN = 3  # lines; the rest become "… and N more"
 VALUE_CHARS = 80
@@ -84,4 +83,4 @@ def _value(value: object) -> str:
 
 
 def _esc(text: str) -> str:
-    return discord.utils.escape_markdown(text)
+    return esc(text)
