@@ -21,13 +21,13 @@ RUN groupadd --system --gid 10001 laurel \
         --shell /usr/sbin/nologin laurel
 
 WORKDIR /app
-# The bundled catalogue (data/) is read from beside the package, so the checkout is
-# installed in place (editable) rather than copied into site-packages without it.
+# Installed as a normal package: the bundled catalogue (data/, linked into the package as
+# bot/_data) ships inside it as package data, so the image needs nothing from /app at run time.
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data
 RUN python -m venv /opt/laurel \
-    && /opt/laurel/bin/pip install --no-cache-dir -e /app \
+    && /opt/laurel/bin/pip install --no-cache-dir /app \
     && mkdir -p /data/backups
 
 # replay: skip (ownership needs root and the account above)

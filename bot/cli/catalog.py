@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
+from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
 from bot.store.plan import Plan
 
@@ -107,8 +108,23 @@ async def show_stats(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         coverage = await EditionRepository(db).coverage()
         papers = await PaperRepository(db).count()
+        links = await LinkRepository(db).coverage()
     print(render_coverage(coverage, papers))
+    print(render_links(links))
     return 0
+
+
+def render_links(links: LinkCoverage, *, listed: int | None = None) -> str:
+    """Papers with an arXiv id and with any link, then those with none (the first `listed`)."""
+    lines = [
+        f"links: {links.with_arxiv} of {links.papers} papers have an arXiv id, "
+        f"{links.with_link} ({links.share:.1%}) have a link, {len(links.linkless)} have none"
+    ]
+    shown = links.linkless if listed is None else links.linkless[:listed]
+    lines += [f"  no link: #{p.paper_id} {p.venue} {p.year} “{p.title}”" for p in shown]
+    if len(shown) < len(links.linkless):
+        lines.append(f"  … and {len(links.linkless) - len(shown)} more (laurel stats lists all)")
+    return "\n".join(lines)
 
 
 def render_coverage(coverage: list[Coverage], papers: int) -> str:

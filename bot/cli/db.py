@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
+from bot.cli.catalog import render_links
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
 from bot.store.backup_files import restore
 from bot.store.database import Database
+from bot.store.links import LinkRepository
 
 
 def register(commands: Any) -> None:
@@ -47,7 +49,11 @@ async def init_database(settings: Settings, args: argparse.Namespace) -> int:
 async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         version = await db.schema_version()
+        # A new release's bundled records, without undoing what curators did (see bundled.py).
+        plan = await load_bundled_into(db, only_if_empty=True)
     print(f"{settings.database.path}: schema version {version}, up to date")
+    if plan is not None:
+        print(f"bundled catalogue brought up to date ({plan.summary()})")
     return 0
 
 
@@ -55,9 +61,11 @@ async def check_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         problems = await db.integrity_check()
         version = await db.schema_version()
+        links = await LinkRepository(db).coverage()
     latest = migrations.available()[-1].version
     for problem in problems:
         print(f"problem: {problem}")
+    print(render_links(links, listed=10))  # a paper without a link is a gap, not a fault
     print(f"{settings.database.path}: schema {version}/{latest}, {len(problems)} problem(s)")
     return 1 if problems else 0
 

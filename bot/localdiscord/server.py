@@ -33,6 +33,8 @@ from bot.localdiscord.rest_channels import ChannelRoutes
 from bot.localdiscord.rest_interactions import InteractionRoutes
 from bot.localdiscord.state import Channel, World, default_world
 
+_UPLOAD_LIMIT = 10 * 1024 * 1024
+
 
 class LocalDiscord:
     def __init__(
@@ -60,7 +62,11 @@ class LocalDiscord:
         )
         self.rest = RestLayer(backend, validator)
         self.driver = Driver(self.world, self.store, self.commands, self.gateway, self.rest.settle)
-        self.app = web.Application(middlewares=[self.rest.middleware])
+        # Discord takes a bot's uploads up to 10 MiB a file (aiohttp's default is 1 MiB, less
+        # than /curate export of the whole catalogue); the form around them needs a little more.
+        self.app = web.Application(
+            middlewares=[self.rest.middleware], client_max_size=_UPLOAD_LIMIT + 64 * 1024
+        )
         self.app.router.add_get("/gateway", self.gateway.handle)
         channels = ChannelRoutes(backend)
         for routes in (ApplicationRoutes(backend), InteractionRoutes(backend, channels), channels):

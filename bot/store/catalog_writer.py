@@ -5,10 +5,13 @@ models to `apply_batch`, which runs inside the transaction `Database.write` (or,
 `Database.rehearse`) opened. Each record is written under a savepoint: it lands whole, with its
 audit row, or is rejected with a reason and leaves nothing behind.
 
-Two policies decide what happens when a record meets one already stored:
+Three policies decide what happens when a record meets one already stored:
 - `update` (our own documents and curators): the values it gives replace the stored ones;
 - `fill` (foreign imports): it only fills what is missing, and where it disagrees with a stored
-  value, its value is kept as an alternative with its source — both are kept, ours preferred.
+  value, its value is kept as an alternative with its source — both are kept, ours preferred;
+- `bundle` (a new release's bundled catalogue meeting a database in use): like `update`, except
+  that a field someone other than this actor ever changed (the audit says so) stays theirs, and
+  a paper or award a curator removed stays removed (reported as unchanged, not rejected).
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from typing import Any, Literal
 from bot.domain.models import Award, CatalogBatch, Edition, Paper, Rejection, Source, Venue
 from bot.domain.text import title_key
 from bot.store import rows
+from bot.store.curated import curated_fields, renamed_papers
 from bot.store.plan import Action, Change, Entity, Plan
 
-Policy = Literal["update", "fill"]
+Policy = Literal["update", "fill", "bundle"]
 _UNION_FIELDS = frozenset({"aliases", "sources", "alternatives"})
 _MAPPING_FIELDS = frozenset({"links", "summaries"})
 # A field that describes another: it is taken with the value it describes, never on its own
@@ -41,6 +45,10 @@ class Rejected(Exception):
         super().__init__(message)
         self.key = key
         self.params = params
+
+
+class KeptRemoved(Exception):
+    """Under `bundle`: a record a curator removed, which the bundled catalogue still has."""
 
 
 def apply_batch(
@@ -92,6 +100,7 @@ class _Writer:
         # Search-index rows are written once, after the last record: FTS5 flushes its pending
         # data at every savepoint, which made each record's savepoint ~4x dearer.
         self._to_index: list[tuple[int, dict[str, Any]]] = []
+        self._renamed: dict[str, list[int]] | None = None
 
     def record(self, where: str, write: Callable[[], None]) -> None:
         """Write one record under a savepoint; on failure undo it alone and say why."""
@@ -99,12 +108,19 @@ class _Writer:
         marks = len(self.changes), len(self._to_index)
         try:
             write()
-        except (Rejected, sqlite3.IntegrityError) as exc:
+        except (Rejected, sqlite3.IntegrityError, KeptRemoved) as exc:
             self.conn.execute("ROLLBACK TO record")
             del self.changes[marks[0] :]
             del self._to_index[marks[1] :]
-            key, params = (exc.key, exc.params) if isinstance(exc, Rejected) else ("conflict", {})
-            self.rejected.append(Rejection(where=where, reason=str(exc), key=key, params=params))
+            if isinstance(exc, KeptRemoved):
+                self.changes.append(Change("unchanged", "award", f"{where}: {exc}"))
+            else:
+                key, params = (
+                    (exc.key, exc.params) if isinstance(exc, Rejected) else ("conflict", {})
+                )
+                self.rejected.append(
+                    Rejection(where=where, reason=str(exc), key=key, params=params)
+                )
         self.conn.execute("RELEASE record")
 
     def flush_index(self) -> None:
@@ -131,7 +147,8 @@ class _Writer:
             self._note("add", "venue", venue.key, venue.name, None, incoming)
             return
         before = rows.from_row(row, rows.VENUE_FIELDS)
-        after = self._merge(before, incoming, None)  # venues carry no sources
+        curated = self._curated("venue", venue.key)
+        after = self._merge(before, incoming, None, curated)  # venues carry no sources
         self._update("venues", "key = ?", (venue.key,), before, after)
         self._note("change", "venue", venue.key, venue.name, before, after)
 
@@ -147,7 +164,8 @@ class _Writer:
             self._note("add", "edition", str(row_id), label, None, incoming)
             return
         before = rows.from_row(row, rows.EDITION_FIELDS)
-        after = self._merge(before, incoming, incoming["sources"])
+        curated = self._curated("edition", str(row["id"]))
+        after = self._merge(before, incoming, incoming["sources"], curated)
         self._update("editions", "id = ?", (row["id"],), before, after)
         self._note("change", "edition", str(row["id"]), label, before, after)
 
@@ -199,13 +217,16 @@ class _Writer:
             self._note("add", "award", str(row_id), label, None, {**identity, **incoming})
             return
         if row["removed_at"] is not None:
+            if self.policy == "bundle":
+                raise KeptRemoved(f"award #{row['id']} was removed by a curator; kept removed")
             raise Rejected(
                 f"award #{row['id']} was removed by a curator; undo the removal",
                 key="award-removed",
                 id=row["id"],
             )
         before = rows.from_row(row, rows.AWARD_FIELDS)
-        after = self._merge(before, incoming, incoming["sources"])
+        curated = self._curated("award", str(row["id"]))
+        after = self._merge(before, incoming, incoming["sources"], curated)
         self._update("awards", "id = ?", (row["id"],), before, after)
         self._note("change", "award", str(row["id"]), label, before, after)
 
@@ -229,13 +250,16 @@ class _Writer:
                 id=paper_id,
             )
         if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
+            if self.policy == "bundle":
+                raise KeptRemoved(f"paper #{paper_id} was removed by a curator; kept removed")
             raise Rejected(
                 f"paper #{paper_id} was removed by a curator; undo the removal",
                 key="paper-removed",
                 id=paper_id,
             )
         before = self._stored_paper(paper_id)
-        after = self._merge(before, incoming, incoming["sources"])
+        curated = self._curated("paper", str(paper_id))
+        after = self._merge(before, incoming, incoming["sources"], curated)
         after["arxiv_version"] = _latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
         columns = {k: v for k, v in after.items() if k not in rows.LIST_TABLES}
         before_columns = {k: v for k, v in before.items() if k not in rows.LIST_TABLES}
@@ -276,11 +300,28 @@ class _Writer:
             (key, edition_id),
         ).fetchone()
         if row is None:
-            return None
+            return self._former_title(key, edition_id) if self.policy == "bundle" else None
         # A stored id that differs from the one given means two papers that share a title.
         if (paper.arxiv and row["arxiv"]) or (paper.doi and row["doi"]):
             return None
         return int(row["id"])
+
+    def _former_title(self, key: str, edition_id: int) -> int | None:
+        """A paper of the edition that a curator renamed from this title (under `bundle`)."""
+        if self._renamed is None:
+            self._renamed = renamed_papers(self.conn, self.actor)
+        for paper_id in self._renamed.get(key, []):
+            found = self.conn.execute(
+                "SELECT 1 FROM awards WHERE paper_id = ? AND edition_id = ?", (paper_id, edition_id)
+            ).fetchone()
+            if found:
+                return paper_id
+        return None
+
+    def _curated(self, entity: Entity, entity_id: str) -> frozenset[str]:
+        if self.policy != "bundle":
+            return frozenset()
+        return curated_fields(self.conn, entity, entity_id, self.actor)
 
     def _one(self, sql: str, value: str | int | None) -> int | None:
         if value is None:
@@ -319,23 +360,29 @@ class _Writer:
     # -- merging, writing, auditing ------------------------------------------------------
 
     def _merge(
-        self, before: dict[str, Any], incoming: dict[str, Any], sources: list[Any] | None
+        self,
+        before: dict[str, Any],
+        incoming: dict[str, Any],
+        sources: list[Any] | None,
+        curated: frozenset[str] = frozenset(),
     ) -> dict[str, Any]:
         after = dict(before)
         for field, new in incoming.items():
             old = before.get(field)
-            if new in (None, [], {}) or field in _FOLLOWS:
+            if new in (None, [], {}) or field in _FOLLOWS or field in curated:
                 continue
             if field in _UNION_FIELDS:
                 after[field] = list(old or []) + [x for x in new if x not in (old or [])]
             elif field in _MAPPING_FIELDS:
                 after[field] = self._merge_mapping(field, old or {}, new, sources, after)
-            elif old in (None, [], {}) or self.policy == "update":
+            elif old in (None, [], {}) or self.policy != "fill":
                 after[field] = new
             elif old != new:
                 self._keep_alternative(after, field, new, sources)
         for field, leader in _FOLLOWS.items():
-            if field in incoming and incoming.get(leader) and after.get(leader) == incoming[leader]:
+            if field in curated or field not in incoming or not incoming.get(leader):
+                continue
+            if after.get(leader) == incoming[leader]:
                 after[field] = incoming[field]
         return after
 
@@ -349,7 +396,7 @@ class _Writer:
     ) -> dict[str, Any]:
         merged = dict(old)
         for key, value in new.items():
-            if key not in old or self.policy == "update":
+            if key not in old or self.policy != "fill":
                 merged[key] = value
             elif old[key] != value:
                 self._keep_alternative(after, f"{field}.{key}", value, sources)

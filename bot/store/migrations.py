@@ -107,7 +107,10 @@ def _copy_checked(conn: sqlite3.Connection, partial: Path, target: Path) -> None
             raise StoreError(f"the backup failed its integrity check: {verdict}")
         durable_replace(partial, target)
     except BaseException:
-        partial.unlink(missing_ok=True)  # out of space, a failed check: no half-file stays
+        # Out of space, a failed check: no half-file stays, nor the journal SQLite kept beside
+        # it (a copy big enough to be cut off mid-way leaves one).
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            partial.with_name(partial.name + suffix).unlink(missing_ok=True)
         raise
 
 

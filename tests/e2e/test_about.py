@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from bot.app import LaurelBot
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
@@ -8,15 +10,23 @@ from bot.store.database import Database
 
 
 async def test_about_answers_with_the_catalogue_coverage(
-    laurel: LaurelBot, server: LocalDiscord
+    laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     interaction = await server.slash("about")
     message = await interaction.message()
     (embed,) = message["embeds"]
     assert embed["title"] == "Laurel"
     coverage = embed["fields"][0]["value"]
-    assert coverage.startswith("5 venues with statistics for 60 editions (2013–2025)")
-    assert coverage.endswith("54 awards to 54 papers (2024–2025)")
+    assert re.match(r"\d+ venues with statistics for \d+ editions \(\d{4}–\d{4}\)", coverage)
+    row = await db.fetchone(
+        """
+        SELECT count(*), count(DISTINCT a.paper_id), min(e.year), max(e.year)
+        FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+        """
+    )
+    assert row is not None
+    assert row[0] >= 800
+    assert coverage.endswith(f"{row[0]} awards to {row[1]} papers ({row[2]}–{row[3]})")
     assert "ICML" in embed["fields"][1]["value"]
     assert message["flags"] & 64 == 0  # public
 

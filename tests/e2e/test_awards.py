@@ -164,11 +164,13 @@ async def test_history_counts_awards_per_year_by_kind(
     (embed,) = (await _awards(server, "history", venue="icml"))["embeds"]
     assert embed["title"] == "ICML awards by year"
     lines = embed["description"].split("\n")
-    assert lines[0] == "**2025** — 11 awards"
+    assert lines[0].startswith("**2026** — ")  # newest first
+    year = lines.index("**2025** — 11 awards")
     assert (
-        lines[1] == "Outstanding paper 6 · Position paper 2 · Honorable mention 2 · Test of time 1"
+        lines[year + 1]
+        == "Outstanding paper 6 · Position paper 2 · Honorable mention 2 · Test of time 1"
     )
-    assert "The catalogue covers ICML 2014–2025." in embed["description"]
+    assert "The catalogue covers ICML 2014–2026." in embed["description"]
     (chinese,) = (await _awards(server, "history", "zh-TW", venue="ICML"))["embeds"]
     assert chinese["title"] == "ICML 歷年獎項"
     assert "傑出論文 6 · 立場論文 2 · 榮譽提名 2 · 時間檢驗獎 1" in chinese["description"]
@@ -206,11 +208,13 @@ async def test_test_of_time_awards_across_venues_with_the_papers_year(
     ("subcommand", "options", "locale", "expected"),
     [
         ("edition", {"venue": "nosuchconf", "year": 2025}, "en-US",
-         "I don't know the venue **nosuchconf**. Try one of: AAAI, ICLR, ICML, IJCAI, NeurIPS."),
+         "I don't know the venue **nosuchconf**. Try one of: 3DV, AAAI, ACL, CASE, CoRL, CVPR, "
+         "ECCV, EMNLP, Humanoids, ICCV, ICLR, ICML, ICRA, IJCAI, IROS, NAACL, NeurIPS, RSS, "
+         "SIGGRAPH, WAFR."),
         ("edition", {"venue": "icml", "year": 1999}, "en-US",
-         "The catalogue has nothing for ICML 1999; it covers ICML 2014–2025."),
+         "The catalogue has nothing for ICML 1999; it covers ICML 2014–2026."),
         ("edition", {"venue": "icml", "year": 1999}, "zh-TW",
-         "目錄裡沒有 ICML 1999 的資料；ICML 收錄的年份是 2014–2025。"),
+         "目錄裡沒有 ICML 1999 的資料；ICML 收錄的年份是 2014–2026。"),
         ("edition", {"venue": "ijcai", "year": 2014}, "en-US",
          "The catalogue has nothing for IJCAI 2014; it covers IJCAI 2013, 2015–2025."),
         ("edition", {"venue": "icml", "year": 2025, "kind": "best"}, "en-US",
@@ -219,10 +223,12 @@ async def test_test_of_time_awards_across_venues_with_the_papers_year(
         ("edition", {"venue": "icml", "year": 2025, "kind": "best"}, "zh-TW",
          "目錄裡 ICML 2025 沒有「最佳論文」獎項。已收錄的有：傑出論文 (6)、立場論文 (2)、"
          "榮譽提名 (2)、時間檢驗獎 (1)。"),
-        ("edition", {"venue": "icml", "year": 2024}, "en-US",
-         "The catalogue has no awards for ICML 2024 yet."),
+        ("edition", {"venue": "icml", "year": 2014}, "en-US",
+         "The catalogue has no awards for ICML 2014 yet."),
         ("history", {"venue": "nosuchconf"}, "en-US",
-         "I don't know the venue **nosuchconf**. Try one of: AAAI, ICLR, ICML, IJCAI, NeurIPS."),
+         "I don't know the venue **nosuchconf**. Try one of: 3DV, AAAI, ACL, CASE, CoRL, CVPR, "
+         "ECCV, EMNLP, Humanoids, ICCV, ICLR, ICML, ICRA, IJCAI, IROS, NAACL, NeurIPS, RSS, "
+         "SIGGRAPH, WAFR."),
         ("test-of-time", {"venue": "ijcai"}, "en-US",
          "The catalogue has no test-of-time awards for IJCAI."),
     ],
@@ -246,7 +252,7 @@ async def test_the_venue_is_autocompleted_from_the_catalogue(
     choices = await server.autocomplete("awards", {"venue": "neur"}, "venue", subcommand="edition")
     assert [c["value"] for c in choices] == ["neurips"]
     everything = await server.autocomplete("awards", {"venue": ""}, "venue", subcommand="history")
-    assert len(everything) == 5
+    assert len(everything) == 20
 
 
 async def test_commands_are_named_in_the_readers_language(

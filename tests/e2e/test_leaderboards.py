@@ -145,16 +145,16 @@ async def test_awards_without_names_are_told_apart_from_no_awards(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     nameless = Award(
-        venue="icml", year=2024, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
+        venue="icml", year=2014, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
         paper=Paper(title="A paper with no names yet"),
     )  # fmt: skip
     catalog = CatalogRepository(db)
     await catalog.apply(CatalogBatch(awards=(nameless,)), actor="test", policy="update")
 
-    message = await stats(server, "institutions", {"venue": "icml", "from": 2024, "to": 2024})
+    message = await stats(server, "institutions", {"venue": "icml", "from": 2014, "to": 2014})
     assert message["flags"] & EPHEMERAL
     assert message["content"] == (
-        "The awarded papers for ICML, 2024 have no institutions in the catalogue yet."
+        "The awarded papers for ICML, 2014 have no institutions in the catalogue yet."
     )
-    chinese = await stats(server, "authors", {"venue": "icml", "to": 2024}, locale="zh-TW")
-    assert chinese["content"] == "目錄裡「ICML，至 2024 年」的得獎論文還沒有作者資料。"
+    chinese = await stats(server, "authors", {"venue": "icml", "to": 2014}, locale="zh-TW")
+    assert chinese["content"] == "目錄裡「ICML，至 2014 年」的得獎論文還沒有作者資料。"

@@ -180,7 +180,12 @@ class Replay:
             return
         for path in sorted(source.rglob("*")):
             rel = path.relative_to(self.context).as_posix()
-            if path.is_file() and not self.ignore.excluded(rel):
+            if path.is_symlink() and not self.ignore.excluded(rel):
+                # COPY keeps a link as a link (bot/_data -> ../data), as docker build does.
+                into = target / path.relative_to(source)
+                into.parent.mkdir(parents=True, exist_ok=True)
+                into.symlink_to(os.readlink(path))
+            elif path.is_file() and not self.ignore.excluded(rel):
                 into = target / path.relative_to(source)
                 into.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, into)

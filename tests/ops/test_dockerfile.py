@@ -109,3 +109,20 @@ def test_the_replay_moves_the_images_folders_and_honours_dockerignore(tmp_path: 
     assert (root / "data" / "out.txt").read_text() == "kept"
     assert (root / "data" / "out.txt.where").read_text().strip() == f"{root}/data/out.txt"
     assert replay.command("CMD") == ["echo", "hi"]
+
+
+def test_the_replay_copies_a_link_as_a_link(tmp_path: Path) -> None:
+    # bot/_data links to ../data: docker build keeps the link, and so must the replay.
+    context, root = tmp_path / "context", tmp_path / "root"
+    (context / "pkg").mkdir(parents=True)
+    (context / "shared").mkdir()
+    (context / "shared" / "x.toml").write_text("x = 1\n")
+    (context / "pkg" / "_data").symlink_to("../shared")
+    (context / "Dockerfile").write_text("FROM python:3.11-slim\nWORKDIR /app\nCOPY pkg ./pkg\n")
+    (context / ".dockerignore").write_text("*\n!pkg/\n")
+    (root / "app").mkdir(parents=True)
+    replay = Replay(context, root)
+    list(replay.run_steps())
+    copied = root / "app" / "pkg" / "_data"
+    assert copied.is_symlink()
+    assert str(copied.readlink()) == "../shared"

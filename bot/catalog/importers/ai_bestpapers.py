@@ -143,7 +143,7 @@ class _Venues:
         if not name:
             raise _Rejected("the edition names no venue")
         item = self._described.get(name.casefold(), {})
-        labels = [name.casefold(), (_text(item.get("name")) or name).casefold(), _slug(name)]
+        labels = [name.casefold(), (_text(item.get("name")) or name).casefold(), slug(name)]
         venue = next((self._index[label] for label in labels if label in self._index), None)
         if venue is None:
             venue = self._create(name, item)
@@ -153,7 +153,7 @@ class _Venues:
         return venue
 
     def _create(self, name: str, item: dict[str, Any]) -> Venue:
-        key = _slug(name)
+        key = slug(name)
         if not key:
             raise _Rejected(f"the venue name {name!r} has no letters or digits to make a key of")
         if not item:
@@ -287,6 +287,11 @@ def _identify(link: str | None) -> dict[str, Any]:
     return {"links": links, "doi": _doi(host, path)}
 
 
+def identify_link(link: str) -> dict[str, Any]:
+    """Paper fields (arXiv id, DOI, link slots) from a link; nothing if it is not a valid link."""
+    return _identify(_valid_url(link))
+
+
 def _doi(host: str, path: str) -> str | None:
     """The DOI of a doi.org link, or the one a publisher's link carries in its path."""
     found = _DOI_PATH.search(path)
@@ -323,6 +328,7 @@ def _texts(value: object) -> list[str]:
     return [text for text in map(_text, items) if text]
 
 
-def _slug(name: str) -> str:
+def slug(name: str) -> str:
+    """A venue key made of a venue's name: "CoRL" -> "corl"."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:32].strip("-")

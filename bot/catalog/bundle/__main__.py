@@ -1,0 +1,5 @@
+import sys
+
+from bot.catalog.bundle import main
+
+sys.exit(main())

@@ -1,0 +1,47 @@
+"""What curators made their own, read from the audit: the `bundle` write policy leaves it be.
+
+A new release's bundled catalogue meets a database in use. Whatever someone other than the
+bundled data's actor set (a curator's edit in Discord, an import) stays as they left it; the
+audit holds every such change with the record before and after, so it is asked, not guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from bot.domain.text import title_key
+
+
+def curated_fields(
+    conn: sqlite3.Connection, entity: str, entity_id: str, actor: str
+) -> frozenset[str]:
+    """The fields of a record that anyone but `actor` ever set (all of them if they made it)."""
+    fields: set[str] = set()
+    for before, after in conn.execute(
+        "SELECT before, after FROM audit WHERE entity = ? AND entity_id = ? AND actor != ?",
+        (entity, entity_id, actor),
+    ):
+        made = json.loads(after) if after else {}
+        was = json.loads(before) if before else None
+        if was is None:
+            fields |= set(made)
+        else:
+            fields |= {k for k in set(made) | set(was) if made.get(k) != was.get(k)}
+    return frozenset(fields)
+
+
+def renamed_papers(conn: sqlite3.Connection, actor: str) -> dict[str, list[int]]:
+    """Papers someone but `actor` renamed, by the key of each title they had before."""
+    renamed: dict[str, list[int]] = {}
+    for row in conn.execute(
+        """
+        SELECT entity_id, json_extract(before, '$.title') FROM audit
+        WHERE entity = 'paper' AND actor != ? AND before IS NOT NULL
+          AND json_extract(before, '$.title') != json_extract(after, '$.title')
+        ORDER BY id
+        """,
+        (actor,),
+    ):
+        renamed.setdefault(title_key(row[1]), []).append(int(row[0]))
+    return renamed

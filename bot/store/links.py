@@ -1,0 +1,59 @@
+"""How many papers can be opened: an arXiv id, a DOI or a link of any kind (issue 17)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.database import Database
+
+# A paper "has a link" when a reader can open it: an arXiv id, a DOI or any stored link.
+_LINKED = "(p.arxiv IS NOT NULL OR p.doi IS NOT NULL OR p.links NOT IN ('{}', 'null'))"
+
+
+@dataclass(frozen=True, slots=True)
+class Linkless:
+    paper_id: int
+    title: str
+    venue: str
+    year: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCoverage:
+    papers: int
+    with_arxiv: int
+    with_link: int
+    linkless: tuple[Linkless, ...]
+
+    @property
+    def share(self) -> float:
+        """The share of papers with a link (1.0 for an empty catalogue: nothing is missing)."""
+        return self.with_link / self.papers if self.papers else 1.0
+
+
+class LinkRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def coverage(self) -> LinkCoverage:
+        counts = await self._db.fetchone(
+            f"""
+            SELECT count(*), count(p.arxiv), ifnull(sum({_LINKED}), 0)
+            FROM live_papers AS p
+            """  # noqa: S608 (a constant condition)
+        )
+        assert counts is not None
+        found = await self._db.fetchall(
+            f"""
+            SELECT p.id, p.title, v.name AS venue, min(e.year) AS year
+            FROM live_papers AS p
+            JOIN live_awards AS a ON a.paper_id = p.id
+            JOIN editions AS e ON e.id = a.edition_id
+            JOIN venues AS v ON v.key = e.venue
+            WHERE NOT {_LINKED}
+            GROUP BY p.id
+            ORDER BY v.name, year, p.title
+            """  # noqa: S608 (a constant condition)
+        )
+        linkless = tuple(Linkless(r["id"], r["title"], r["venue"], r["year"]) for r in found)
+        return LinkCoverage(int(counts[0]), int(counts[1]), int(counts[2]), linkless)
