@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import defaultdict
 
 from bot.domain.areas import ResearchArea
 from bot.domain.identifiers import parse_arxiv_id
@@ -14,7 +13,8 @@ from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
 from bot.store.database import Database, Params
-from bot.store.search import match_query
+from bot.store.search import match_query, parse
+from bot.store.search_index import SearchIndex
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
@@ -23,7 +23,14 @@ _PAPER_COLUMNS = """
         (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
     (SELECT json_group_array(name) FROM
         (SELECT name FROM paper_affiliations WHERE paper_id = p.id ORDER BY position))
-        AS affiliations
+        AS affiliations,
+    (SELECT json_group_array(json_array(venue, venue_name, year, name, kind, track)) FROM
+        (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
+         FROM live_awards AS a
+         JOIN editions AS e ON e.id = a.edition_id
+         JOIN venues AS v ON v.key = e.venue
+         WHERE a.paper_id = p.id
+         ORDER BY e.year DESC, e.venue, a.id)) AS award_list
 """
 # bm25 weights per column: title, authors, affiliations, summaries, abstract.
 _RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
@@ -50,8 +57,14 @@ _AWARDS_IN_SCOPE = """
 
 
 class PaperRepository:
-    def __init__(self, db: Database, institutions: InstitutionAliases | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        institutions: InstitutionAliases | None = None,
+        index: SearchIndex | None = None,
+    ) -> None:
         self._db = db
+        self._index = index
         self._institutions = institutions or load_institutions()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
@@ -133,7 +146,27 @@ class PaperRepository:
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
-        """Papers matching `text`, best first; any text at all finds results or none."""
+        """Papers matching `text`, best first; any text at all finds results or none.
+
+        The derived index answers when it is ready; FTS5 (the same words, the same weights)
+        while it is being built, or when Laurel runs without it.
+        """
+        limit, offset = max(1, min(limit, 100)), max(0, offset)
+        if self._index is not None and self._index.ready:
+            parsed = parse(text, self._institutions)
+            if parsed is None:
+                return []
+            found = self._index.search(
+                parsed,
+                venue=venue,
+                year=year,
+                kind=kind.value if kind else None,
+                area=area.value if area else None,
+                limit=limit,
+                offset=offset,
+            )
+            if found is not None:
+                return await self.by_ids(found)
         query = match_query(text, self._institutions)
         if query is None:
             return []
@@ -164,10 +197,24 @@ class PaperRepository:
             "year": year,
             "kind": kind.value if kind else None,
             "area": area.value if area else None,
-            "limit": max(1, min(limit, 100)),
-            "offset": max(0, offset),
+            "limit": limit,
+            "offset": offset,
         }
         return await self._load(sql, params)
+
+    async def by_ids(self, paper_ids: list[int]) -> list[StoredPaper]:
+        """These papers, in this order, those still live; one query with their awards."""
+        if not paper_ids:
+            return []
+        found = await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS} FROM live_papers AS p
+            WHERE p.id IN (SELECT value FROM json_each(?))
+            """,  # noqa: S608
+            (json.dumps(paper_ids),),
+        )
+        by_id = {paper.id: paper for paper in found}
+        return [by_id[i] for i in paper_ids if i in by_id]
 
     async def ids(
         self,
@@ -361,36 +408,25 @@ class PaperRepository:
         return int(row[0]) if row else 0
 
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
-        paper_rows = await self._db.fetchall(sql, params)
-        if not paper_rows:
-            return []
-        awards = await self._awards_of([int(r["id"]) for r in paper_rows])
+        """Papers with their awards (the `award_list` column): one round trip to the store."""
         return [
             StoredPaper(
                 id=int(r["id"]),
                 paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
-                awards=tuple(awards[int(r["id"])]),
+                awards=tuple(
+                    AwardRef(
+                        venue=venue,
+                        venue_name=venue_name,
+                        year=year,
+                        name=name,
+                        kind=AwardKind(kind),
+                        track=track,
+                    )
+                    for venue, venue_name, year, name, kind, track in json.loads(r["award_list"])
+                ),
             )
-            for r in paper_rows
+            for r in await self._db.fetchall(sql, params)
         ]
-
-    async def _awards_of(self, paper_ids: list[int]) -> dict[int, list[AwardRef]]:
-        marks = ", ".join("?" for _ in paper_ids)
-        award_rows = await self._db.fetchall(
-            f"""
-            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track
-            FROM live_awards AS a
-            JOIN editions AS e ON e.id = a.edition_id
-            JOIN venues AS v ON v.key = e.venue
-            WHERE a.paper_id IN ({marks})
-            ORDER BY e.year DESC, e.venue, a.id
-            """,  # noqa: S608
-            paper_ids,
-        )
-        grouped: dict[int, list[AwardRef]] = defaultdict(list)
-        for r in award_rows:
-            grouped[int(r["paper_id"])].append(_award_ref(r))
-        return grouped
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:
