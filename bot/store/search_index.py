@@ -236,6 +236,10 @@ class SearchIndex:
 
     # -- searching ----------------------------------------------------------------------------
 
+    def count(self) -> int:
+        """How many papers the committed index holds."""
+        return 0 if self._index is None else int(self._index.searcher().num_docs)
+
     def search(
         self,
         parsed: Parsed,
