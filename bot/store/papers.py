@@ -14,6 +14,7 @@ from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
 from bot.store.database import Database, Params
 from bot.store.leaderboard_queries import LeaderboardQueries
+from bot.store.model_cache import ModelCache
 from bot.store.search import match_query, parse
 from bot.store.search_index import SearchIndex
 
@@ -131,6 +132,7 @@ class PaperRepository(LeaderboardQueries):
     ) -> None:
         self._db = db
         self._index = index
+        self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
@@ -372,24 +374,26 @@ class PaperRepository(LeaderboardQueries):
 
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
         """Papers with their awards (the `award_list` column): one round trip to the store."""
-        return [
-            StoredPaper(
-                id=int(r["id"]),
-                paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
-                awards=tuple(
-                    AwardRef(
-                        venue=venue,
-                        venue_name=venue_name,
-                        year=year,
-                        name=name,
-                        kind=AwardKind(kind),
-                        track=track,
-                    )
-                    for venue, venue_name, year, name, kind, track in json.loads(r["award_list"])
-                ),
+        found = await self._db.fetchall(sql, params)
+        return [self._models.get(r, _stored_paper) for r in found]
+
+
+def _stored_paper(r: sqlite3.Row) -> StoredPaper:
+    return StoredPaper(
+        id=int(r["id"]),
+        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
+        awards=tuple(
+            AwardRef(
+                venue=venue,
+                venue_name=venue_name,
+                year=year,
+                name=name,
+                kind=AwardKind(kind),
+                track=track,
             )
-            for r in await self._db.fetchall(sql, params)
-        ]
+            for venue, venue_name, year, name, kind, track in json.loads(r["award_list"])
+        ),
+    )
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:
