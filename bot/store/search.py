@@ -95,21 +95,28 @@ def fold(text: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """The index's tokens for `text`: folded words, CJK one character a token."""
-    found: list[str] = []
-    for word in _WORD.findall(fold(text)):
-        for part in _split_cjk(word):
-            found.extend(part.split(" ") if _CJK_RUN.match(part) else (part,))
-    return found
+    """The index's tokens for `text`: folded words, CJK one character a token, each word cut
+    to MAX_TERM_LENGTH letters as queries cut it."""
+    words: list[str] = _WORD.findall(index_text(fold(text)))
+    if max(map(len, words), default=0) > MAX_TERM_LENGTH:
+        words = [word[:MAX_TERM_LENGTH] for word in words]
+    return words
 
 
-def prefixes(words: list[str]) -> list[str]:
-    """Edge n-grams of the words (MIN_PREFIX to PREFIX_MAX letters), CJK characters left out."""
+def prefixes(words: list[str], memo: dict[str, str] | None = None) -> str:
+    """Edge n-grams (MIN_PREFIX to PREFIX_MAX letters) of the distinct words, space-joined; a
+    CJK token is one character, too short to have any. `memo` keeps each word's n-grams
+    across calls (a rebuild meets the same words again and again)."""
+    memo = {} if memo is None else memo
     found: list[str] = []
-    for word in words:
-        if len(word) >= MIN_PREFIX and not _CJK_RUN.match(word):
-            found.extend(word[:n] for n in range(MIN_PREFIX, min(len(word), PREFIX_MAX) + 1))
-    return found
+    for word in dict.fromkeys(words):
+        if len(word) >= MIN_PREFIX:
+            grams = memo.get(word)
+            if grams is None:
+                top = min(len(word), PREFIX_MAX) + 1
+                grams = memo[word] = " ".join([word[:n] for n in range(MIN_PREFIX, top)])
+            found.append(grams)
+    return " ".join(found)
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,11 +90,12 @@ def documents(
         """,
         {"ids": wanted},
     )
+    memo: dict[str, str] = {}
     for row in found:
-        yield _document(row)
+        yield _document(row, memo)
 
 
-def _document(row: sqlite3.Row) -> SearchDocument:
+def _document(row: sqlite3.Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
     words = {
         "title": tokens(row["title"]),
@@ -105,10 +106,10 @@ def _document(row: sqlite3.Row) -> SearchDocument:
     }
     fields = {name: " ".join(found) for name, found in words.items()}
     fields |= {
-        "title_prefix": " ".join(prefixes(words["title"])),
-        "authors_prefix": " ".join(prefixes(words["authors"])),
-        "affiliations_prefix": " ".join(prefixes(words["affiliations"])),
-        "text_prefix": " ".join(prefixes(words["summaries"] + words["abstract"])),
+        "title_prefix": prefixes(words["title"], memo),
+        "authors_prefix": prefixes(words["authors"], memo),
+        "affiliations_prefix": prefixes(words["affiliations"], memo),
+        "text_prefix": prefixes(words["summaries"] + words["abstract"], memo),
     }
     filters: set[str] = set()
     for venue, year, kind in json.loads(row["awards"]):
