@@ -91,8 +91,17 @@ class SearchIndex:
     # -- starting, following, stopping ---------------------------------------------------------
 
     async def start(self, *, background_over: int = BACKGROUND_OVER) -> None:
-        """Open the index and bring it up to the store; a large rebuild runs in the background."""
-        rebuild = await self._run(self._open)
+        """Open the index and bring it up to the store; a large rebuild runs in the background.
+
+        An index that cannot be opened (another process holds its directory, the disk refuses)
+        is left unready, said in the log: FTS5 answers instead, nothing fails.
+        """
+        try:
+            rebuild = await self._run(self._open)
+        except (ValueError, OSError, sqlite3.Error) as exc:
+            log.error("search index at %s unusable, FTS5 answers instead: %s", self.path, exc)
+            self._closed = True
+            return
         if rebuild is None:
             await self.catch_up()
             return

@@ -228,3 +228,20 @@ def test_any_text_is_answered_without_raising(
     found = small_index.search(parsed, limit=limit, offset=offset)
     assert found is not None
     assert len(found) <= limit
+
+
+async def test_an_index_held_by_another_process_leaves_fts5_answering(
+    db: Database, catalog: CatalogRepository, tmp_path: Path
+) -> None:
+    await _add(catalog, "Held elsewhere")
+    where = tmp_path / "shared.search"
+    first_index = SearchIndex(db.path, where)
+    await first_index.start()
+    second = SearchIndex(db.path, where)  # the same directory: tantivy's writer lock is held
+    await second.start()
+    assert not second.ready
+    await second.catch_up()  # a no-op, not an error
+    titles = [p.paper.title for p in await PaperRepository(db, index=second).search("held")]
+    assert titles == ["Held elsewhere"]
+    await second.close()
+    await first_index.close()
