@@ -381,7 +381,7 @@ class PaperRepository(LeaderboardQueries):
 def _stored_paper(r: sqlite3.Row) -> StoredPaper:
     return StoredPaper(
         id=int(r["id"]),
-        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
+        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
         awards=tuple(
             AwardRef(
                 venue=venue,

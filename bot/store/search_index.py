@@ -291,24 +291,31 @@ class SearchIndex:
         kind: str | None,
         area: str | None,
     ) -> tantivy.Query:
-        must = tantivy.Occur.Must
-        groups = [(must, self._anywhere(words, WEIGHTS)) for words in parsed.terms]
+        # Each group is one flat union of boosted term (or phrase) queries: a union of terms
+        # alone at the top is what tantivy prunes with block-max WAND, so a one-word query
+        # (the commonest, and the costliest: its posting lists are the longest) is left bare.
+        groups = [self._anywhere(words, WEIGHTS) for words in parsed.terms]
         for typed, names in parsed.institutions:
-            clauses = [self._anywhere(typed, WEIGHTS)]
+            clauses = self._anywhere(typed, WEIGHTS)
             clauses += [self._match("affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
-            groups.append((must, _any(clauses)))
+            groups.append(clauses)
         if parsed.prefix is not None:
             whole = self._anywhere((parsed.prefix,), WEIGHTS)
-            begun = self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS)
-            groups.append((must, _any([whole, begun])))
+            groups.append(whole + self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS))
+        filters = []
         if venue is not None or year is not None or kind is not None:
-            groups.append((must, self._filter(filter_token(venue, year, kind))))
+            filters.append(self._filter(filter_token(venue, year, kind)))
         if area is not None:
-            groups.append((must, self._filter(area_token(area))))
-        return tantivy.Query.boolean_query(groups)
+            filters.append(self._filter(area_token(area)))
+        if len(groups) == 1 and not filters:
+            return _any(groups[0])
+        must = tantivy.Occur.Must
+        return tantivy.Query.boolean_query(
+            [(must, _any(group)) for group in groups] + [(must, f) for f in filters]
+        )
 
-    def _anywhere(self, words: tuple[str, ...], weights: dict[str, float]) -> tantivy.Query:
-        return _any([self._match(field, words, weight) for field, weight in weights.items()])
+    def _anywhere(self, words: tuple[str, ...], weights: dict[str, float]) -> list[tantivy.Query]:
+        return [self._match(field, words, weight) for field, weight in weights.items()]
 
     def _match(self, field: str, words: tuple[str, ...], weight: float) -> tantivy.Query:
         if len(words) == 1:
