@@ -221,7 +221,7 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = _Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
-        found = self._from_index(text, scope, limit, offset)
+        found = await self._from_index(text, scope, limit, offset)
         if found is not None:
             return await self.by_ids(found)
         query = match_query(text, self._institutions)
@@ -237,7 +237,7 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = _Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
-        found = self._from_index(text, scope, limit, 0)
+        found = await self._from_index(text, scope, limit, 0)
         if found is not None:
             if not found:
                 return []
@@ -254,14 +254,16 @@ class PaperRepository(LeaderboardQueries):
         sql = _fts_hits(f"SELECT {_CHOICE_COLUMNS}")
         return _choices(await self._db.fetchall(sql, _fts_params(query, scope, limit, 0)))
 
-    def _from_index(self, text: str, scope: _Scope, limit: int, offset: int) -> list[int] | None:
+    async def _from_index(
+        self, text: str, scope: _Scope, limit: int, offset: int
+    ) -> list[int] | None:
         """The ids the derived index ranks first, or None when FTS5 is to answer."""
         if self._index is None or not self._index.ready:
             return None
         parsed = parse(text, self._institutions)
         if parsed is None:
             return []
-        return self._index.search(
+        return await self._index.search(
             parsed,
             venue=scope.venue,
             year=scope.year,

@@ -30,6 +30,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -58,6 +59,7 @@ REBUILD_OVER = 20_000
 # Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
 TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
+SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
 
 
@@ -83,7 +85,10 @@ class SearchIndex:
         self.ready = False
         self._index: tantivy.Index | None = None
         self._writer: tantivy.IndexWriter | None = None
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-search")
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-index")
+        self._searchers = ThreadPoolExecutor(
+            max_workers=SEARCHERS, thread_name_prefix="laurel-search"
+        )
         self._lock = asyncio.Lock()
         self._background: asyncio.Task[None] | None = None
         self._closed = False
@@ -145,6 +150,7 @@ class SearchIndex:
             self._writer = None
             self._index = None
         self._executor.shutdown(wait=True)
+        self._searchers.shutdown(wait=True)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
@@ -254,7 +260,35 @@ class SearchIndex:
         """How many papers the committed index holds."""
         return 0 if self._index is None else int(self._index.searcher().num_docs)
 
-    def search(
+    async def search(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
+        so the event loop answers other interactions meanwhile (a common word at 100,000
+        papers takes milliseconds)."""
+        if not self.ready:
+            return None
+        search = partial(
+            self.search_now,
+            parsed,
+            venue=venue,
+            year=year,
+            kind=kind,
+            area=area,
+            limit=limit,
+            offset=offset,
+        )
+        return await asyncio.get_running_loop().run_in_executor(self._searchers, search)
+
+    def search_now(
         self,
         parsed: Parsed,
         *,

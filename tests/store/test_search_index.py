@@ -158,7 +158,7 @@ async def test_a_large_rebuild_runs_in_the_background_while_fts5_answers(
     assert index.ready
     parsed = parse("background")
     assert parsed is not None
-    assert index.search(parsed, limit=5) != []
+    assert await index.search(parsed, limit=5) != []
     await index.close()
 
 
@@ -223,9 +223,9 @@ def test_any_text_is_answered_without_raising(
     parsed = parse(text, load_institutions())
     if parsed is None:
         return
-    found = small_index.search(parsed, kind="best", limit=limit, offset=offset)
+    found = small_index.search_now(parsed, kind="best", limit=limit, offset=offset)
     assert found is not None
-    found = small_index.search(parsed, limit=limit, offset=offset)
+    found = small_index.search_now(parsed, limit=limit, offset=offset)
     assert found is not None
     assert len(found) <= limit
 
