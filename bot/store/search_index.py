@@ -334,8 +334,10 @@ class SearchIndex:
             clauses += [self._match("affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
             groups.append(clauses)
         if parsed.prefix is not None:
-            whole = self._anywhere((parsed.prefix,), WEIGHTS)
-            groups.append(whole + self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS))
+            # A word is one of its own prefixes: the prefix fields find whole words too; the
+            # title's whole words alone get a bonus, so "graph" puts Graph before Graphene.
+            whole = self._match("title", (parsed.prefix,), WEIGHTS["title"])
+            groups.append([whole, *self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS)])
         filters = []
         if venue is not None or year is not None or kind is not None:
             filters.append(self._filter(filter_token(venue, year, kind)))
