@@ -33,7 +33,8 @@ from bot.domain.models import StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
 from bot.render.paper import esc
-from bot.store.papers import PaperChoice, PaperRepository
+from bot.store.papers import PaperRepository
+from bot.store.search_sql import PaperChoice
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
 
 from bot.domain.areas import ResearchArea
 from bot.domain.identifiers import parse_arxiv_id
@@ -17,6 +16,15 @@ from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
 from bot.store.search import match_query, parse
 from bot.store.search_index import SearchIndex
+from bot.store.search_sql import (
+    CHOICE_COLUMNS,
+    RANK,
+    PaperChoice,
+    Scope,
+    choices,
+    fts_hits,
+    fts_params,
+)
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
@@ -34,8 +42,6 @@ _PAPER_COLUMNS = """
          WHERE a.paper_id = p.id
          ORDER BY e.year DESC, e.venue, a.id)) AS award_list
 """
-# bm25 weights per column: title, authors, affiliations, summaries, abstract.
-_RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
 # Words too common in titles to say two papers are alike.
 _STOPWORDS = frozenset(
     {
@@ -46,81 +52,6 @@ _STOPWORDS = frozenset(
 )
 _SIMILAR_MIN_WORD = 3
 _SIMILAR_MAX_TERMS = 12
-
-
-@dataclass(frozen=True, slots=True)
-class PaperChoice:
-    """A paper as autocomplete offers it."""
-
-    id: int
-    title: str
-    venue_name: str | None
-    year: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Scope:
-    venue: str | None
-    year: int | None
-    kind: str | None
-    area: str | None
-
-
-# Its latest award first, as StoredPaper.awards orders them.
-_CHOICE_COLUMNS = """
-    p.id, p.title,
-    (SELECT json_array(v.name, e.year)
-     FROM live_awards AS a
-     JOIN editions AS e ON e.id = a.edition_id
-     JOIN venues AS v ON v.key = e.venue
-     WHERE a.paper_id = p.id
-     ORDER BY e.year DESC, e.venue, a.id LIMIT 1) AS latest
-"""
-
-
-def _fts_hits(select: str) -> str:
-    """FTS5's ranking of ids first, then `select` (`FROM ... AS p`) of a page of them only:
-    loading every match before sorting (authors, affiliations, abstract) made common words
-    several times slower."""
-    return f"""
-        WITH hits AS (
-            SELECT rowid AS id, {_RANK} AS score
-            FROM paper_search
-            WHERE paper_search MATCH :query
-              AND (:venue IS NULL AND :year IS NULL AND :kind IS NULL OR EXISTS (
-                    SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                    WHERE a.paper_id = paper_search.rowid
-                      AND (:venue IS NULL OR e.venue = :venue)
-                      AND (:year IS NULL OR e.year = :year)
-                      AND (:kind IS NULL OR a.kind = :kind)))
-              AND (:area IS NULL OR rowid IN (SELECT id FROM papers WHERE area = :area))
-            ORDER BY score, rowid
-            LIMIT :limit OFFSET :offset
-        )
-        {select}
-        FROM hits JOIN live_papers AS p ON p.id = hits.id
-        ORDER BY hits.score, p.id
-    """  # noqa: S608
-
-
-def _fts_params(query: str, scope: _Scope, limit: int, offset: int) -> dict[str, object]:
-    return {
-        "query": query,
-        "venue": scope.venue,
-        "year": scope.year,
-        "kind": scope.kind,
-        "area": scope.area,
-        "limit": limit,
-        "offset": offset,
-    }
-
-
-def _choices(found: list[sqlite3.Row]) -> list[PaperChoice]:
-    result = []
-    for r in found:
-        venue_name, year = json.loads(r["latest"]) if r["latest"] else (None, None)
-        result.append(PaperChoice(int(r["id"]), r["title"], venue_name, year))
-    return result
 
 
 class PaperRepository(LeaderboardQueries):
@@ -219,7 +150,7 @@ class PaperRepository(LeaderboardQueries):
         The derived index answers when it is ready; FTS5 (the same words, the same weights)
         while it is being built, or when Laurel runs without it.
         """
-        scope = _Scope(venue, year, kind.value if kind else None, area.value if area else None)
+        scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(text, scope, limit, offset)
         if found is not None:
@@ -227,35 +158,35 @@ class PaperRepository(LeaderboardQueries):
         query = match_query(text, self._institutions)
         if query is None:
             return []
-        sql = _fts_hits(f"SELECT {_PAPER_COLUMNS}")
-        return await self._load(sql, _fts_params(query, scope, limit, offset))
+        sql = fts_hits(f"SELECT {_PAPER_COLUMNS}")
+        return await self._load(sql, fts_params(query, scope, limit, offset))
 
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
         """What autocomplete shows for `text`: ids, titles and latest awards, best first.
 
         Ranked as `search` ranks, but without loading and validating whole papers.
         """
-        scope = _Scope(None, None, None, None)
+        scope = Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
         found = await self._from_index(text, scope, limit, 0)
         if found is not None:
             if not found:
                 return []
             sql = f"""
-                SELECT {_CHOICE_COLUMNS} FROM live_papers AS p
+                SELECT {CHOICE_COLUMNS} FROM live_papers AS p
                 WHERE p.id IN (SELECT value FROM json_each(:ids))
             """  # noqa: S608
             rows_ = await self._db.fetchall(sql, {"ids": json.dumps(found)})
-            choices = {choice.id: choice for choice in _choices(rows_)}
-            return [choices[i] for i in found if i in choices]
+            by_id = {choice.id: choice for choice in choices(rows_)}
+            return [by_id[i] for i in found if i in by_id]
         query = match_query(text, self._institutions)
         if query is None:
             return []
-        sql = _fts_hits(f"SELECT {_CHOICE_COLUMNS}")
-        return _choices(await self._db.fetchall(sql, _fts_params(query, scope, limit, 0)))
+        sql = fts_hits(f"SELECT {CHOICE_COLUMNS}")
+        return choices(await self._db.fetchall(sql, fts_params(query, scope, limit, 0)))
 
     async def _from_index(
-        self, text: str, scope: _Scope, limit: int, offset: int
+        self, text: str, scope: Scope, limit: int, offset: int
     ) -> list[int] | None:
         """The ids the derived index ranks first, or None when FTS5 is to answer."""
         if self._index is None or not self._index.ready:
@@ -338,7 +269,7 @@ class PaperRepository(LeaderboardQueries):
             return []
         sql = f"""
             WITH hits AS (
-                SELECT rowid AS id, {_RANK} AS score
+                SELECT rowid AS id, {RANK} AS score
                 FROM paper_search
                 WHERE paper_search MATCH :query AND rowid != :paper_id
                 ORDER BY score, rowid
