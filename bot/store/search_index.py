@@ -92,6 +92,8 @@ class SearchIndex:
         self._lock = asyncio.Lock()
         self._background: asyncio.Task[None] | None = None
         self._closed = False
+        self._rebuilding = False
+        self._dirty = False
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -117,7 +119,10 @@ class SearchIndex:
         await self.catch_up(rebuild=True)
 
     async def _rebuild_then_follow(self) -> None:
-        await self.catch_up(rebuild=True)
+        try:
+            await self.catch_up(rebuild=True)
+        except (sqlite3.Error, OSError, ValueError):
+            log.exception("search index: the rebuild failed; FTS5 answers until the next start")
 
     async def wait_ready(self) -> None:
         """Wait for a background rebuild, if one runs (benchmarks measure the index itself)."""
@@ -125,10 +130,25 @@ class SearchIndex:
             await asyncio.shield(self._background)
 
     async def catch_up(self, *, rebuild: bool = False) -> None:
-        """Bring the index up to the store's latest generation (one catch-up at a time)."""
+        """Bring the index up to the store's latest generation (one catch-up at a time).
+
+        While a rebuild runs (FTS5 answering meanwhile), a write's catch-up does not wait a
+        minute for it: it is noted, and the rebuild catches up again when it is done.
+        """
+        if self._rebuilding and not rebuild:
+            self._dirty = True
+            return
         async with self._lock:
-            if not self._closed:
-                await self._run(self._catch_up, rebuild)
+            while not self._closed:
+                self._dirty = False
+                self._rebuilding = rebuild
+                try:
+                    await self._run(self._catch_up, rebuild)
+                finally:
+                    self._rebuilding = False
+                if not self._dirty:
+                    return
+                rebuild = False
 
     async def follow(self, seconds: float) -> None:
         """Catch up every `seconds`, for writes other processes make; runs until cancelled."""
@@ -209,16 +229,21 @@ class SearchIndex:
             if not rebuild:
                 ids = search_docs.changed_papers(conn, self.generation, latest)
                 rebuild = len(ids) > REBUILD_OVER
-            if rebuild:
-                self._writer.delete_all_documents()
-                count = self._add(search_docs.documents(conn))
-            else:
-                assert ids is not None
-                for paper_id in ids:
-                    self._writer.delete_documents_by_term("id", paper_id)
-                count = self._add(search_docs.documents(conn, ids))
-            mark = _mark(conn, latest)
-            conn.execute("COMMIT")
+            try:
+                if rebuild:
+                    self.ready = False  # stale until committed: FTS5 answers meanwhile
+                    self._writer.delete_all_documents()
+                    count = self._add(search_docs.documents(conn))
+                else:
+                    assert ids is not None
+                    for paper_id in ids:
+                        self._writer.delete_documents_by_term("id", paper_id)
+                    count = self._add(search_docs.documents(conn, ids))
+                mark = _mark(conn, latest)
+                conn.execute("COMMIT")
+            except BaseException:
+                self._writer.rollback()  # nothing half-applied reaches the next commit
+                raise
         finally:
             conn.close()
         self._writer.commit()

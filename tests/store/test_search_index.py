@@ -3,8 +3,13 @@ restarts, and answers any text. (Ranking and filters are shared with FTS5 in tes
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tantivy
@@ -13,7 +18,7 @@ from hypothesis import strategies as st
 
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
-from bot.store import search_index
+from bot.store import search_docs, search_index
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
@@ -245,3 +250,61 @@ async def test_an_index_held_by_another_process_leaves_fts5_answering(
     assert titles == ["Held elsewhere"]
     await second.close()
     await first_index.close()
+
+
+async def test_a_write_during_a_rebuild_does_not_wait_for_it_and_is_caught_up_after(
+    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _add(catalog, "Already there")
+    gate = threading.Event()
+    documents = search_docs.documents
+
+    def held(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+        if ids is None:  # the rebuild: held until the write below is done
+            gate.wait(10)
+        yield from documents(conn, ids)
+
+    monkeypatch.setattr(search_docs, "documents", held)
+    index = SearchIndex(db.path, None)
+    await index.start(background_over=0)
+    db.on_catalog_write(index.catch_up)
+    await asyncio.sleep(0.05)  # the rebuild has begun and waits on the gate
+    await _add(catalog, "Written meanwhile")  # returns although the rebuild still runs
+    assert index._rebuilding
+    papers = PaperRepository(db, index=index)
+    assert [p.paper.title for p in await papers.search("meanwhile")] == ["Written meanwhile"]
+    gate.set()
+    await index.wait_ready()
+    assert index.ready
+    assert await _titles(db, index, "meanwhile") == ["Written meanwhile"]  # caught up after
+    await index.close()
+
+
+async def test_a_rebuild_that_fails_half_way_leaves_nothing_half_applied(
+    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _add(catalog, "First of two", "Second of two")
+    index = SearchIndex(db.path, None)
+    await index.start()
+    documents = search_docs.documents
+
+    def broken(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+        for number, document in enumerate(documents(conn, ids)):
+            if number == 1:
+                raise sqlite3.OperationalError("disk I/O error")
+            yield document
+
+    monkeypatch.setattr(search_docs, "documents", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await index.catch_up(rebuild=True)  # its "delete everything" must not linger
+    monkeypatch.setattr(search_docs, "documents", documents)
+    await _add(catalog, "Third of three")
+    await index.catch_up()  # the next commit
+    assert sorted(await _titles(db, index, "of")) == [
+        "First of two",
+        "Second of two",
+        "Third of three",
+    ]
+    (stored,) = await db.fetchone("SELECT count(*) FROM live_papers") or (0,)
+    assert index.count() == stored
+    await index.close()
