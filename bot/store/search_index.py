@@ -121,6 +121,8 @@ class SearchIndex:
     async def _rebuild_then_follow(self) -> None:
         try:
             await self.catch_up(rebuild=True)
+        except _Stopped:
+            return
         except (sqlite3.Error, OSError, ValueError):
             log.exception("search index: the rebuild failed; FTS5 answers until the next start")
 
@@ -160,17 +162,18 @@ class SearchIndex:
                 log.exception("search index: catching up failed; trying again later")
 
     async def close(self) -> None:
+        """Stop: a rebuild under way stops at its next document and is rolled back (the next
+        start rebuilds), so closing never waits for a whole catalogue to be indexed."""
+        self._closed = True
+        self.ready = False
         if self._background is not None:
             self._background.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._background
-        async with self._lock:
-            self._closed = True
-            self.ready = False
-            self._writer = None
-            self._index = None
-        self._executor.shutdown(wait=True)
-        self._searchers.shutdown(wait=True)
+        await asyncio.to_thread(self._executor.shutdown, True)
+        await asyncio.to_thread(self._searchers.shutdown, True)
+        self._writer = None
+        self._index = None
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
@@ -259,6 +262,8 @@ class SearchIndex:
         assert self._writer is not None
         count = 0
         for doc in docs:
+            if self._closed:
+                raise _Stopped("the index was closed")
             document = tantivy.Document()
             document.add_integer("id", doc.id)
             for name, text in doc.fields.items():
@@ -389,6 +394,10 @@ class SearchIndex:
         return tantivy.Query.const_score_query(
             tantivy.Query.term_query(self.schema, "filters", token), 0.0
         )
+
+
+class _Stopped(Exception):
+    """A catch-up interrupted because the index is closing; what it did is rolled back."""
 
 
 def _any(clauses: list[tantivy.Query]) -> tantivy.Query:

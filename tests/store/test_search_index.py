@@ -7,6 +7,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -308,3 +309,30 @@ async def test_a_rebuild_that_fails_half_way_leaves_nothing_half_applied(
     (stored,) = await db.fetchone("SELECT count(*) FROM live_papers") or (0,)
     assert index.count() == stored
     await index.close()
+
+
+async def test_closing_stops_a_rebuild_under_way_and_the_next_start_rebuilds(
+    db: Database, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _add(catalog, "Indexed at last")
+    documents = search_docs.documents
+
+    def endless(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+        first = next(iter(documents(conn, ids)))
+        while True:  # a catalogue that takes forever to index
+            time.sleep(0.001)
+            yield first
+
+    monkeypatch.setattr(search_docs, "documents", endless)
+    where = tmp_path / "laurel.db.search"
+    index = SearchIndex(db.path, where)
+    await index.start(background_over=0)
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(index.close(), timeout=5)  # does not wait for the rebuild
+    assert not (where / "laurel-generation.json").exists()
+    monkeypatch.setattr(search_docs, "documents", documents)
+    again = SearchIndex(db.path, where)
+    await again.start()
+    assert await _titles(db, again, "indexed") == ["Indexed at last"]
+    assert again.count() == 1
+    await again.close()
