@@ -41,6 +41,7 @@ def unsized(args: argparse.Namespace) -> list[str]:
 # name -> its arguments (besides --json); in the order they run.
 BENCHMARKS: dict[str, Argv] = {
     "interactions": on_db,  # builds the database when it is missing
+    "search": on_db,  # FTS5 against the derived index; per-command cost (issue 14)
     "startup": on_db,
     "memory": on_db,
     "catalog": sized,  # imports into a database of its own: the import is what it measures
@@ -49,6 +50,7 @@ BENCHMARKS: dict[str, Argv] = {
 # --quick: fewer queries, seconds and repetitions, to check that everything runs.
 QUICK = {
     "interactions": ["--queries", "30", "--seconds", "2"],
+    "search": ["--queries", "30", "--commands", "20", "--seconds", "1"],
     "startup": ["--repeats", "2"],
     "memory": ["--guilds", "50", "--searches", "5", "--subscriptions", "500"],
     "catalog": ["--queries", "30"],

@@ -43,6 +43,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.search_index import SearchIndex
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,13 @@ class LaurelBot(commands.Bot):
         self.db = db
         self.scheduler = scheduler
         self.institutions = load_institutions()
-        self.papers = PaperRepository(db, self.institutions)
+        # A derived index that follows the store (bot/store/search_index.py); started in
+        # setup_hook, FTS5 answering until it is ready.
+        self.search_index: SearchIndex | None = None
+        if settings.search.engine == "tantivy":
+            self.search_index = SearchIndex(db.path, settings.search.index_for(db.path))
+        self._follow: asyncio.Task[None] | None = None
+        self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
@@ -138,6 +145,12 @@ class LaurelBot(commands.Bot):
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
         # that fails): background work and command wiring start here and only here.
         await self.tree.set_translator(LaurelTranslator(self.strings))
+        if self.search_index is not None:
+            await self.search_index.start()
+            self.db.on_catalog_write(self.search_index.catch_up)
+            self._follow = asyncio.create_task(
+                self.search_index.follow(self.settings.search.follow_seconds)
+            )
         self.http_session = aiohttp.ClientSession()
         self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
         for group in command_groups(self):
@@ -247,6 +260,10 @@ class LaurelBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.enrich_task
         await self.digests.close()
+        if self._follow is not None:
+            self._follow.cancel()
+        if self.search_index is not None:
+            await self.search_index.close()
         try:
             await super().close()
         finally:

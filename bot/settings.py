@@ -57,6 +57,25 @@ class DatabaseSettings(_Section):
         return value
 
 
+class SearchSettings(_Section):
+    engine: Literal["tantivy", "fts5"] = Field(
+        "tantivy", description="tantivy: a derived index beside the database; fts5: SQLite's own"
+    )
+    index_path: Path | None = Field(
+        None, description="where the tantivy index lives (default: the database's path + .search)"
+    )
+    in_memory: bool = Field(False, description="keep the index in memory, rebuilt at each start")
+    follow_seconds: float = Field(
+        5.0, gt=0, description="how often to catch up with writes made by other processes"
+    )
+
+    def index_for(self, database: Path) -> Path | None:
+        """Where the index of `database` lives; None: in memory."""
+        if self.in_memory:
+            return None
+        return self.index_path or database.with_name(database.name + ".search")
+
+
 class DiscordSettings(_Section):
     api_base_url: str = Field(DISCORD_API, pattern=r"^https?://[^\s@]+$")
     gateway_url: str | None = Field(None, pattern=r"^wss?://[^\s@]+$")
@@ -142,6 +161,7 @@ class Settings(BaseSettings):
     )
 
     database: DatabaseSettings = DatabaseSettings()
+    search: SearchSettings = SearchSettings()
     discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
     health: HealthSettings = HealthSettings()

@@ -78,10 +78,17 @@ class Listing:
 
 
 async def render(
-    services: Services, listing: Listing, page: int, language: Language
+    services: Services,
+    listing: Listing,
+    page: int,
+    language: Language,
+    venue: Venue | None = None,
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed for `page` of `listing`, and its page buttons if it has more than one page."""
-    venue = await _venue(services, listing.venue) if listing.venue else None
+    """The embed for `page` of `listing`, and its page buttons if it has more than one page.
+
+    `venue`, when the command's option has just resolved it, spares looking it up again."""
+    if venue is None or venue.key != listing.venue:
+        venue = await _venue(services, listing.venue) if listing.venue else None
     if listing.shows == "ed":
         assert venue is not None
         embed, pages = await _edition(services, venue, listing, page, language)
@@ -275,14 +282,14 @@ class Awards(
         kind: app_commands.Choice[str] | None = None,
     ) -> None:
         listing = Listing("ed", interaction.user.id, venue.key, year, kind_of(kind))
-        await self._answer(interaction, listing)
+        await self._answer(interaction, listing, venue)
 
     @app_commands.command(
         name=_("history"), description=_("How many awards a conference gave, year by year")
     )
     @app_commands.describe(venue=_("The conference, e.g. ICML or NeurIPS"))
     async def history(self, interaction: discord.Interaction, venue: VenueOption) -> None:
-        await self._answer(interaction, Listing("hi", interaction.user.id, venue.key))
+        await self._answer(interaction, Listing("hi", interaction.user.id, venue.key), venue)
 
     @app_commands.command(
         name=_("test-of-time"), description=_("Test-of-time awards, newest first")
@@ -292,10 +299,13 @@ class Awards(
         self, interaction: discord.Interaction, venue: VenueOption | None = None
     ) -> None:
         key = venue.key if venue else ""
-        await self._answer(interaction, Listing("tt", interaction.user.id, key))
+        await self._answer(interaction, Listing("tt", interaction.user.id, key), venue)
 
-    async def _answer(self, interaction: discord.Interaction, listing: Listing) -> None:
-        embed, view = await render(self._bot, listing, 0, language_of(interaction.locale))
+    async def _answer(
+        self, interaction: discord.Interaction, listing: Listing, venue: Venue | None = None
+    ) -> None:
+        language = language_of(interaction.locale)
+        embed, view = await render(self._bot, listing, 0, language, venue)
         if view is None:
             await interaction.response.send_message(embed=embed)
         else:

@@ -126,8 +126,8 @@ class AwardCuration(CuratorGroup):
     async def _awards(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        papers = await self.curation.papers.search(current, limit=10)
-        titles = {p.id: p.paper.title for p in papers}
+        papers = await self.curation.papers.titles(current, limit=10)
+        titles = {p.id: p.title for p in papers}
         found = await self.curation.papers.awards_of(list(titles))
         return [
             app_commands.Choice(

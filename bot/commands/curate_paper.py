@@ -73,10 +73,9 @@ async def stored_paper(curation: Curation, given: str) -> StoredPaper:
 
 
 async def paper_choices(curation: Curation, current: str) -> list[app_commands.Choice[str]]:
-    found = await curation.papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+    found = await curation.papers.titles(current, limit=AUTOCOMPLETE_LIMIT)
     return [
-        app_commands.Choice(name=f"#{p.id} {p.paper.title}"[:CHOICE_NAME], value=str(p.id))
-        for p in found
+        app_commands.Choice(name=f"#{p.id} {p.title}"[:CHOICE_NAME], value=str(p.id)) for p in found
     ]
 
 

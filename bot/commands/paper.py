@@ -34,6 +34,7 @@ from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
 from bot.store.papers import PaperRepository
+from bot.store.search_sql import PaperChoice
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
 
@@ -78,7 +79,7 @@ class PaperCommands(
     async def _paper_titles(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await self._papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+        found = await self._papers.titles(current, limit=AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=_choice_name(p), value=str(p.id)) for p in found]
 
     @app_commands.command(name=_("search"), description=_("Search the awarded papers"))
@@ -121,10 +122,9 @@ class PaperCommands(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Titles as one types; picking one searches for that title."""
-        found = await self._papers.search(current, limit=AUTOCOMPLETE_LIMIT)
+        found = await self._papers.titles(current, limit=AUTOCOMPLETE_LIMIT)
         return [
-            app_commands.Choice(name=_choice_name(p), value=p.paper.title[:CHOICE_NAME])
-            for p in found
+            app_commands.Choice(name=_choice_name(p), value=p.title[:CHOICE_NAME]) for p in found
         ]
 
     @app_commands.command(name=_("random"), description=_("A random awarded paper"))
@@ -188,11 +188,10 @@ class PaperCommands(
         return await self._papers.by_arxiv(text)
 
 
-def _choice_name(stored: StoredPaper) -> str:
-    """The title (cut to fit), then where it was awarded; choice names are plain text."""
-    award = stored.awards[0] if stored.awards else None
-    suffix = f" ({award.venue_name} {award.year})" if award else ""
-    title = stored.paper.title
+def _choice_name(choice: PaperChoice) -> str:
+    """The title (cut to fit), then where it was last awarded; choice names are plain text."""
+    suffix = f" ({choice.venue_name} {choice.year})" if choice.venue_name else ""
+    title = choice.title
     room = CHOICE_NAME - len(suffix)
     if len(title) > room:
         title = title[: room - 1].rstrip() + "…"

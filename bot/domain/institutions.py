@@ -68,6 +68,11 @@ class InstitutionAliases:
             ((key, _mention_pattern(key), inst) for key, inst in self._by_name.items()),
             key=lambda item: -len(item[0]),
         )
+        # Whether any name occurs at all, in one pass: most searches name no institution, and
+        # trying each name's pattern in turn cost more than the rest of parsing the query.
+        self._any_mention = re.compile(
+            "|".join(f"(?:{pattern.pattern})" for _, pattern, _ in self._mentions) or "(?!)"
+        )
 
     def __iter__(self) -> Iterator[Institution]:
         return iter(self._all)
@@ -88,6 +93,8 @@ class InstitutionAliases:
         """The institutions `text` names (each with the words used), and the rest of the text."""
         rest = name_key(text)
         found: list[tuple[str, Institution]] = []
+        if not self._any_mention.search(rest):
+            return rest, found
         for key, pattern, institution in self._mentions:
             if pattern.search(rest):
                 rest = pattern.sub(" ", rest)

@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -30,8 +31,16 @@ Language = Literal["en", "zh-TW", "zh-CN"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh-TW", "zh-CN")
 
 
+def _stored(info: ValidationInfo) -> bool:
+    """Whether the values come back from the store (`context={"stored": True}`): they were
+    cleaned and checked when written, so the costly Python checks are not run again."""
+    return isinstance(info.context, dict) and info.context.get("stored") is True
+
+
 def _cleaned(max_length: int, *, multiline: bool = False) -> AfterValidator:
-    def clean(value: str) -> str:
+    def clean(value: str, info: ValidationInfo) -> str:
+        if _stored(info):
+            return value
         text = clean_text(value, max_length=max_length, multiline=multiline)
         if not text:
             raise ValueError("must not be empty")
@@ -47,7 +56,9 @@ LongText = Annotated[str, _cleaned(10_000, multiline=True)]
 Summary = Annotated[str, _cleaned(2_000, multiline=True)]
 
 
-def _check_url(value: str) -> str:
+def _check_url(value: str, info: ValidationInfo) -> str:
+    if _stored(info):
+        return value
     url = value.strip()
     if len(url) > 2048:
         raise ValueError("a link may be at most 2,048 characters")

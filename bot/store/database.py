@@ -10,8 +10,9 @@ come through `Database.write`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from bot.store.errors import (
     refused,
 )
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
 BUSY_TIMEOUT_MS = 5_000
@@ -94,6 +96,10 @@ class Database:
         self._readers: list[aiosqlite.Connection] = []
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._write_lock = asyncio.Lock()
+        # Told after a committed write that added audit rows (a catalogue write): the derived
+        # search index catches up then. Other processes' writes it finds by polling.
+        self._catalog_listeners: list[Callable[[], Awaitable[None]]] = []
+        self._generation = 0
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = True, readers: int = READERS) -> Self:
@@ -164,7 +170,20 @@ class Database:
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none."""
         async with self._write_lock:
-            return await self._run(self._in_transaction, fn, True)
+            before = self._generation
+            result: T = await self._run(self._in_transaction, fn, True)
+            changed = self._generation != before
+        if changed:
+            for listener in self._catalog_listeners:
+                try:
+                    await listener()
+                except Exception:  # the write stands; a derived index catches up later
+                    log.exception("a listener to catalogue writes failed")
+        return result
+
+    def on_catalog_write(self, listener: Callable[[], Awaitable[None]]) -> None:
+        """Await `listener()` after each committed write that changed the catalogue."""
+        self._catalog_listeners.append(listener)
 
     async def write_each(
         self, fns: Sequence[Callable[[sqlite3.Connection], Any]]
@@ -208,6 +227,10 @@ class Database:
             try:
                 result = fn(conn)
                 conn.execute("COMMIT" if commit else "ROLLBACK")
+                if commit and self._catalog_listeners:  # the audit's latest id, on this thread
+                    self._generation = conn.execute(
+                        "SELECT ifnull(max(id), 0) FROM audit"
+                    ).fetchone()[0]
             except BaseException:
                 # SQLite has already rolled back after some errors (SQLITE_FULL): a second
                 # ROLLBACK would fail and hide the error that matters.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 
 from bot.domain.models import AwardKind, Coverage, Edition, Venue
 from bot.store import rows
 from bot.store.database import Database
+from bot.store.model_cache import ModelCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,10 +23,12 @@ class AwardTally:
 class EditionRepository:
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._venues: ModelCache[Venue] = ModelCache()
+        self._editions: ModelCache[Edition] = ModelCache()
 
     async def venues(self) -> list[Venue]:
         found = await self._db.fetchall("SELECT * FROM venues ORDER BY name COLLATE NOCASE")
-        return [rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS)) for r in found]
+        return [self._venues.get(r, _venue) for r in found]
 
     async def edition(self, venue: str, year: int) -> Edition | None:
         row = await self._db.fetchone(
@@ -38,10 +42,7 @@ class EditionRepository:
         found = await self._db.fetchall(
             "SELECT * FROM editions WHERE venue = ? ORDER BY year", (venue,)
         )
-        return [
-            rows.edition_model(venue, r["year"], rows.from_row(r, rows.EDITION_FIELDS))
-            for r in found
-        ]
+        return [self._editions.get(r, _edition) for r in found]
 
     async def editions_in_year(self, year: int) -> list[Edition]:
         """Every venue's edition of `year`, by venue key."""
@@ -86,3 +87,11 @@ class EditionRepository:
             (venue,),
         )
         return [AwardTally(r["year"], AwardKind(r["kind"]), r["awards"]) for r in found]
+
+
+def _venue(r: sqlite3.Row) -> Venue:
+    return rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS))
+
+
+def _edition(r: sqlite3.Row) -> Edition:
+    return rows.edition_model(r["venue"], r["year"], rows.from_row(r, rows.EDITION_FIELDS))

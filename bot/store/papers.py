@@ -5,17 +5,27 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import defaultdict
 
 from bot.domain.areas import ResearchArea
 from bot.domain.awards import TEST_OF_TIME_WORDS
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
-from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
 from bot.store.database import Database, Params
-from bot.store.search import match_query
+from bot.store.leaderboard_queries import LeaderboardQueries
+from bot.store.model_cache import ModelCache
+from bot.store.search import match_query, parse
+from bot.store.search_index import SearchIndex
+from bot.store.search_sql import (
+    CHOICE_COLUMNS,
+    RANK,
+    PaperChoice,
+    Scope,
+    choices,
+    fts_hits,
+    fts_params,
+)
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
@@ -24,10 +34,16 @@ _PAPER_COLUMNS = """
         (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
     (SELECT json_group_array(name) FROM
         (SELECT name FROM paper_affiliations WHERE paper_id = p.id ORDER BY position))
-        AS affiliations
+        AS affiliations,
+    (SELECT json_group_array(
+            json_array(venue, venue_name, year, name, kind, track, json(alternatives))) FROM
+        (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives
+         FROM live_awards AS a
+         JOIN editions AS e ON e.id = a.edition_id
+         JOIN venues AS v ON v.key = e.venue
+         WHERE a.paper_id = p.id
+         ORDER BY e.year DESC, e.venue, a.id)) AS award_list
 """
-# bm25 weights per column: title, authors, affiliations, summaries, abstract.
-_RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
 # Words too common in titles to say two papers are alike.
 _STOPWORDS = frozenset(
     {
@@ -40,19 +56,16 @@ _SIMILAR_MIN_WORD = 3
 _SIMILAR_MAX_TERMS = 12
 
 
-# The awards counted by a leaderboard: optionally one venue, and editions from `first` to `last`.
-_AWARDS_IN_SCOPE = """
-    SELECT a.id, a.paper_id, a.edition_id
-    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-    WHERE (:venue IS NULL OR e.venue = :venue)
-      AND (:first IS NULL OR e.year >= :first)
-      AND (:last IS NULL OR e.year <= :last)
-"""
-
-
-class PaperRepository:
-    def __init__(self, db: Database, institutions: InstitutionAliases | None = None) -> None:
+class PaperRepository(LeaderboardQueries):
+    def __init__(
+        self,
+        db: Database,
+        institutions: InstitutionAliases | None = None,
+        index: SearchIndex | None = None,
+    ) -> None:
         self._db = db
+        self._index = index
+        self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
@@ -161,41 +174,78 @@ class PaperRepository:
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
-        """Papers matching `text`, best first; any text at all finds results or none."""
+        """Papers matching `text`, best first; any text at all finds results or none.
+
+        The derived index answers when it is ready; FTS5 (the same words, the same weights)
+        while it is being built, or when Laurel runs without it.
+        """
+        scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
+        limit, offset = max(1, min(limit, 100)), max(0, offset)
+        found = await self._from_index(text, scope, limit, offset)
+        if found is not None:
+            return await self.by_ids(found)
         query = match_query(text, self._institutions)
         if query is None:
             return []
-        # Rank ids first, then load ten papers: loading every match before sorting (authors,
-        # affiliations, abstract) made common words several times slower.
-        sql = f"""
-            WITH hits AS (
-                SELECT rowid AS id, {_RANK} AS score
-                FROM paper_search
-                WHERE paper_search MATCH :query
-                  AND (:venue IS NULL AND :year IS NULL AND :kind IS NULL OR EXISTS (
-                        SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                        WHERE a.paper_id = paper_search.rowid
-                          AND (:venue IS NULL OR e.venue = :venue)
-                          AND (:year IS NULL OR e.year = :year)
-                          AND (:kind IS NULL OR a.kind = :kind)))
-                  AND (:area IS NULL OR rowid IN (SELECT id FROM papers WHERE area = :area))
-                ORDER BY score, rowid
-                LIMIT :limit OFFSET :offset
-            )
-            SELECT {_PAPER_COLUMNS}
-            FROM hits JOIN live_papers AS p ON p.id = hits.id
-            ORDER BY hits.score, p.id
-        """  # noqa: S608
-        params = {
-            "query": query,
-            "venue": venue,
-            "year": year,
-            "kind": kind.value if kind else None,
-            "area": area.value if area else None,
-            "limit": max(1, min(limit, 100)),
-            "offset": max(0, offset),
-        }
-        return await self._load(sql, params)
+        sql = fts_hits(f"SELECT {_PAPER_COLUMNS}")
+        return await self._load(sql, fts_params(query, scope, limit, offset))
+
+    async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
+        """What autocomplete shows for `text`: ids, titles and latest awards, best first.
+
+        Ranked as `search` ranks, but without loading and validating whole papers.
+        """
+        scope = Scope(None, None, None, None)
+        limit = max(1, min(limit, 100))
+        found = await self._from_index(text, scope, limit, 0)
+        if found is not None:
+            if not found:
+                return []
+            sql = f"""
+                SELECT {CHOICE_COLUMNS} FROM live_papers AS p
+                WHERE p.id IN (SELECT value FROM json_each(:ids))
+            """  # noqa: S608
+            rows_ = await self._db.fetchall(sql, {"ids": json.dumps(found)})
+            by_id = {choice.id: choice for choice in choices(rows_)}
+            return [by_id[i] for i in found if i in by_id]
+        query = match_query(text, self._institutions)
+        if query is None:
+            return []
+        sql = fts_hits(f"SELECT {CHOICE_COLUMNS}")
+        return choices(await self._db.fetchall(sql, fts_params(query, scope, limit, 0)))
+
+    async def _from_index(
+        self, text: str, scope: Scope, limit: int, offset: int
+    ) -> list[int] | None:
+        """The ids the derived index ranks first, or None when FTS5 is to answer."""
+        if self._index is None or not self._index.ready:
+            return None
+        parsed = parse(text, self._institutions)
+        if parsed is None:
+            return []
+        return await self._index.search(
+            parsed,
+            venue=scope.venue,
+            year=scope.year,
+            kind=scope.kind,
+            area=scope.area,
+            limit=limit,
+            offset=offset,
+        )
+
+    async def by_ids(self, paper_ids: list[int]) -> list[StoredPaper]:
+        """These papers, in this order, those still live; one query with their awards."""
+        if not paper_ids:
+            return []
+        found = await self._load(
+            f"""
+            SELECT {_PAPER_COLUMNS} FROM live_papers AS p
+            WHERE p.id IN (SELECT value FROM json_each(?))
+            """,  # noqa: S608
+            (json.dumps(paper_ids),),
+        )
+        by_id = {paper.id: paper for paper in found}
+        return [by_id[i] for i in paper_ids if i in by_id]
 
     async def ids(
         self,
@@ -248,7 +298,7 @@ class PaperRepository:
             return []
         sql = f"""
             WITH hits AS (
-                SELECT rowid AS id, {_RANK} AS score
+                SELECT rowid AS id, {RANK} AS score
                 FROM paper_search
                 WHERE paper_search MATCH :query AND rowid != :paper_id
                 ORDER BY score, rowid
@@ -260,110 +310,6 @@ class PaperRepository:
         """  # noqa: S608
         params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
         return await self._load(sql, params)
-
-    async def institution_credit(
-        self,
-        *,
-        venue: str | None = None,
-        first: int | None = None,
-        last: int | None = None,
-        limit: int = 15,
-    ) -> Leaderboard[InstitutionCredit]:
-        """Institutions by fractional credit, most first.
-
-        Each awarded paper gives 1 per edition that awarded it (two awards of one paper at one
-        edition count once), split equally among its distinct institutions. Names are grouped
-        without regard to (ASCII) case; stored names already have their white space folded.
-        The spelling shown is the first in binary order, which prefers capitals ("MIT" to "Mit").
-        """
-        params = {
-            "venue": venue,
-            "first": first,
-            "last": last,
-            "limit": max(1, limit),
-            "grouping": self._grouping,
-        }
-        # A name in the institution table counts under its English name (清華大學, Tsinghua).
-        sql = f"""
-            WITH awarded AS (
-                SELECT paper_id, count(DISTINCT edition_id) AS editions
-                FROM ({_AWARDS_IN_SCOPE})
-                GROUP BY paper_id
-            ),
-            aliases AS (SELECT key AS alias, value AS name FROM json_each(:grouping)),
-            named AS (
-                SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
-                FROM paper_affiliations AS pa LEFT JOIN aliases AS al ON al.alias = lower(pa.name)
-            ),
-            institutions AS (
-                SELECT w.paper_id, w.editions, lower(n.name) AS key, min(n.name) AS name
-                FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
-                GROUP BY w.paper_id, key
-            ),
-            credits AS (
-                SELECT key, min(name) AS name, sum(share) AS credit, count(*) AS papers
-                FROM (
-                    SELECT key, name,
-                           editions * 1.0 / count(*) OVER (PARTITION BY paper_id) AS share
-                    FROM institutions
-                )
-                GROUP BY key
-            )
-            SELECT name, credit, papers,
-                   (SELECT count(*) FROM credits) AS ranked,
-                   (SELECT sum(editions) FROM awarded
-                    WHERE paper_id IN (SELECT paper_id FROM paper_affiliations)) AS total
-            FROM credits
-            ORDER BY round(credit, 6) DESC, papers DESC, key
-            LIMIT :limit
-        """  # noqa: S608
-        found = await self._db.fetchall(sql, params)
-        entries = tuple(
-            InstitutionCredit(r["name"], float(r["credit"]), r["papers"]) for r in found
-        )
-        return Leaderboard(
-            entries,
-            ranked=found[0]["ranked"] if found else 0,
-            papers=found[0]["total"] if found else 0,
-        )
-
-    async def author_awards(
-        self,
-        *,
-        venue: str | None = None,
-        first: int | None = None,
-        last: int | None = None,
-        limit: int = 15,
-    ) -> Leaderboard[AuthorAwards]:
-        """Authors by distinct awarded papers, then by awards, most first.
-
-        Names are grouped without regard to (ASCII) case; the spelling shown is the first in
-        binary order. `papers` of the result counts distinct awarded papers with authors.
-        """
-        params = {"venue": venue, "first": first, "last": last, "limit": max(1, limit)}
-        sql = f"""
-            WITH awarded AS ({_AWARDS_IN_SCOPE}),
-            credited AS (
-                SELECT lower(pa.name) AS key, min(pa.name) AS name,
-                       count(DISTINCT w.paper_id) AS papers, count(DISTINCT w.id) AS awards
-                FROM awarded AS w JOIN paper_authors AS pa ON pa.paper_id = w.paper_id
-                GROUP BY key
-            )
-            SELECT name, papers, awards,
-                   (SELECT count(*) FROM credited) AS ranked,
-                   (SELECT count(DISTINCT paper_id) FROM awarded
-                    WHERE paper_id IN (SELECT paper_id FROM paper_authors)) AS total
-            FROM credited
-            ORDER BY papers DESC, awards DESC, key
-            LIMIT :limit
-        """  # noqa: S608
-        found = await self._db.fetchall(sql, params)
-        entries = tuple(AuthorAwards(r["name"], r["papers"], r["awards"]) for r in found)
-        return Leaderboard(
-            entries,
-            ranked=found[0]["ranked"] if found else 0,
-            papers=found[0]["total"] if found else 0,
-        )
 
     async def awards_of(self, paper_ids: list[int]) -> list[tuple[int, int, AwardRef]]:
         """Each live award of these papers: its id, its paper's id, and the award."""
@@ -389,37 +335,30 @@ class PaperRepository:
         return int(row[0]) if row else 0
 
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
-        paper_rows = await self._db.fetchall(sql, params)
-        if not paper_rows:
-            return []
-        awards = await self._awards_of([int(r["id"]) for r in paper_rows])
-        return [
-            StoredPaper(
-                id=int(r["id"]),
-                paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS)),
-                awards=tuple(awards[int(r["id"])]),
-            )
-            for r in paper_rows
-        ]
+        """Papers with their awards (the `award_list` column): one round trip to the store."""
+        found = await self._db.fetchall(sql, params)
+        return [self._models.get(r, _stored_paper) for r in found]
 
-    async def _awards_of(self, paper_ids: list[int]) -> dict[int, list[AwardRef]]:
-        marks = ", ".join("?" for _ in paper_ids)
-        award_rows = await self._db.fetchall(
-            f"""
-            SELECT a.paper_id, e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track,
-                   a.alternatives
-            FROM live_awards AS a
-            JOIN editions AS e ON e.id = a.edition_id
-            JOIN venues AS v ON v.key = e.venue
-            WHERE a.paper_id IN ({marks})
-            ORDER BY e.year DESC, e.venue, a.id
-            """,  # noqa: S608
-            paper_ids,
-        )
-        grouped: dict[int, list[AwardRef]] = defaultdict(list)
-        for r in award_rows:
-            grouped[int(r["paper_id"])].append(_award_ref(r))
-        return grouped
+
+def _stored_paper(r: sqlite3.Row) -> StoredPaper:
+    return StoredPaper(
+        id=int(r["id"]),
+        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
+        awards=tuple(
+            AwardRef(
+                venue=venue,
+                venue_name=venue_name,
+                year=year,
+                name=name,
+                kind=AwardKind(kind),
+                track=track,
+                alternatives=alternatives or (),
+            )
+            for venue, venue_name, year, name, kind, track, alternatives in json.loads(
+                r["award_list"]
+            )
+        ),
+    )
 
 
 def _award_ref(r: sqlite3.Row) -> AwardRef:

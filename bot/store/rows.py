@@ -82,9 +82,11 @@ def search_document(paper: dict[str, Any]) -> tuple[str, str, str, str, str]:
     )
 
 
-def paper_model(stored: dict[str, Any]) -> Paper:
+def paper_model(stored: dict[str, Any], *, trusted: bool = False) -> Paper:
+    """The paper of a stored row. `trusted`: read back for display, whose text and links were
+    cleaned and checked on the way in (types and shapes are still validated)."""
     data = {k: v for k, v in stored.items() if v not in (None, [], {})}
-    return Paper.model_validate(data)
+    return Paper.model_validate(data, context={"stored": True} if trusted else None)
 
 
 def edition_model(venue: str, year: int, stored: dict[str, Any]) -> Edition:

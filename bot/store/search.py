@@ -8,6 +8,8 @@ fail. No words at all means no results, never an error.
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass
 
 from bot.domain.institutions import InstitutionAliases
 
@@ -78,3 +80,79 @@ def _split_cjk(word: str) -> list[str]:
     if position < len(word):
         parts.append(word[position:][:MAX_TERM_LENGTH])
     return parts
+
+
+# -- the derived index (bot/store/search_index.py): the same words, folded in Python -----------
+# Words longer than this are indexed by their first PREFIX_MAX letters as prefixes; a typed
+# prefix longer than that is looked up by its first PREFIX_MAX letters.
+PREFIX_MAX = 16
+_MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def fold(text: str) -> str:
+    """Case and diacritics folded as FTS5's unicode61 folds them (Jürgen → jurgen)."""
+    return _MARKS.sub("", unicodedata.normalize("NFKD", text)).casefold()
+
+
+def tokens(text: str) -> list[str]:
+    """The index's tokens for `text`: folded words, CJK one character a token, each word cut
+    to MAX_TERM_LENGTH letters as queries cut it."""
+    words: list[str] = _WORD.findall(index_text(fold(text)))
+    if max(map(len, words), default=0) > MAX_TERM_LENGTH:
+        words = [word[:MAX_TERM_LENGTH] for word in words]
+    return words
+
+
+def prefixes(words: list[str], memo: dict[str, str] | None = None) -> str:
+    """Edge n-grams (MIN_PREFIX to PREFIX_MAX letters) of the distinct words, space-joined; a
+    CJK token is one character, too short to have any. `memo` keeps each word's n-grams
+    across calls (a rebuild meets the same words again and again)."""
+    memo = {} if memo is None else memo
+    found: list[str] = []
+    for word in dict.fromkeys(words):
+        if len(word) >= MIN_PREFIX:
+            grams = memo.get(word)
+            if grams is None:
+                top = min(len(word), PREFIX_MAX) + 1
+                grams = memo[word] = " ".join([word[:n] for n in range(MIN_PREFIX, top)])
+            found.append(grams)
+    return " ".join(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What a person typed, for the derived index: every group must match.
+
+    `terms` are single words or phrases (a CJK run, one character a token); `institutions`
+    are, per institution named, the words typed and every name it goes by, any of which
+    matches; `prefix` is the last word still being typed, or None.
+    """
+
+    terms: tuple[tuple[str, ...], ...]
+    institutions: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...]
+    prefix: str | None
+
+
+def parse(text: str, institutions: InstitutionAliases | None = None) -> Parsed | None:
+    """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
+    text = text[:2_000]
+    named: list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
+    if institutions is not None:
+        text, mentioned = institutions.mentioned(text)
+        for typed, institution in mentioned[:MAX_TERMS]:
+            names = tuple(t for name in institution.names if (t := tuple(tokens(name))))
+            if typed_tokens := tuple(tokens(typed)):
+                named.append((typed_tokens, names))
+    terms: list[tuple[str, ...]] = []
+    for word in _WORD.findall(fold(text)):
+        for part in _split_cjk(word):
+            terms.append(tuple(part.split(" ")) if _CJK_RUN.match(part) else (part,))
+    terms = terms[:MAX_TERMS]
+    if not terms and not named:
+        return None
+    kept = terms[: max(0, MAX_TERMS - len(named))]
+    prefix = None
+    last = kept[-1][0] if kept and kept == terms and len(kept[-1]) == 1 else ""
+    if len(last) >= MIN_PREFIX and not _CJK_RUN.match(last):
+        prefix = kept.pop()[0]  # what someone is still typing
+    return Parsed(terms=tuple(kept), institutions=tuple(named), prefix=prefix)

@@ -7,9 +7,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.catalog.bundled import DATA_DIR
-from bot.domain.institutions import Institution, InstitutionAliases, load_institutions
+from bot.domain.institutions import (
+    Institution,
+    InstitutionAliases,
+    load_institutions,
+    name_key,
+)
 
 TABLE = load_institutions()
 
@@ -82,3 +89,13 @@ def test_every_institution_named_twice_in_the_catalogue_is_in_the_table() -> Non
     assert counts, "the bundled catalogue names no institutions"
     missing = sorted(name for name, n in counts.items() if n >= 2 and TABLE.find(name) is None)
     assert missing == []
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="清华華大學 thumitsjupku-.()", max_size=40) | st.text(max_size=40))
+def test_the_one_pass_check_never_hides_a_mention(text: str) -> None:
+    table = load_institutions()
+    rest = name_key(text)
+    named = [inst for _, pattern, inst in table._mentions if pattern.search(rest)]
+    found = table.mentioned(text)[1]
+    assert bool(found) == bool(named)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -14,7 +14,30 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search import match_query
+from bot.store.search_index import SearchIndex
 from tests.store.conftest import award, batch
+
+Engine = Callable[[], Awaitable[PaperRepository]]
+
+
+@pytest.fixture(params=["fts5", "tantivy"])
+async def engine(request: pytest.FixtureRequest, db: Database) -> AsyncIterator[Engine]:
+    """Every search test, with FTS5 and with the derived index (which must behave alike)."""
+    made: list[SearchIndex] = []
+
+    async def make() -> PaperRepository:
+        if request.param == "fts5":
+            return PaperRepository(db)
+        index = SearchIndex(db.path, None)
+        made.append(index)
+        await index.start()
+        db.on_catalog_write(index.catch_up)
+        return PaperRepository(db, index=index)
+
+    yield make
+    for index in made:
+        await index.close()
+
 
 NASTY = [
     '"',
@@ -90,23 +113,27 @@ async def _seed(catalog: CatalogRepository) -> None:
 
 
 @pytest.mark.parametrize("text", NASTY)
-async def test_search_never_raises(db: Database, catalog: CatalogRepository, text: str) -> None:
+async def test_search_never_raises(
+    db: Database, catalog: CatalogRepository, text: str, engine: Engine
+) -> None:
     await _seed(catalog)
-    result = await PaperRepository(db).search(text)
+    result = await (await engine()).search(text)
     assert isinstance(result, list)
 
 
 async def test_title_match_ranks_above_abstract_match(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
-    titles = [p.paper.title for p in await PaperRepository(db).search("attention")]
+    titles = [p.paper.title for p in await (await engine()).search("attention")]
     assert titles == ["Gated Attention for Large Language Models", "Roll the dice"]
 
 
-async def test_prefix_chinese_and_diacritics(db: Database, catalog: CatalogRepository) -> None:
+async def test_prefix_chinese_and_diacritics(
+    db: Database, catalog: CatalogRepository, engine: Engine
+) -> None:
     await _seed(catalog)
-    papers = PaperRepository(db)
+    papers = await engine()
     assert [p.paper.title for p in await papers.search("gat")] == [
         "Gated Attention for Large Language Models"
     ]
@@ -115,9 +142,11 @@ async def test_prefix_chinese_and_diacritics(db: Database, catalog: CatalogRepos
     assert [p.paper.title for p in await papers.search("jurgen muller")] == ["Scaling laws"]
 
 
-async def test_filters_by_venue_year_and_kind(db: Database, catalog: CatalogRepository) -> None:
+async def test_filters_by_venue_year_and_kind(
+    db: Database, catalog: CatalogRepository, engine: Engine
+) -> None:
     await _seed(catalog)
-    papers = PaperRepository(db)
+    papers = await engine()
     assert len(await papers.search("attention", year=2024)) == 1
     assert len(await papers.search("attention", venue="neurips")) == 0
     assert len(await papers.search("scaling", venue="neurips")) == 1
@@ -126,11 +155,11 @@ async def test_filters_by_venue_year_and_kind(db: Database, catalog: CatalogRepo
     assert hit.awards[0].venue_name == "ICML"
 
 
-async def test_pagination(db: Database, catalog: CatalogRepository) -> None:
+async def test_pagination(db: Database, catalog: CatalogRepository, engine: Engine) -> None:
     await catalog.apply(
         batch(*(award(f"Graph paper {i}") for i in range(15))), actor="t", policy="update"
     )
-    papers = PaperRepository(db)
+    papers = await engine()
     first = await papers.search("graph", limit=10)
     second = await papers.search("graph", limit=10, offset=10)
     assert len(first) == 10
@@ -155,27 +184,27 @@ async def _seed_institutions(catalog: CatalogRepository) -> None:
     "typed", ["清华", "清華", "清華大學", "Tsinghua", "THU", "tsinghua university"]
 )
 async def test_any_name_of_an_institution_finds_its_papers(
-    db: Database, catalog: CatalogRepository, typed: str
+    db: Database, catalog: CatalogRepository, typed: str, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
-    titles = {p.paper.title for p in await PaperRepository(db).search(typed)}
+    titles = {p.paper.title for p in await (await engine()).search(typed)}
     assert {"Sparse routing", "Dense routing"} <= titles
     assert "Unrelated work" not in titles
 
 
 async def test_naming_an_institution_only_adds_results(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
-    titles = {p.paper.title for p in await PaperRepository(db).search("thu")}
+    titles = {p.paper.title for p in await (await engine()).search("thu")}
     assert "Thu and the weekday effect" in titles  # the word itself still matches anywhere
 
 
 async def test_an_institution_and_a_word_narrow_together(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
-    titles = [p.paper.title for p in await PaperRepository(db).search("清华 sparse")]
+    titles = [p.paper.title for p in await (await engine()).search("清华 sparse")]
     assert titles == ["Sparse routing"]
 
 

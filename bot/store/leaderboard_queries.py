@@ -1,0 +1,127 @@
+"""Leaderboards over the awarded papers: institutions by fractional credit, authors by papers."""
+
+from __future__ import annotations
+
+from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
+from bot.store.database import Database
+
+# The awards counted by a leaderboard: optionally one venue, and editions from `first` to `last`.
+_AWARDS_IN_SCOPE = """
+    SELECT a.id, a.paper_id, a.edition_id
+    FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+    WHERE (:venue IS NULL OR e.venue = :venue)
+      AND (:first IS NULL OR e.year >= :first)
+      AND (:last IS NULL OR e.year <= :last)
+"""
+
+
+class LeaderboardQueries:
+    """Part of `PaperRepository`: it sets `_db` and `_grouping`."""
+
+    _db: Database
+    # SQLite lower() of every institution name → its English name, as a JSON object.
+    _grouping: str
+
+    async def institution_credit(
+        self,
+        *,
+        venue: str | None = None,
+        first: int | None = None,
+        last: int | None = None,
+        limit: int = 15,
+    ) -> Leaderboard[InstitutionCredit]:
+        """Institutions by fractional credit, most first.
+
+        Each awarded paper gives 1 per edition that awarded it (two awards of one paper at one
+        edition count once), split equally among its distinct institutions. Names are grouped
+        without regard to (ASCII) case; stored names already have their white space folded.
+        The spelling shown is the first in binary order, which prefers capitals ("MIT" to "Mit").
+        """
+        params = {
+            "venue": venue,
+            "first": first,
+            "last": last,
+            "limit": max(1, limit),
+            "grouping": self._grouping,
+        }
+        # A name in the institution table counts under its English name (清華大學, Tsinghua).
+        sql = f"""
+            WITH awarded AS (
+                SELECT paper_id, count(DISTINCT edition_id) AS editions
+                FROM ({_AWARDS_IN_SCOPE})
+                GROUP BY paper_id
+            ),
+            aliases AS (SELECT key AS alias, value AS name FROM json_each(:grouping)),
+            named AS (
+                SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
+                FROM paper_affiliations AS pa LEFT JOIN aliases AS al ON al.alias = lower(pa.name)
+            ),
+            institutions AS (
+                SELECT w.paper_id, w.editions, lower(n.name) AS key, min(n.name) AS name
+                FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
+                GROUP BY w.paper_id, key
+            ),
+            credits AS (
+                SELECT key, min(name) AS name, sum(share) AS credit, count(*) AS papers
+                FROM (
+                    SELECT key, name,
+                           editions * 1.0 / count(*) OVER (PARTITION BY paper_id) AS share
+                    FROM institutions
+                )
+                GROUP BY key
+            )
+            SELECT name, credit, papers,
+                   (SELECT count(*) FROM credits) AS ranked,
+                   (SELECT sum(editions) FROM awarded
+                    WHERE paper_id IN (SELECT paper_id FROM paper_affiliations)) AS total
+            FROM credits
+            ORDER BY round(credit, 6) DESC, papers DESC, key
+            LIMIT :limit
+        """  # noqa: S608
+        found = await self._db.fetchall(sql, params)
+        entries = tuple(
+            InstitutionCredit(r["name"], float(r["credit"]), r["papers"]) for r in found
+        )
+        return Leaderboard(
+            entries,
+            ranked=found[0]["ranked"] if found else 0,
+            papers=found[0]["total"] if found else 0,
+        )
+
+    async def author_awards(
+        self,
+        *,
+        venue: str | None = None,
+        first: int | None = None,
+        last: int | None = None,
+        limit: int = 15,
+    ) -> Leaderboard[AuthorAwards]:
+        """Authors by distinct awarded papers, then by awards, most first.
+
+        Names are grouped without regard to (ASCII) case; the spelling shown is the first in
+        binary order. `papers` of the result counts distinct awarded papers with authors.
+        """
+        params = {"venue": venue, "first": first, "last": last, "limit": max(1, limit)}
+        sql = f"""
+            WITH awarded AS ({_AWARDS_IN_SCOPE}),
+            credited AS (
+                SELECT lower(pa.name) AS key, min(pa.name) AS name,
+                       count(DISTINCT w.paper_id) AS papers, count(DISTINCT w.id) AS awards
+                FROM awarded AS w JOIN paper_authors AS pa ON pa.paper_id = w.paper_id
+                GROUP BY key
+            )
+            SELECT name, papers, awards,
+                   (SELECT count(*) FROM credited) AS ranked,
+                   (SELECT count(DISTINCT paper_id) FROM awarded
+                    WHERE paper_id IN (SELECT paper_id FROM paper_authors)) AS total
+            FROM credited
+            ORDER BY papers DESC, awards DESC, key
+            LIMIT :limit
+        """  # noqa: S608
+        found = await self._db.fetchall(sql, params)
+        entries = tuple(AuthorAwards(r["name"], r["papers"], r["awards"]) for r in found)
+        return Leaderboard(
+            entries,
+            ranked=found[0]["ranked"] if found else 0,
+            papers=found[0]["total"] if found else 0,
+        )

@@ -1,0 +1,412 @@
+"""A derived search index (tantivy) that follows the catalogue's change sequence.
+
+SQLite is the truth; this index is a copy that can always be thrown away and rebuilt. It holds
+the generation (the latest audit id, `search_docs.generation`) it reflects, in a file beside its
+segments, written after each index commit. At start it is opened and checked against the store:
+missing, unreadable, of another format or of another history (the audit row it names differs),
+it is rebuilt; behind, it catches up by reading the audit rows since its generation. The same
+catch-up runs after every committed catalogue write in this process (`Database` says when) and
+every few seconds for writes made by other processes. A crash between a store commit and the
+index's update leaves the index behind, which the next start repairs; a crash between the
+index's commit and the generation file replays changes that are already in, which is harmless
+(each changed paper is deleted and added again as it is now).
+
+Until the index is ready (a rebuild of a large catalogue runs in the background), `search`
+answers None and the caller asks FTS5.
+
+Ranking: BM25 with the FTS5 column weights as boosts; every word must match in some field;
+the last word, still being typed, matches whole words or the per-word edge n-grams (prefix
+fields), so a prefix is ranked by how rare and where it is, not given a constant score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import tantivy
+
+from bot.store import search_docs
+from bot.store.search import PREFIX_MAX, Parsed
+from bot.store.search_docs import SearchDocument, area_token, filter_token
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+FORMAT = 1  # bump when the schema or the tokens change: an index of another format is rebuilt
+WEIGHTS = {"title": 10.0, "authors": 4.0, "affiliations": 2.0, "summaries": 1.0, "abstract": 1.0}
+PREFIX_WEIGHTS = {
+    "title_prefix": 10.0,
+    "authors_prefix": 4.0,
+    "affiliations_prefix": 2.0,
+    "text_prefix": 1.0,
+}
+AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
+# More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
+BACKGROUND_OVER = 5_000
+# More changed papers than this to catch up on: rebuilt instead.
+REBUILD_OVER = 20_000
+# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
+TIE_LIMIT = 10_000
+WRITER_HEAP = 64_000_000
+SEARCHERS = 2  # threads answering searches: one per core
+_GENERATION_FILE = "laurel-generation.json"
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("id", stored=True, indexed=True, fast=True)
+    for name in WEIGHTS:
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
+    for name in PREFIX_WEIGHTS:
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field("filters", tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+class SearchIndex:
+    """One process's index over one store; `path` None keeps it in memory (tests)."""
+
+    def __init__(self, store: Path, path: Path | None) -> None:
+        self.store = store
+        self.path = path
+        self.schema = _schema()
+        self.generation = -1  # the store's generation the committed index reflects
+        self.ready = False
+        self._index: tantivy.Index | None = None
+        self._writer: tantivy.IndexWriter | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-index")
+        self._searchers = ThreadPoolExecutor(
+            max_workers=SEARCHERS, thread_name_prefix="laurel-search"
+        )
+        self._lock = asyncio.Lock()
+        self._background: asyncio.Task[None] | None = None
+        self._closed = False
+        self._rebuilding = False
+        self._dirty = False
+
+    # -- starting, following, stopping ---------------------------------------------------------
+
+    async def start(self, *, background_over: int = BACKGROUND_OVER) -> None:
+        """Open the index and bring it up to the store; a large rebuild runs in the background.
+
+        An index that cannot be opened (another process holds its directory, the disk refuses)
+        is left unready, said in the log: FTS5 answers instead, nothing fails.
+        """
+        try:
+            rebuild = await self._run(self._open)
+        except (ValueError, OSError, sqlite3.Error) as exc:
+            log.error("search index at %s unusable, FTS5 answers instead: %s", self.path, exc)
+            self._closed = True
+            return
+        if rebuild is None:
+            await self.catch_up()
+            return
+        if rebuild > background_over:
+            log.info("search index: rebuilding %s papers in the background", rebuild)
+            self._background = asyncio.create_task(self._rebuild_then_follow())
+            return
+        await self.catch_up(rebuild=True)
+
+    async def _rebuild_then_follow(self) -> None:
+        try:
+            await self.catch_up(rebuild=True)
+        except _Stopped:
+            return
+        except (sqlite3.Error, OSError, ValueError):
+            log.exception("search index: the rebuild failed; FTS5 answers until the next start")
+
+    async def wait_ready(self) -> None:
+        """Wait for a background rebuild, if one runs (benchmarks measure the index itself)."""
+        if self._background is not None:
+            await asyncio.shield(self._background)
+
+    async def catch_up(self, *, rebuild: bool = False) -> None:
+        """Bring the index up to the store's latest generation (one catch-up at a time).
+
+        While a rebuild runs (FTS5 answering meanwhile), a write's catch-up does not wait a
+        minute for it: it is noted, and the rebuild catches up again when it is done.
+        """
+        if self._rebuilding and not rebuild:
+            self._dirty = True
+            return
+        async with self._lock:
+            while not self._closed:
+                self._dirty = False
+                self._rebuilding = rebuild
+                try:
+                    await self._run(self._catch_up, rebuild)
+                finally:
+                    self._rebuilding = False
+                if not self._dirty:
+                    return
+                rebuild = False
+
+    async def follow(self, seconds: float) -> None:
+        """Catch up every `seconds`, for writes other processes make; runs until cancelled."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.catch_up()
+            except (sqlite3.Error, OSError, ValueError):
+                log.exception("search index: catching up failed; trying again later")
+
+    async def close(self) -> None:
+        """Stop: a rebuild under way stops at its next document and is rolled back (the next
+        start rebuilds), so closing never waits for a whole catalogue to be indexed."""
+        self._closed = True
+        self.ready = False
+        if self._background is not None:
+            self._background.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._background
+        await asyncio.to_thread(self._executor.shutdown, True)
+        await asyncio.to_thread(self._searchers.shutdown, True)
+        self._writer = None
+        self._index = None
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    # -- the worker's side ------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(f"file:{self.store}?mode=ro", uri=True, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout = 5000")
+        return conn
+
+    def _open(self) -> int | None:
+        """Open or make the index; None if it can follow the store, else papers to rebuild."""
+        index: tantivy.Index | None = None
+        saved: dict[str, object] = {}
+        if self.path is not None:
+            self.path.mkdir(parents=True, exist_ok=True)
+            try:
+                saved = json.loads((self.path / _GENERATION_FILE).read_text(encoding="utf-8"))
+                if saved.get("format") == FORMAT and tantivy.Index.exists(str(self.path)):
+                    index = tantivy.Index.open(str(self.path))
+            except (OSError, ValueError):
+                index, saved = None, {}
+        if index is None:
+            index = tantivy.Index(
+                self.schema, path=None if self.path is None else str(self.path), reuse=False
+            )
+            saved = {}
+        self._index = index
+        self._writer = index.writer(WRITER_HEAP, 1)
+        conn = self._connect()
+        try:
+            generation = saved.get("generation")
+            if isinstance(generation, int) and saved.get("mark") == _mark(conn, generation):
+                self.generation = generation
+                if generation <= search_docs.generation(conn):
+                    return None
+            return int(conn.execute("SELECT count(*) FROM live_papers").fetchone()[0])
+        finally:
+            conn.close()
+
+    def _catch_up(self, rebuild: bool) -> None:
+        assert self._writer is not None
+        assert self._index is not None
+        started = time.perf_counter()
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN")  # one snapshot: the generation and the documents agree
+            latest = search_docs.generation(conn)
+            if not rebuild and latest == self.generation:
+                conn.execute("COMMIT")
+                self.ready = True
+                return
+            ids: set[int] | None = None
+            if not rebuild:
+                ids = search_docs.changed_papers(conn, self.generation, latest)
+                rebuild = len(ids) > REBUILD_OVER
+            try:
+                if rebuild:
+                    self.ready = False  # stale until committed: FTS5 answers meanwhile
+                    self._writer.delete_all_documents()
+                    count = self._add(search_docs.documents(conn))
+                else:
+                    assert ids is not None
+                    for paper_id in ids:
+                        self._writer.delete_documents_by_term("id", paper_id)
+                    count = self._add(search_docs.documents(conn, ids))
+                mark = _mark(conn, latest)
+                conn.execute("COMMIT")
+            except BaseException:
+                self._writer.rollback()  # nothing half-applied reaches the next commit
+                raise
+        finally:
+            conn.close()
+        self._writer.commit()
+        self._index.reload()
+        self._save(latest, mark)
+        self.generation = latest
+        self.ready = True
+        if rebuild:
+            seconds = time.perf_counter() - started
+            log.info("search index: rebuilt %s papers in %.1f s", count, seconds)
+
+    def _add(self, docs: Iterable[SearchDocument]) -> int:
+        assert self._writer is not None
+        count = 0
+        for doc in docs:
+            if self._closed:
+                raise _Stopped("the index was closed")
+            document = tantivy.Document()
+            document.add_integer("id", doc.id)
+            for name, text in doc.fields.items():
+                if text:
+                    document.add_text(name, text)
+            for token in doc.filters:
+                document.add_text("filters", token)
+            self._writer.add_document(document)
+            count += 1
+        return count
+
+    def _save(self, generation: int, mark: str | None) -> None:
+        if self.path is None:
+            return
+        target = self.path / _GENERATION_FILE
+        temporary = target.with_suffix(".tmp")
+        saved = {"format": FORMAT, "generation": generation, "mark": mark}
+        temporary.write_text(json.dumps(saved), encoding="utf-8")
+        os.replace(temporary, target)
+
+    # -- searching ----------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """How many papers the committed index holds."""
+        return 0 if self._index is None else int(self._index.searcher().num_docs)
+
+    async def search(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
+        so the event loop answers other interactions meanwhile (a common word at 100,000
+        papers takes milliseconds)."""
+        if not self.ready:
+            return None
+        search = partial(
+            self.search_now,
+            parsed,
+            venue=venue,
+            year=year,
+            kind=kind,
+            area=area,
+            limit=limit,
+            offset=offset,
+        )
+        return await asyncio.get_running_loop().run_in_executor(self._searchers, search)
+
+    def search_now(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """Paper ids, best first (ties by id), or None while the index is not ready."""
+        if not self.ready or self._index is None:
+            return None
+        query = self._query(parsed, venue, year, kind, area)
+        searcher = self._index.searcher()
+        end = offset + limit
+        wanted = end
+        while True:
+            hits = searcher.search(query, limit=wanted + 1, count=False).hits
+            if len(hits) <= wanted or hits[wanted][0] != hits[end - 1][0] or wanted >= TIE_LIMIT:
+                break
+            wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+        if len(hits) <= offset:
+            return []
+        ids = searcher.fast_field_values("id", [address for _, address in hits])
+        ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
+        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
+
+    def _query(
+        self,
+        parsed: Parsed,
+        venue: str | None,
+        year: int | None,
+        kind: str | None,
+        area: str | None,
+    ) -> tantivy.Query:
+        # Each group is one flat union of boosted term (or phrase) queries: a union of terms
+        # alone at the top is what tantivy prunes with block-max WAND, so a one-word query
+        # (the commonest, and the costliest: its posting lists are the longest) is left bare.
+        groups = [self._anywhere(words, WEIGHTS) for words in parsed.terms]
+        for typed, names in parsed.institutions:
+            clauses = self._anywhere(typed, WEIGHTS)
+            clauses += [self._match("affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
+            groups.append(clauses)
+        if parsed.prefix is not None:
+            # A word is one of its own prefixes: the prefix fields find whole words too; the
+            # title's whole words alone get a bonus, so "graph" puts Graph before Graphene.
+            whole = self._match("title", (parsed.prefix,), WEIGHTS["title"])
+            groups.append([whole, *self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS)])
+        filters = []
+        if venue is not None or year is not None or kind is not None:
+            filters.append(self._filter(filter_token(venue, year, kind)))
+        if area is not None:
+            filters.append(self._filter(area_token(area)))
+        if len(groups) == 1 and not filters:
+            return _any(groups[0])
+        must = tantivy.Occur.Must
+        return tantivy.Query.boolean_query(
+            [(must, _any(group)) for group in groups] + [(must, f) for f in filters]
+        )
+
+    def _anywhere(self, words: tuple[str, ...], weights: dict[str, float]) -> list[tantivy.Query]:
+        return [self._match(field, words, weight) for field, weight in weights.items()]
+
+    def _match(self, field: str, words: tuple[str, ...], weight: float) -> tantivy.Query:
+        if len(words) == 1:
+            found = tantivy.Query.term_query(self.schema, field, words[0])
+        else:
+            found = tantivy.Query.phrase_query(self.schema, field, list(words))
+        return tantivy.Query.boost_query(found, weight)
+
+    def _filter(self, token: str) -> tantivy.Query:
+        return tantivy.Query.const_score_query(
+            tantivy.Query.term_query(self.schema, "filters", token), 0.0
+        )
+
+
+class _Stopped(Exception):
+    """A catch-up interrupted because the index is closing; what it did is rolled back."""
+
+
+def _any(clauses: list[tantivy.Query]) -> tantivy.Query:
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
+
+
+def _mark(conn: sqlite3.Connection, generation: int) -> str | None:
+    """What the audit row `generation` says: an index of another history is not followed."""
+    row = conn.execute(
+        "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)
+    ).fetchone()
+    return None if row is None else f"{row[0]}|{row[1]}|{row[2]}"

@@ -1,0 +1,29 @@
+"""The derived index finds the paper meant at least as often as FTS5 (benchmarks/relevance.py
+makes the test set from the bundled catalogue and prints the figures by kind)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.relevance import KINDS, evaluate, first, make_cases
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from bot.store.search_index import SearchIndex
+
+
+async def test_the_index_ranks_the_paper_meant_first_at_least_as_often_as_fts5(
+    template_db: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "laurel.db"
+    copy.write_bytes(template_db.read_bytes())
+    async with await Database.open(copy) as db:
+        cases = await db.snapshot(make_cases)
+        assert {case.kind for case in cases} == set(KINDS)  # every kind of query is asked
+        index = SearchIndex(db.path, None)
+        await index.start()
+        fts5 = await evaluate(PaperRepository(db), cases)
+        derived = await evaluate(PaperRepository(db, index=index), cases)
+        await index.close()
+    assert first(derived["exact title"]) == len(derived["exact title"])
+    assert first(derived["all"]) >= first(fts5["all"])
+    assert first(derived["all"]) >= 0.9 * len(cases)
