@@ -30,7 +30,6 @@ from benchmarks.catalog import Query, as_ratio, p50_p99, pct
 from benchmarks.interactions import (
     HOUR_MS,
     build,
-    commands,
     forget_messages,
     machine,
     ms_since,
@@ -88,6 +87,19 @@ async def laurel(db: Database, engine: Engine, index_dir: Path) -> Any:
         bot.tree.add_command(ping_command())
         await bot.tree.sync()
         yield server, bot, ready_ms
+
+
+def commands(server: LocalDiscord) -> tuple[Callable[[str], Interact], Interact]:
+    """/paper search and /ping on a stand-in that shares the bot's loop (benchmarks.interactions
+    drives its own, threaded one; here both engines see the same stand-in cost)."""
+
+    async def search(text: str) -> dict[str, Any]:
+        return await (await server.slash("paper", {"query": text}, subcommand="search")).message()
+
+    async def ping() -> dict[str, Any]:
+        return await (await server.slash("ping")).message()
+
+    return (lambda text: partial(search, text)), ping
 
 
 def autocomplete(server: LocalDiscord, where: str, text: str) -> Interact:
