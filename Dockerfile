@@ -15,6 +15,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     LAUREL_DATABASE__BACKUP_DIR=/data/backups \
     LAUREL_LOGGING__FORMAT=json
 
+# CJK glyphs, so that charts are labelled in Chinese for Chinese readers (without a CJK font
+# they stay English: bot/render/chart_fonts.py). Not pinned: Debian's font package moves with
+# the base image, and a pinned version disappears from its archive.
+# replay: skip (installs a system package; the replay uses the fonts of the machine it runs on)
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-noto-cjk \
+    && rm -rf /var/lib/apt/lists/*
+
 # replay: skip (creates a system account; the replay runs as whoever runs it)
 RUN groupadd --system --gid 10001 laurel \
     && useradd --system --uid 10001 --gid laurel --home-dir /data --no-create-home \
