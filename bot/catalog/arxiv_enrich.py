@@ -2,8 +2,9 @@
 
 Each batch of papers is fetched in one request and written in one transaction (fill policy,
 actor "enrich"), so an interruption loses at most the batch in flight. Papers already complete
-are never asked for again, nor are ids arXiv did not know (remembered in bot_state until a run
-with `retry_missing`): a second run does only what the first did not finish. Papers with no
+are never asked for again, nor are ids arXiv did not know or could not complete (an author list
+a source cut short that arXiv's does not extend, say), remembered in bot_state until a run with
+`retry_missing`: a second run does only what the first did not finish. Papers with no
 arXiv id are looked up by title (bot.catalog.arxiv_titles) and written the same way.
 """
 
@@ -24,7 +25,8 @@ from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository, Incomplete
 
 ACTOR = "enrich"
-NOT_ON_ARXIV = "enrich.not_on_arxiv"  # bot_state: the arXiv ids arXiv answered nothing for
+# bot_state: the arXiv ids arXiv answered nothing for, or nothing that completes the paper
+NOT_ON_ARXIV = "enrich.not_on_arxiv"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,8 @@ async def enrich(
             await write_gaps(catalog, gaps, report, dry_run=dry_run)
         if not dry_run:
             asked = {item.paper.arxiv or "" for item in chunk}
-            await _remember(state, asked, report.not_found[missing_before:])
+            left = {i.paper.arxiv or "" for i in await EnrichmentRepository(db).incomplete()}
+            await _remember(state, asked, [*report.not_found[missing_before:], *(asked & left)])
         if progress:
             progress(len(chunk))
     return report

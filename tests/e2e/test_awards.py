@@ -182,16 +182,16 @@ async def test_test_of_time_awards_across_venues_with_the_papers_year(
     (embed,) = (await _awards(server, "test-of-time"))["embeds"]
     assert embed["title"] == "Test-of-time awards"
     text = _unescaped(embed["description"])
-    assert "**ICML 2025** · **Batch Normalization" in text
-    assert "**NeurIPS 2025** · **Faster R-CNN" in text
+    assert "**ICML 2025** · [Batch Normalization: Accelerating Deep Network Training" in text
+    assert "**NeurIPS 2025** · [Faster R-CNN" in text
     assert text.count("paper from 2015") >= 4
     # Its honorable mentions follow the award, labelled (their "Test of Time" track is not
     # repeated).
     icml = text[text.index("**ICML 2025**") :]
     assert icml.index("Batch Normalization") < icml.index("Trust Region Policy Optimization")
     assert (
-        "**ICML 2025** · **Trust Region Policy Optimization** · *Test-of-time honorable mention*"
-        in text
+        "**ICML 2025** · [Trust Region Policy Optimization](https://arxiv.org/abs/1502.05477)"
+        " · *Test-of-time honorable mention*" in text
     )
     assert text.count("*Test-of-time honorable mention*") == 2
     assert "Track: Test of Time" not in text

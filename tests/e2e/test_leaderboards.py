@@ -74,8 +74,9 @@ async def test_institutions_in_traditional_chinese(laurel: LaurelBot, server: Lo
     (embed,) = message["embeds"]
     assert embed["title"] == "機構得獎論文排行 — 所有會議，至 2025 年"
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** Princeton University — **2.50**（3 篇論文）"
-    assert embed["footer"]["text"].startswith("55 個機構中的前 15 名。")
+    assert first == "**1.** Google DeepMind — **3.00**（5 篇論文）"
+    assert "普林斯頓大學 — **2.50**（3 篇論文）" in embed["description"]  # named in zh-TW
+    assert embed["footer"]["text"].startswith("71 個機構中的前 15 名。")
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:

@@ -26,4 +26,8 @@ async def test_the_index_ranks_the_paper_meant_first_at_least_as_often_as_fts5(
         await index.close()
     assert first(derived["exact title"]) == len(derived["exact title"])
     assert first(derived["all"]) >= first(fts5["all"])
-    assert first(derived["all"]) >= 0.9 * len(cases)
+    # No kind of query may fall behind by more than 1%. (No absolute floor: with the whole
+    # history bundled, many papers share a surname or a three-letter prefix, whatever ranks.)
+    for kind in KINDS:
+        allowed = max(1, len(fts5[kind]) // 100)
+        assert first(derived[kind]) >= first(fts5[kind]) - allowed, kind
