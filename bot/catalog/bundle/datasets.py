@@ -150,7 +150,7 @@ def _awesome(path: Path, index: dict[str, str]) -> list[Record]:
         for line, row in enumerate(csv.DictReader(handle), start=2):
             venue = index[row["venue"].casefold()]
             kind, track = classify_award(row["award"])
-            paper: dict[str, Any] = {"title": row["title"], "year": int(row["year"])}
+            paper: dict[str, Any] = {"title": _title(row["title"]), "year": int(row["year"])}
             link = (row.get("paper_url") or "").strip()
             covers = ["title"]
             if link:
@@ -172,6 +172,13 @@ def _awesome(path: Path, index: dict[str, str]) -> list[Record]:
             notes = [row["notes"]] if row.get("notes") else []
             records.append(Record(AWESOME, award, f"papers.csv line {line}", notes))
     return records
+
+
+def _title(text: str) -> str:
+    """A title without the full stop that bibliographies (dblp) end every title with: "Deep
+    Learning." is "Deep Learning" (an ellipsis stays; the key that joins titles ignores it)."""
+    title = text.strip()
+    return title[:-1] if title.endswith(".") and not title.endswith("..") else title
 
 
 def _taxonomy(
