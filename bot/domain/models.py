@@ -201,6 +201,15 @@ class Links(Model):
     project: Url | None = None
     code: Url | None = None
 
+    def to_paper(self) -> bool:
+        """Whether one of these opens the paper itself (a code repository does not)."""
+        return any(getattr(self, name) is not None for name in PAPER_LINKS)
+
+
+# The links that open the paper itself: its arXiv page, a PDF, its OpenReview forum, or the
+# venue's (or project's) page for it. `code` is not among them.
+PAPER_LINKS = ("arxiv", "pdf", "openreview", "project")
+
 
 class Paper(Model):
     title: Title

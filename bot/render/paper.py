@@ -169,8 +169,9 @@ def award_line(award: AwardRef) -> str:
 
 
 def has_link(paper: Paper) -> bool:
-    """Whether the catalogue holds any way to the paper itself: a link or a DOI."""
-    return paper.doi is not None or bool(paper.links.model_dump(exclude_none=True))
+    """Whether the catalogue holds a way to the paper itself: an arXiv id, a DOI or a link to it
+    (a code repository alone is not one)."""
+    return paper.doi is not None or paper.arxiv is not None or paper.links.to_paper()
 
 
 def search_url(title: str) -> str:
@@ -185,12 +186,18 @@ def search_text(paper: Paper, strings: Strings, language: Language) -> str:
 def paper_links(paper: Paper, strings: Strings, language: Language) -> str:
     """The paper's links and DOI; with none, a labelled arXiv title search to find it."""
     shown = links_text(paper.links, strings, language)
+    if paper.arxiv is not None and paper.links.arxiv is None:  # an id with no link stored
+        page = link(
+            strings.text("paper-link-arxiv", language), f"https://arxiv.org/abs/{paper.arxiv}"
+        )
+        shown = f"{page} · {shown}" if shown else page
     if paper.doi is not None:
         doi = link("DOI", f"https://doi.org/{paper.doi}")
         shown = f"{shown} · {doi}" if shown else doi
-    if shown:
+    if has_link(paper):
         return shown
-    return strings.text("paper-no-link", language, search=search_text(paper, strings, language))
+    search = strings.text("paper-no-link", language, search=search_text(paper, strings, language))
+    return f"{shown} · {search}" if shown else search  # a code repository is not the paper
 
 
 def links_text(links: Links, strings: Strings, language: Language) -> str:
@@ -202,7 +209,7 @@ def links_text(links: Links, strings: Strings, language: Language) -> str:
 
 
 def main_link(links: Links) -> str | None:
-    return links.arxiv or links.project or links.openreview or links.pdf or links.code
+    return links.arxiv or links.project or links.openreview or links.pdf  # code: not the paper
 
 
 def sources_text(sources: Sequence[Source], strings: Strings, language: Language) -> str:

@@ -1,13 +1,17 @@
-"""How many papers can be opened: an arXiv id, a DOI or a link of any kind (issue 17)."""
+"""How many papers can be opened: an arXiv id, a DOI or a link to the paper (issue 17)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.domain.models import PAPER_LINKS
 from bot.store.database import Database
 
-# A paper "has a link" when a reader can open it: an arXiv id, a DOI or any stored link.
-_LINKED = "(p.arxiv IS NOT NULL OR p.doi IS NOT NULL OR p.links NOT IN ('{}', 'null'))"
+# A paper "has a link" when a reader can open it: an arXiv id, a DOI or a stored link to the
+# paper itself (bot.domain.models.PAPER_LINKS: a code repository alone does not count).
+_LINKED = "(p.arxiv IS NOT NULL OR p.doi IS NOT NULL OR {})".format(
+    " OR ".join(f"json_extract(p.links, '$.{name}') IS NOT NULL" for name in PAPER_LINKS)
+)
 
 
 @dataclass(frozen=True, slots=True)

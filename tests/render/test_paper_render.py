@@ -40,7 +40,7 @@ def test_data_is_escaped_and_links_cannot_break_out(strings: Strings) -> None:
     stored = _stored(
         title="**Bold** _claims_ @everyone",
         authors=["A `tick`"],
-        links=Links(code="https://example.org/a_(b)"),
+        links=Links(project="https://example.org/a_(b)"),
         sources=(Source(url="https://example.org/s", document="Doc ~~x~~"),),
     )
     embed = paper_embed(stored, strings, "en")
@@ -48,7 +48,7 @@ def test_data_is_escaped_and_links_cannot_break_out(strings: Strings) -> None:
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Authors"] == "A \\`tick\\`"
     assert fields["Awards"] == "ICML 2025 · Best \\*Paper\\*"
-    assert fields["Links"] == "[Code](https://example.org/a_%28b%29)"
+    assert fields["Links"] == "[Project](https://example.org/a_%28b%29)"
     assert fields["Sources"] == "• [Doc \\~\\~x\\~\\~](https://example.org/s)"
     assert embed.url == "https://example.org/a_(b)"
     assert embed.footer.text == "Laurel paper #7"
@@ -151,3 +151,11 @@ def test_the_research_area_is_named_in_the_readers_language(strings: Strings) ->
         )
     unfiled = {f.name for f in paper_embed(_stored(), strings, "en").fields}
     assert "Research area" not in unfiled
+
+
+def test_a_code_repository_alone_is_no_link_to_the_paper(strings: Strings) -> None:
+    embed = paper_embed(_stored(links=Links(code="https://github.com/x/y")), strings, "en")
+    links = {f.name: f.value for f in embed.fields}["Links"] or ""
+    assert links.startswith("[Code](https://github.com/x/y) · ")
+    assert "https://arxiv.org/search/?" in links  # a labelled search for the paper itself
+    assert embed.url is None  # the title does not open the code as if it were the paper
