@@ -111,7 +111,7 @@ def _write(root: Path, name: str, text: str) -> None:
 
 @pytest.fixture
 def small(tmp_path: Path) -> tuple[Path, Path]:
-    """Tiny datasets: one paper both give (a year apart), one cut short, one without a link."""
+    """Tiny datasets: one paper both give (a year apart), one cut short, two without a link."""
     shared = tmp_path / "datasets"
     _write(
         shared,
@@ -124,6 +124,11 @@ def small(tmp_path: Path) -> tuple[Path, Path]:
             title: Bridging the Gap between Training and Inference
             author: Wen Zhang, Yang Feng, et al.
             link: https://arxiv.org/abs/1906.02448
+            source: https://acl2019.org/EN/winners.html
+          - award: Outstanding Paper
+            title: A Dataset Paper Given Without Link
+            author: Ada Lovelace
+            link: null
             source: https://acl2019.org/EN/winners.html
           place: Florence, Italy
           date: July 28 - August 2, 2019
@@ -169,6 +174,15 @@ def small(tmp_path: Path) -> tuple[Path, Path]:
         url = "https://aclanthology.org/2024.acl-long.999/"
         source = "https://aclanthology.org/events/acl-2024/"
         checked = "title"
+
+        [[papers]]
+        venue = "ACL"
+        year = 2019
+        title = "A Dataset Paper Given Without Link"
+        arxiv = "1906.00001"
+        doi = "10.18653/v1/P19-9999"
+        source = "https://example.org/acl-2019-paper"
+        checked = "title+authors"
         """,
     )
     assert bundle.main(["--shared", str(shared), "--data", str(data), "--links", str(links)]) == 0
@@ -196,3 +210,15 @@ def test_a_paper_without_link_takes_the_one_in_the_links_table(small: tuple[Path
     (linked,) = [a for a in batch.awards if a.paper.title == "A Paper Without Link"]
     assert linked.paper.links.project == "https://aclanthology.org/2024.acl-long.999/"
     assert any(s.url == "https://aclanthology.org/events/acl-2024/" for s in linked.paper.sources)
+
+
+def test_a_paper_only_ai_bestpapers_gives_without_link_takes_the_links_table(
+    small: tuple[Path, Path],
+) -> None:
+    batch = load_bundled(small[0])
+    (linked,) = [a for a in batch.awards if a.paper.title == "A Dataset Paper Given Without Link"]
+    assert linked.paper.arxiv == "1906.00001"
+    assert linked.paper.links.arxiv == "https://arxiv.org/abs/1906.00001"
+    assert linked.paper.doi == "10.18653/v1/p19-9999"  # DOIs are kept in lower case
+    (source,) = [s for s in linked.paper.sources if s.url == "https://example.org/acl-2019-paper"]
+    assert set(source.covers) == {"arxiv", "doi"}
