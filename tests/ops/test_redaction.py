@@ -74,3 +74,19 @@ def test_authorization_headers_and_ordinary_text() -> None:
     assert redact("authorization=Bearer xyz") == "authorization=[redacted]"
     ordinary = "bot.localdiscord.rest_interactions took 0.25 s for 3.11.7 at example.com"
     assert redact(ordinary) == ordinary
+
+
+# -- found by mutation testing (docs/mutation.md) ---------------------------------------------
+def test_a_secret_inside_another_is_redacted_with_it_not_before_it() -> None:
+    # The shorter secret sorts after the longer one alphabetically but must go second: removed
+    # first, it would leave the longer one's ends ("a-", "-b") in the line.
+    inner, outer = "xhunter2", "a-xhunter2-b"
+    redact = Redactor([inner, outer])
+    assert redact(f"one {outer} two {inner}") == f"one {REDACTED} two {REDACTED}"
+
+
+def test_a_secret_as_json_escapes_it_is_redacted_to_the_last_character() -> None:
+    line = json.dumps({"message": f"login with {PLAIN_SECRET} failed"})
+    assert Redactor([PLAIN_SECRET])(line) == json.dumps(
+        {"message": f"login with {REDACTED} failed"}
+    )
