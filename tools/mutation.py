@@ -38,6 +38,7 @@ import tomli_w
 ROOT = Path(__file__).resolve().parents[1]
 WORKSPACES = ROOT / ".mutation"
 REPORT = ROOT / "docs" / "mutation.md"
+SHARED = ROOT.parent / "shared"
 LINKED = ("bot", "tests", "data")
 COPIED = ("data", "config.example.toml", "README.md", "Dockerfile")  # what tests read besides
 # Log lines say what happened; a mutant that changes only a log message is not worth a test.
@@ -123,6 +124,10 @@ def workspace(module: Module) -> Path:
         link = place / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name, target_is_directory=(ROOT / name).is_dir())
+    # Tests find ../shared beside the checkout (tests/conftest.py): beside the copy, here.
+    shared = place / "shared"
+    if SHARED.is_dir() and not shared.is_symlink():
+        shared.symlink_to(SHARED, target_is_directory=True)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     project.setdefault("tool", {})["mutmut"] = {
         "source_paths": ["bot"],
