@@ -78,7 +78,11 @@ MODULES = (
     Module(
         "curate_access",
         ("bot/commands/curate_access.py",),
-        ("tests/e2e/test_curate_refusals.py", "tests/e2e/test_curate.py"),
+        (
+            "tests/commands/test_curate_access.py",
+            "tests/e2e/test_curate_refusals.py",
+            "tests/e2e/test_curate.py",
+        ),
     ),
     Module("ledger", ("bot/store/ledger.py",), DIGEST_TESTS),
     Module("redact", ("bot/observability/redact.py",), ("tests/ops/test_redaction.py",)),
