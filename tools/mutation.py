@@ -19,6 +19,7 @@ docs/mutation.md; the table counts them apart, and the score is killed / (mutant
 from __future__ import annotations
 
 import argparse
+import ast
 import fnmatch
 import json
 import os
@@ -84,7 +85,7 @@ MODULES = (
             "tests/e2e/test_curate.py",
         ),
     ),
-    Module("ledger", ("bot/store/ledger.py",), DIGEST_TESTS),
+    Module("ledger", ("bot/store/ledger.py",), ("tests/store/test_ledger.py", *DIGEST_TESTS)),
     Module("redact", ("bot/observability/redact.py",), ("tests/ops/test_redaction.py",)),
     Module(
         "settings", ("bot/settings.py",), ("tests/test_settings.py", "tests/ops/test_redaction.py")
@@ -206,13 +207,14 @@ class Score:
     killed: int = 0
     survived: int = 0
     equivalent: int = 0
+    sql_case: int = 0
     timeout: int = 0
     no_tests: int = 0
     unchecked: int = 0
 
     @property
     def percent(self) -> float | None:
-        counted = self.mutants - self.equivalent - self.unchecked
+        counted = self.mutants - self.equivalent - self.sql_case - self.unchecked
         return None if counted <= 0 else 100 * (self.killed + self.timeout) / counted
 
 
@@ -230,6 +232,64 @@ def results(module: Module) -> dict[str, int | None]:
     return found
 
 
+SQL_START = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA)\b|\s*\w+ = \?", re.I)
+
+
+def _sql_same(old: str, new: str) -> bool:
+    """The same SQL statement: SQLite reads keywords and names in any case, but not the text
+    between single quotes."""
+    if old == new or not SQL_START.match(old):
+        return False
+    before, after = old.split("'"), new.split("'")
+    return len(before) == len(after) and all(
+        a == b if i % 2 else a.lower() == b.lower()
+        for i, (a, b) in enumerate(zip(before, after, strict=True))
+    )
+
+
+def _strings_apart(function: ast.AST) -> tuple[str, list[str]]:
+    """The function's shape with its strings blanked, and its strings in order."""
+    found: list[str] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.append(node.value)
+    blank = ast.parse(ast.unparse(function))
+    for node in ast.walk(blank):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = ""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.name = ""
+    return ast.dump(blank), found
+
+
+def sql_case_mutants(module: Module, names: Iterable[str]) -> set[str]:
+    """Mutants that only change the case of SQL in bot/store: the same statement to SQLite."""
+    chosen: set[str] = set()
+    for source in module.sources:
+        if not source.startswith("bot/store/"):
+            continue
+        mutated = WORKSPACES / module.name / "mutants" / source
+        if not mutated.is_file():
+            continue
+        functions = {
+            node.name: node
+            for node in ast.walk(ast.parse(mutated.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        for name in names:
+            short = name.rsplit(".", 1)[-1]
+            original = functions.get(short.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+            mutant = functions.get(short)
+            if original is None or mutant is None:
+                continue
+            (shape, old), (mutant_shape, new) = _strings_apart(original), _strings_apart(mutant)
+            changed = [(a, b) for a, b in zip(old, new, strict=False) if a != b]
+            same_shape = shape == mutant_shape and len(old) == len(new)
+            if same_shape and changed and all(_sql_same(a, b) for a, b in changed):
+                chosen.add(name)
+    return chosen
+
+
 def equivalents(report: Path = REPORT) -> set[str]:
     """Mutant names listed under "Equivalent mutants" in docs/mutation.md."""
     if not report.is_file():
@@ -241,7 +301,9 @@ def equivalents(report: Path = REPORT) -> set[str]:
 
 def score(module: Module, equivalent: set[str]) -> tuple[Score, list[str]]:
     tally, survivors = Score(), []
-    for name, code in sorted(results(module).items()):
+    found = results(module)
+    sql_case = sql_case_mutants(module, [n for n, c in found.items() if c in SURVIVED])
+    for name, code in sorted(found.items()):
         tally.mutants += 1
         if code is None:
             tally.unchecked += 1
@@ -251,6 +313,8 @@ def score(module: Module, equivalent: set[str]) -> tuple[Score, list[str]]:
             tally.timeout += 1
         elif name in equivalent:
             tally.equivalent += 1
+        elif name in sql_case:
+            tally.sql_case += 1
         elif code in NO_TESTS:
             tally.no_tests += 1
             survivors.append(name)
@@ -262,7 +326,8 @@ def score(module: Module, equivalent: set[str]) -> tuple[Score, list[str]]:
 
 def table(modules: Iterable[Module]) -> str:
     equivalent = equivalents()
-    columns = ["mutants", "killed", "timeout", "survived", "no tests", "equivalent", "not run"]
+    columns = ["mutants", "killed", "timeout", "survived", "no tests", "equivalent", "SQL case"]
+    columns.append("not run")
     lines = [
         "| module | " + " | ".join(columns) + " | score |",
         "|---|" + "---:|" * (len(columns) + 1),
@@ -272,7 +337,7 @@ def table(modules: Iterable[Module]) -> str:
         shown = "—" if s.percent is None else f"{s.percent:.1f}%"
         lines.append(
             f"| {module.name} | {s.mutants} | {s.killed} | {s.timeout} | {s.survived} | "
-            f"{s.no_tests} | {s.equivalent} | {s.unchecked} | {shown} |"
+            f"{s.no_tests} | {s.equivalent} | {s.sql_case} | {s.unchecked} | {shown} |"
         )
     return "\n".join(lines)
 
