@@ -247,12 +247,24 @@ def _sql_same(old: str, new: str) -> bool:
     )
 
 
-def _strings_apart(function: ast.AST) -> tuple[str, list[str]]:
-    """The function's shape with its strings blanked, and its strings in order."""
-    found: list[str] = []
-    for node in ast.walk(function):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            found.append(node.value)
+ROW_NAMES = {"row", "r"}  # what bot/store calls a sqlite3.Row, whose keys ignore case
+
+
+def _strings_apart(function: ast.AST) -> tuple[str, list[tuple[str, bool]]]:
+    """The function's shape with its strings blanked, and its strings in order, each with
+    whether it is a key into a sqlite3.Row (`row["id"]`)."""
+    row_keys = {
+        id(node.slice)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ROW_NAMES
+    }
+    found = [
+        (node.value, id(node) in row_keys)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
     blank = ast.parse(ast.unparse(function))
     for node in ast.walk(blank):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -262,8 +274,16 @@ def _strings_apart(function: ast.AST) -> tuple[str, list[str]]:
     return ast.dump(blank), found
 
 
+def _same_to_sqlite(old: tuple[str, bool], new: tuple[str, bool]) -> bool:
+    (before, row_key), (after, _) = old, new
+    if row_key:
+        return before != after and before.lower() == after.lower()
+    return _sql_same(before, after)
+
+
 def sql_case_mutants(module: Module, names: Iterable[str]) -> set[str]:
-    """Mutants that only change the case of SQL in bot/store: the same statement to SQLite."""
+    """Mutants that only change the case of SQL, or of a column name read from a row, in
+    bot/store: the same to SQLite."""
     chosen: set[str] = set()
     for source in module.sources:
         if not source.startswith("bot/store/"):
@@ -285,7 +305,7 @@ def sql_case_mutants(module: Module, names: Iterable[str]) -> set[str]:
             (shape, old), (mutant_shape, new) = _strings_apart(original), _strings_apart(mutant)
             changed = [(a, b) for a, b in zip(old, new, strict=False) if a != b]
             same_shape = shape == mutant_shape and len(old) == len(new)
-            if same_shape and changed and all(_sql_same(a, b) for a, b in changed):
+            if same_shape and changed and all(_same_to_sqlite(a, b) for a, b in changed):
                 chosen.add(name)
     return chosen
 
