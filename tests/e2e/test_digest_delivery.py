@@ -11,12 +11,15 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import LaurelBot
+from bot.digests.delivery import DiscordDelivery
 from bot.domain.subscriptions import Subscription, Theme
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
+from bot.render.digest_posts import Post
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from tests.digests.conftest import FakeClock
@@ -201,3 +204,51 @@ async def test_a_missed_post_is_caught_up_once_marked_late(
         clock.now += dt.timedelta(minutes=1)
     (message,) = server.messages(sub.channel_id)
     assert "late" in message["content"]
+
+
+# -- the deliverer's own answers (survivors of mutation testing: docs/mutation.md) -------------
+def post(marker: str) -> Post:
+    return Post(content="", embeds=[discord.Embed(title="A post").set_footer(text=f"x · {marker}")])
+
+
+async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
+    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+) -> None:
+    delivery = DiscordDelivery(bot, None)
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    for name in ("general", "papers-forum"):
+        channel = server.channel(name).id
+        sent = await delivery.send(
+            channel, post("L1-abc"), nonce="L1-abc", thread_name="Paper of the day", role_id=None
+        )
+        await delivery.send(
+            channel, post("L2-def"), nonce="L2-def", thread_name="Another day", role_id=None
+        )
+
+        async def find(marker: str, thread: str = "Paper of the day", ch: int = channel) -> Any:
+            return await delivery.find(ch, marker=marker, since=since, thread_name=thread, limit=50)
+
+        assert await find("L1-abc") == sent
+        assert await find("L9-zzz") is None
+        if name == "papers-forum":
+            assert await find("L1-abc", "Another day") is None  # another post's thread
+            later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5)
+            assert (
+                await delivery.find(
+                    channel, marker="L1-abc", since=later, thread_name="Paper of the day", limit=50
+                )
+                is None
+            )  # made before the row: not this row's post
+
+
+async def test_the_admins_are_told_in_the_system_channel_and_an_unknown_server_is_no_one(
+    bot: LaurelBot, server: LocalDiscord
+) -> None:
+    # (The owner's direct message, when the lost channel is the system channel itself, is not
+    # played here: the stand-in has no DM channels. docs/mutation.md lists what that leaves.)
+    delivery = DiscordDelivery(bot, None)
+    guild = server.world.default_guild()
+    general, forum = server.channel("general").id, server.channel("papers-forum").id
+    assert await delivery.notify_admins(guild.id, forum, "forum paused") is True
+    assert [m["content"] for m in server.messages(general)] == ["forum paused"]
+    assert await delivery.notify_admins(guild.id + 1, forum, "nowhere") is False
