@@ -188,3 +188,47 @@ async def test_the_audit_log_cannot_be_rewritten(db: Database, catalog: CatalogR
     await _added(catalog, PaperRepository(db))
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         await db.write(lambda conn: conn.execute("DELETE FROM audit"))
+
+
+# -- reading the log (survivors of mutation testing: docs/mutation.md) -------------------------
+async def test_one_write_is_read_back_by_id_and_by_batch_field_by_field(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    audit = AuditRepository(db)
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    newest, total = await audit.history(paper_id=paper_id)
+    assert total == 2  # the paper and its award
+    paper_row = next(e for e in newest if e.entity == "paper")
+    assert paper_row.entity_id == str(paper_id)
+    assert paper_row.actor == "discord:1"
+    assert paper_row.at.startswith("20")  # an ISO timestamp
+    assert paper_row.before is None
+    assert paper_row.after is not None
+    assert paper_row.after["title"] == "Gated Attention"
+    assert await audit.get(paper_row.id) == paper_row
+    assert await audit.get(paper_row.id + 1000) is None
+    written = await audit.in_batch(paper_row.batch)
+    assert {e.id for e in newest} <= {e.id for e in written}  # (an edition row may join)
+    assert [e.id for e in written] == sorted(e.id for e in written)  # in the order written
+    assert {e.batch for e in written} == {paper_row.batch}
+    assert await audit.in_batch("no-such-batch") == []
+
+
+async def test_a_page_of_history_is_five_rows_by_default_and_counts_them_all(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    audit = AuditRepository(db)
+    nothing, none_at_all = await audit.history(paper_id=999_999)
+    assert (nothing, none_at_all) == ([], 0)
+    for n in range(4):  # a paper and an award each: eight rows
+        await catalog.apply(
+            batch(award(f"Paper number {n}", arxiv=f"2505.0670{n}")),
+            actor="test",
+            policy="update",
+        )
+    page, total = await audit.history()
+    everything, _ = await audit.history(limit=100)
+    assert len(page) == 5
+    assert total == len(everything) >= 8
+    assert [e.id for e in page] == [e.id for e in everything[:5]]  # newest first
