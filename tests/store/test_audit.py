@@ -232,3 +232,67 @@ async def test_a_page_of_history_is_five_rows_by_default_and_counts_them_all(
     assert len(page) == 5
     assert total == len(everything) >= 8
     assert [e.id for e in page] == [e.id for e in everything[:5]]  # newest first
+
+
+async def test_undoing_an_addition_removes_what_was_added_and_audits_the_removal(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    entries, _ = await audit.history(paper_id=paper_id)
+    award_add = next(e for e in entries if e.entity == "award" and e.action == "add")
+    await catalog.revert(award_add.id, actor="discord:4")
+    row = await db.fetchone(
+        "SELECT removed_at FROM awards WHERE id = ?", (int(award_add.entity_id),)
+    )
+    assert row is not None
+    assert row["removed_at"] is not None
+    newest = (await audit.history(limit=1))[0][0]
+    assert (newest.action, newest.entity, newest.entity_id, newest.actor) == (
+        "remove",
+        "award",
+        award_add.entity_id,
+        "discord:4",
+    )
+    assert newest.before is not None
+    assert newest.after is not None
+    assert newest.before["removed_at"] is None
+    assert newest.after["removed_at"] is not None
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    assert stored.awards == ()
+
+
+async def test_a_refused_undo_names_the_change_and_what_stands_in_its_way(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "One"}), actor="a"
+    )
+    await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "Two"}), actor="a"
+    )
+    entries, _ = await audit.history(limit=50)
+    changes = [e for e in entries if e.entity == "paper" and e.action == "change"]
+    newer, older = changes[0], changes[1]
+    with pytest.raises(UndoRefused) as later:
+        await catalog.revert(older.id, actor="b")
+    assert (later.value.reason, later.value.params) == (
+        "later",
+        {"change": older.id, "later": newer.id},
+    )
+    edition_add = next(e for e in entries if e.entity == "edition" and e.action == "add")
+    with pytest.raises(UndoRefused) as addition:
+        await catalog.revert(edition_add.id, actor="b")
+    assert (addition.value.reason, addition.value.params) == (
+        "addition",
+        {"change": edition_add.id, "entity": "edition"},
+    )
+    assert str(addition.value) == "addition"
+    with pytest.raises(UndoRefused) as unknown:
+        await catalog.revert(99_999, actor="b")
+    assert (unknown.value.reason, unknown.value.params) == ("unknown", {"change": 99_999})
