@@ -296,3 +296,26 @@ async def test_a_refused_undo_names_the_change_and_what_stands_in_its_way(
     with pytest.raises(UndoRefused) as unknown:
         await catalog.revert(99_999, actor="b")
     assert (unknown.value.reason, unknown.value.params) == ("unknown", {"change": 99_999})
+
+
+async def test_an_edit_is_labelled_for_the_curator_and_a_removed_paper_leaves_search(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    long_title = "Gated Attention " + "x" * 80
+    edited = await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": long_title}), actor="a"
+    )
+    assert [c.label for c in edited.changes] == [f"“{long_title[:60]}”"]
+    assert [p.id for p in await papers.search("gated")] == [paper_id]
+    row = await db.fetchone("SELECT id FROM awards WHERE paper_id = ?", (paper_id,))
+    assert row is not None
+    award_id = int(row["id"])
+    removed_award = await catalog.remove("award", award_id, actor="a")
+    assert [c.label for c in removed_award.changes] == [f"award #{award_id}: Outstanding Paper"]
+    removed = await catalog.remove("paper", paper_id, actor="a")
+    assert [(c.action, c.entity) for c in removed.changes] == [("remove", "paper")]
+    assert await papers.search("gated") == []
