@@ -3,6 +3,7 @@ old database kept aside with its WAL, and the new one swapped in whole."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
 import shutil
@@ -14,6 +15,8 @@ import pytest
 
 from bot.cli import main
 from bot.store import migrations
+from bot.store.backup_files import Restored, restore
+from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 
@@ -169,3 +172,28 @@ def test_bad_backups_are_refused_before_anything_changes(
     assert any(m in line for m in message.split("|")), line
     after = {k: v for k, v in _files(workdir).items() if k != "laurel.db.lock"}
     assert after == before
+
+
+# -- restore() itself (survivors of mutation testing: docs/mutation.md) ------------------------
+def test_restore_reports_what_it_checked_and_asks_with_the_same_numbers(
+    workdir: Path, backup: Path
+) -> None:
+    asked: list[tuple[int, int]] = []
+
+    def confirm(version: int, papers: int) -> bool:
+        asked.append((version, papers))
+        return True
+
+    now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    done = restore(backup, workdir / "laurel.db", confirm=confirm, now=now)
+    latest = migrations.available()[-1].version
+    assert done == Restored(schema_version=latest, papers=33, kept_aside=None)
+    assert asked == [(latest, 33)]
+    assert _papers(workdir / "laurel.db") == 33
+
+
+def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) -> None:
+    database = workdir / "laurel.db"
+    sqlite3.connect(database).close()
+    with pytest.raises(StoreError, match=r"laurel\.db is the database itself; name a backup of it"):
+        restore(database, database, confirm=lambda v, p: True, now=dt.datetime.now(dt.UTC))
