@@ -58,6 +58,9 @@ class Module:
     # Globs of mutant names (bot.render.awards.x_escape__mutmut_*) when only some functions of
     # the sources matter; every function otherwise.
     functions: tuple[str, ...] = ()
+    # When only some lines of those functions matter: a pattern a line the mutant changes must
+    # match to be counted (the others run, but are someone else's business).
+    touching: str = ""
 
 
 DIGEST_TESTS = ("tests/digests", "tests/reliability/test_digest_store.py")
@@ -75,6 +78,7 @@ MODULES = (
         ("bot/app.py",),
         ("tests/e2e/test_mentions.py",),
         ("bot.app.xǁLaurelBotǁ__init____*",),
+        touching=r"allowed_mentions|AllowedMentions",
     ),
     Module(
         "curate_access",
@@ -229,7 +233,35 @@ def results(module: Module) -> dict[str, int | None]:
         found = {
             k: v for k, v in found.items() if any(fnmatch.fnmatch(k, g) for g in module.functions)
         }
+    if module.touching:
+        chosen = touching(module, found)
+        found = {k: v for k, v in found.items() if k in chosen}
     return found
+
+
+def touching(module: Module, names: Iterable[str]) -> set[str]:
+    """The mutants among `names` that change a line matching `module.touching`."""
+    pattern = re.compile(module.touching)
+    bodies: dict[str, list[str]] = {}
+    for source in module.sources:
+        mutated = WORKSPACES / module.name / "mutants" / source
+        if not mutated.is_file():
+            continue
+        text = mutated.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                segment = ast.get_source_segment(text, node) or ""
+                bodies[node.name] = [line.strip() for line in segment.splitlines()[1:]]
+    chosen = set()
+    for name in names:
+        short = name.rsplit(".", 1)[-1]
+        original = bodies.get(short.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+        mutant = bodies.get(short)
+        if original is None or mutant is None:
+            continue
+        if any(pattern.search(line) for line in set(original) - set(mutant)):
+            chosen.add(name)
+    return chosen
 
 
 SQL_START = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA)\b|\s*\w+ = \?", re.I)
