@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,20 @@ async def test_the_job_runs_once_at_a_time_catches_up_once_and_is_replaced_not_d
     assert scheduled.trigger.start_date.utcoffset() == dt.timedelta(0)
     assert scheduled.func == again.run
     assert (again.db, again.metrics) == (db, metrics)
+
+
+def test_backup_names_are_in_utc_wherever_the_bot_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Kathmandu")
+    time.tzset()
+    try:
+        assert backup_name(NOON) == "laurel-20260301T120000Z.db"
+        assert backup_name(NOON.astimezone(dt.timezone(dt.timedelta(hours=9)))) == (
+            "laurel-20260301T120000Z.db"
+        )
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_pruning_a_folder_that_does_not_exist_removes_nothing(tmp_path: Path) -> None:
+    assert prune(tmp_path / "never-made", 2, NOON) == []
