@@ -114,8 +114,8 @@ def machine_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     time.tzset()
 
 
-def utc(*fields: int) -> dt.datetime:
-    return dt.datetime(*fields, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 @pytest.mark.usefixtures("machine_zone")
