@@ -252,3 +252,26 @@ async def test_the_admins_are_told_in_the_system_channel_and_an_unknown_server_i
     assert await delivery.notify_admins(guild.id, forum, "forum paused") is True
     assert [m["content"] for m in server.messages(general)] == ["forum paused"]
     assert await delivery.notify_admins(guild.id + 1, forum, "nowhere") is False
+
+
+async def test_a_post_carries_its_text_files_and_opted_in_role_to_a_channel_and_a_forum(
+    bot: LaurelBot, server: LocalDiscord
+) -> None:
+    delivery = DiscordDelivery(bot, None)
+    role = server.world.find_role("Member").id
+    chart = Post(
+        content=f"<@&{role}>",
+        embeds=[discord.Embed(title="By the numbers").set_footer(text="x · L7-abc")],
+        files=[("chart.png", b"\x89PNG not really")],
+    )
+    for name in ("general", "papers-forum"):
+        await subscribe(bot, server, name, role_id=role)  # the role a digest may ping here
+        before = len(server.requests)
+        await delivery.send(
+            server.channel(name).id, chart, nonce="L7-abc", thread_name="Numbers", role_id=role
+        )
+        (sent,) = [r for r in server.requests[before:] if r.method == "POST"]
+        message = sent.body.get("message", sent.body)  # a forum post wraps its first message
+        assert message["content"] == f"<@&{role}>"
+        assert message["allowed_mentions"] == {"parse": [], "roles": [role]}
+        assert [(f["filename"], f["size"]) for f in sent.files] == [("chart.png", 15)]
