@@ -11,6 +11,7 @@ from bot.localdiscord.config import Config
 from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
 
 # ../shared sits beside the checkout (as in CI); it is never committed into the project.
@@ -73,11 +74,27 @@ def config() -> Config:
 
 
 @pytest.fixture
+def laurels_db(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Database, OptInHistory] | None:
+    """The test's `db` when it has one: then it is a test of Laurel on the stand-in (tests of
+    the stand-in alone have none), and `db` outlives `server`, so its teardown can read it;
+    with the roles subscriptions opted in to before they were edited or removed."""
+    if "db" not in request.fixturenames:
+        return None
+    database: Database = request.getfixturevalue("db")
+    return database, OptInHistory(monkeypatch)
+
+
+@pytest.fixture
 async def server(
-    config: Config, spec_validator: SpecValidatorProtocol | None
+    config: Config,
+    spec_validator: SpecValidatorProtocol | None,
+    laurels_db: tuple[Database, OptInHistory] | None,
 ) -> AsyncIterator[LocalDiscord]:
     """The stand-in in this process; teardown fails on a spec violation, an unhandled route or
-    an error of its own."""
+    an error of its own, and, in a test of Laurel, on any message that could ping someone
+    (tests/support/mentions.py)."""
     local = await LocalDiscord(config=config, validator=spec_validator).start()
     try:
         yield local
@@ -86,6 +103,10 @@ async def server(
     assert local.errors == []
     assert [r.route for r in local.unhandled] == []
     assert [str(v) for v in local.violations] == []
+    if laurels_db is not None:
+        database, history = laurels_db
+        opted_in = await opted_in_roles(database, history.roles)
+        assert unsafe_messages(local.requests, opted_in) == [], "a message could ping"
 
 
 @pytest.fixture

@@ -195,6 +195,14 @@ def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
         load_settings(config)
 
 
+def test_a_file_that_cannot_be_read_is_named_with_the_reason(tmp_path: Path) -> None:
+    unreadable = tmp_path / "laurel.toml"
+    unreadable.mkdir()  # exists, but opening it fails
+
+    with pytest.raises(SettingsError, match=r"laurel\.toml: cannot be read: Is a directory"):
+        load_settings(unreadable)
+
+
 def test_an_explicit_file_that_is_missing_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match=r"no configuration file at .*absent\.toml"):
         load_settings(tmp_path / "absent.toml")
@@ -224,7 +232,7 @@ def test_a_token_in_the_file_is_refused(tmp_path: Path, text: str) -> None:
         load_settings(config)
 
     message = str(caught.value)
-    assert "DISCORD_TOKEN" in message
+    assert message.endswith("set the DISCORD_TOKEN environment variable instead")
     assert "laurel.toml" in message
     assert SECRET not in message
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Iterator
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -96,5 +98,73 @@ def test_a_week_of_firings_has_one_per_posting_day_across_a_change() -> None:
 
 
 def test_naive_instants_are_refused() -> None:
-    with pytest.raises(ValueError, match="time zone"):
+    with pytest.raises(ValueError, match=r"^instants must carry a time zone$"):
         next_firing(sub(), dt.datetime(2026, 1, 1))
+
+
+# -- found by mutation testing (docs/mutation.md) ---------------------------------------------
+@pytest.fixture
+def machine_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The process's own zone far from UTC (and from every zone below): a period must never
+    depend on where the bot runs, which a machine on UTC would not show."""
+    monkeypatch.setenv("TZ", "Asia/Kathmandu")  # UTC+05:45
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=UTC)
+
+
+@pytest.mark.usefixtures("machine_zone")
+def test_firings_are_the_exact_utc_instants_across_a_change_wherever_the_bot_runs() -> None:
+    daily = sub(timezone="America/New_York", time=dt.time(2, 30))
+    start = utc(2026, 3, 5)
+    found = firings(daily, start, start + dt.timedelta(days=7))
+    assert [f.at for f in found] == [
+        utc(2026, 3, 5, 7, 30),
+        utc(2026, 3, 6, 7, 30),
+        utc(2026, 3, 7, 7, 30),
+        utc(2026, 3, 8, 7, 0),  # 02:30 does not exist that day: the moment of the change
+        utc(2026, 3, 9, 6, 30),
+        utc(2026, 3, 10, 6, 30),
+        utc(2026, 3, 11, 6, 30),
+    ]
+    assert all(f.at.utcoffset() == dt.timedelta(0) for f in found)
+
+
+@pytest.mark.usefixtures("machine_zone")
+def test_a_window_excludes_its_start_and_includes_its_end() -> None:
+    daily = sub(timezone="Europe/Berlin", time=dt.time(9, 0))
+    first, second = utc(2026, 7, 1, 7, 0), utc(2026, 7, 2, 7, 0)
+    assert [f.at for f in firings(daily, first, second)] == [second]
+    assert firings(daily, first, second - dt.timedelta(seconds=1)) == []
+
+
+@pytest.mark.usefixtures("machine_zone")
+@pytest.mark.parametrize(
+    ("zone", "day", "time"),
+    [
+        ("America/New_York", dt.date(2026, 3, 8), dt.time(2, 30)),  # in the gap
+        ("Europe/Berlin", dt.date(2026, 10, 25), dt.time(2, 30)),  # twice
+        ("Europe/Berlin", dt.date(2026, 7, 1), dt.time(9, 0)),
+    ],
+)
+def test_every_instant_is_utc_wherever_the_bot_runs(zone: str, day: dt.date, time: dt.time) -> None:
+    assert local_instant(day, time, ZoneInfo(zone)).utcoffset() == dt.timedelta(0)
+
+
+@pytest.mark.usefixtures("machine_zone")
+def test_next_and_last_firing_count_days_in_the_subscriptions_zone_not_the_machines() -> None:
+    # 20:00 UTC on Friday is already Saturday 01:45 where the machine is, still Friday in
+    # Los Angeles: the next post is Monday's, the last one Friday's, in Los Angeles time.
+    weekdays = sub(timezone="America/Los_Angeles", days={0, 1, 2, 3, 4}, time=dt.time(8, 0))
+    friday = utc(2026, 1, 9, 20, 0)
+    following = next_firing(weekdays, friday)
+    assert (following.period, following.at) == ("2026-01-12", utc(2026, 1, 12, 16, 0))
+    previous = last_firing(weekdays, friday)
+    assert previous is not None
+    assert (previous.period, previous.at) == ("2026-01-09", utc(2026, 1, 9, 16, 0))
+    assert period_of(weekdays, friday) == "2026-01-09"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,49 @@ async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_
     assert scheduled.next_run_time == NOON + START_DELAY
     off = settings.model_copy(update={"backups": BackupSettings(enabled=False)})
     assert schedule_backups(AsyncIOScheduler(timezone="UTC"), db, off, Metrics()) is None
+
+
+# -- the job's options (survivors of mutation testing: docs/mutation.md) -----------------------
+async def test_the_job_runs_once_at_a_time_catches_up_once_and_is_replaced_not_doubled(
+    db: Database, tmp_path: Path
+) -> None:
+    settings = Settings(
+        database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),
+        backups=BackupSettings(interval_hours=6, keep=3),
+    )
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    metrics = Metrics()
+    job = schedule_backups(scheduler, db, settings, metrics, clock=FakeClock(NOON))
+    again = schedule_backups(scheduler, db, settings, metrics, clock=FakeClock(NOON))
+    assert job is not None
+    assert again is not None
+    scheduler.start(paused=True)  # jobs land in the store (and replace) only once started
+    try:
+        (scheduled,) = scheduler.get_jobs()  # a second schedule replaced the first
+    finally:
+        scheduler.shutdown(wait=False)
+    assert scheduled.id == JOB_ID
+    assert scheduled.name == "database backup"
+    assert (scheduled.max_instances, scheduled.coalesce) == (1, True)
+    assert scheduled.misfire_grace_time == 6 * 3600
+    assert scheduled.trigger.start_date == NOON + START_DELAY
+    assert scheduled.trigger.start_date.utcoffset() == dt.timedelta(0)
+    assert scheduled.func == again.run
+    assert (again.db, again.metrics) == (db, metrics)
+
+
+def test_backup_names_are_in_utc_wherever_the_bot_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Kathmandu")
+    time.tzset()
+    try:
+        assert backup_name(NOON) == "laurel-20260301T120000Z.db"
+        assert backup_name(NOON.astimezone(dt.timezone(dt.timedelta(hours=9)))) == (
+            "laurel-20260301T120000Z.db"
+        )
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_pruning_a_folder_that_does_not_exist_removes_nothing(tmp_path: Path) -> None:
+    assert prune(tmp_path / "never-made", 2, NOON) == []

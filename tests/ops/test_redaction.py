@@ -136,3 +136,19 @@ def test_what_surrounds_an_interaction_token_is_kept() -> None:
     assert redact(webhook) == f"PATCH /webhooks/7/{REDACTED}/messages/@original has returned 200"
     plain = "GET /webhooks/7 and /interactions/42 and a 'tokens' count: 3, paper token: 5"
     assert redact(plain) == plain
+
+
+# -- found by mutation testing (docs/mutation.md) ---------------------------------------------
+def test_a_secret_inside_another_is_redacted_with_it_not_before_it() -> None:
+    # The shorter secret sorts after the longer one alphabetically but must go second: removed
+    # first, it would leave the longer one's ends ("a-", "-b") in the line.
+    inner, outer = "xhunter2", "a-xhunter2-b"
+    redact = Redactor([inner, outer])
+    assert redact(f"one {outer} two {inner}") == f"one {REDACTED} two {REDACTED}"
+
+
+def test_a_secret_as_json_escapes_it_is_redacted_to_the_last_character() -> None:
+    line = json.dumps({"message": f"login with {PLAIN_SECRET} failed"})
+    assert Redactor([PLAIN_SECRET])(line) == json.dumps(
+        {"message": f"login with {REDACTED} failed"}
+    )

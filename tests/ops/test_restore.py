@@ -15,7 +15,8 @@ import pytest
 
 from bot.cli import main
 from bot.store import migrations
-from bot.store.backup_files import restore
+from bot.store.backup_files import Restored, restore
+from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 
@@ -280,3 +281,28 @@ def test_two_restores_in_the_same_second_keep_both_old_databases(
     assert first.kept_aside != second.kept_aside
     assert _has_wal_title(first.kept_aside)
     assert not _has_wal_title(second.kept_aside)
+
+
+# -- restore() itself (survivors of mutation testing: docs/mutation.md) ------------------------
+def test_restore_reports_what_it_checked_and_asks_with_the_same_numbers(
+    workdir: Path, backup: Path
+) -> None:
+    asked: list[tuple[int, int]] = []
+
+    def confirm(version: int, papers: int) -> bool:
+        asked.append((version, papers))
+        return True
+
+    now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    done = restore(backup, workdir / "laurel.db", confirm=confirm, now=now)
+    latest = migrations.available()[-1].version
+    assert done == Restored(schema_version=latest, papers=33, kept_aside=None)
+    assert asked == [(latest, 33)]
+    assert _papers(workdir / "laurel.db") == 33
+
+
+def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) -> None:
+    database = workdir / "laurel.db"
+    sqlite3.connect(database).close()
+    with pytest.raises(StoreError, match=r"laurel\.db is the database itself; name a backup of it"):
+        restore(database, database, confirm=lambda v, p: True, now=dt.datetime.now(dt.UTC))

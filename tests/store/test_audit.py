@@ -188,3 +188,134 @@ async def test_the_audit_log_cannot_be_rewritten(db: Database, catalog: CatalogR
     await _added(catalog, PaperRepository(db))
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         await db.write(lambda conn: conn.execute("DELETE FROM audit"))
+
+
+# -- reading the log (survivors of mutation testing: docs/mutation.md) -------------------------
+async def test_one_write_is_read_back_by_id_and_by_batch_field_by_field(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    audit = AuditRepository(db)
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    newest, total = await audit.history(paper_id=paper_id)
+    assert total == 2  # the paper and its award
+    paper_row = next(e for e in newest if e.entity == "paper")
+    assert paper_row.entity_id == str(paper_id)
+    assert paper_row.actor == "discord:1"
+    assert paper_row.at.startswith("20")  # an ISO timestamp
+    assert paper_row.before is None
+    assert paper_row.after is not None
+    assert paper_row.after["title"] == "Gated Attention"
+    assert await audit.get(paper_row.id) == paper_row
+    assert await audit.get(paper_row.id + 1000) is None
+    written = await audit.in_batch(paper_row.batch)
+    assert {e.id for e in newest} <= {e.id for e in written}  # (an edition row may join)
+    assert [e.id for e in written] == sorted(e.id for e in written)  # in the order written
+    assert {e.batch for e in written} == {paper_row.batch}
+    assert await audit.in_batch("no-such-batch") == []
+
+
+async def test_a_page_of_history_is_five_rows_by_default_and_counts_them_all(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    audit = AuditRepository(db)
+    nothing, none_at_all = await audit.history(paper_id=999_999)
+    assert (nothing, none_at_all) == ([], 0)
+    for n in range(4):  # a paper and an award each: eight rows
+        await catalog.apply(
+            batch(award(f"Paper number {n}", arxiv=f"2505.0670{n}")),
+            actor="test",
+            policy="update",
+        )
+    page, total = await audit.history()
+    everything, _ = await audit.history(limit=100)
+    assert len(page) == 5
+    assert total == len(everything) >= 8
+    assert [e.id for e in page] == [e.id for e in everything[:5]]  # newest first
+
+
+async def test_undoing_an_addition_removes_what_was_added_and_audits_the_removal(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    entries, _ = await audit.history(paper_id=paper_id)
+    award_add = next(e for e in entries if e.entity == "award" and e.action == "add")
+    await catalog.revert(award_add.id, actor="discord:4")
+    row = await db.fetchone(
+        "SELECT removed_at FROM awards WHERE id = ?", (int(award_add.entity_id),)
+    )
+    assert row is not None
+    assert row["removed_at"] is not None
+    newest = (await audit.history(limit=1))[0][0]
+    assert (newest.action, newest.entity, newest.entity_id, newest.actor) == (
+        "remove",
+        "award",
+        award_add.entity_id,
+        "discord:4",
+    )
+    assert newest.before is not None
+    assert newest.after is not None
+    assert newest.before["removed_at"] is None
+    assert newest.after["removed_at"] is not None
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    assert stored.awards == ()
+
+
+async def test_a_refused_undo_names_the_change_and_what_stands_in_its_way(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "One"}), actor="a"
+    )
+    await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": "Two"}), actor="a"
+    )
+    entries, _ = await audit.history(limit=50)
+    changes = [e for e in entries if e.entity == "paper" and e.action == "change"]
+    newer, older = changes[0], changes[1]
+    with pytest.raises(UndoRefused) as later:
+        await catalog.revert(older.id, actor="b")
+    assert (later.value.reason, later.value.params) == (
+        "later",
+        {"change": older.id, "later": newer.id},
+    )
+    edition_add = next(e for e in entries if e.entity == "edition" and e.action == "add")
+    with pytest.raises(UndoRefused) as addition:
+        await catalog.revert(edition_add.id, actor="b")
+    assert (addition.value.reason, addition.value.params) == (
+        "addition",
+        {"change": edition_add.id, "entity": "edition"},
+    )
+    assert str(addition.value) == "addition"
+    with pytest.raises(UndoRefused) as unknown:
+        await catalog.revert(99_999, actor="b")
+    assert (unknown.value.reason, unknown.value.params) == ("unknown", {"change": 99_999})
+
+
+async def test_an_edit_is_labelled_for_the_curator_and_a_removed_paper_leaves_search(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    long_title = "Gated Attention " + "x" * 80
+    edited = await catalog.replace_paper(
+        paper_id, stored.paper.model_copy(update={"title": long_title}), actor="a"
+    )
+    assert [c.label for c in edited.changes] == [f"“{long_title[:60]}”"]
+    assert [p.id for p in await papers.search("gated")] == [paper_id]
+    row = await db.fetchone("SELECT id FROM awards WHERE paper_id = ?", (paper_id,))
+    assert row is not None
+    award_id = int(row["id"])
+    removed_award = await catalog.remove("award", award_id, actor="a")
+    assert [c.label for c in removed_award.changes] == [f"award #{award_id}: Outstanding Paper"]
+    removed = await catalog.remove("paper", paper_id, actor="a")
+    assert [(c.action, c.entity) for c in removed.changes] == [("remove", "paper")]
+    assert await papers.search("gated") == []

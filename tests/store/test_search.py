@@ -218,3 +218,25 @@ def test_any_text_with_institutions_makes_a_query_fts5_accepts(
     query = match_query("MIT " + text + " 清華", load_institutions())
     assert query is not None
     fts.execute("SELECT rowid FROM paper_search WHERE paper_search MATCH ?", (query,)).fetchall()
+
+
+# -- the query, exactly (survivors of mutation testing: docs/mutation.md) --------------------
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("graph neural", '"graph" "neural"*'),
+        ("attention注意力", '"attention" "注 意 力"*'),
+        ("注意力attention", '"注 意 力" "attention"*'),
+        ("深度 li", '"深 度" "li"'),  # a short last word is matched whole, not as a prefix
+        ('"NEAR(a b)" OR *x', '"NEAR" "a" "b" "OR" "x"'),
+    ],
+)
+def test_words_are_quoted_in_order_and_the_last_is_a_prefix(text: str, query: str) -> None:
+    assert match_query(text) == query
+
+
+def test_at_most_twelve_terms_and_two_thousand_characters_are_read() -> None:
+    words = [f"w{i:02d}" for i in range(20)]
+    assert match_query(" ".join(words)) == " ".join(f'"{w}"' for w in words[:12]) + "*"
+    long_word = "x" * 1999
+    assert match_query(f"{long_word} yz") == f'"{"x" * 64}"*'

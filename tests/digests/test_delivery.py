@@ -1,0 +1,111 @@
+"""The delivery's parts that need no Discord: how a failure is classified (and so whether a post
+is retried, paused or given up), the pacer that keeps Discord's global limit, and who a digest
+may ping. From the survivors of mutation testing (docs/mutation.md); the delivery itself on the
+stand-in is tests/e2e/test_digest_delivery.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiohttp
+import discord
+import pytest
+
+from bot.digests import delivery
+from bot.digests.delivery import (
+    ChannelGone,
+    DeliveryError,
+    Pacer,
+    RejectedError,
+    TransientError,
+    _classify,
+    allowed_mentions,
+)
+
+
+@dataclass
+class Response:
+    """What discord.HTTPException reads of an aiohttp response."""
+
+    status: int
+    reason: str = "Reason"
+
+
+def http(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
+    return kind(Response(status), {"code": 50001, "message": "Missing Access"})
+
+
+@pytest.mark.parametrize(
+    ("error", "kind", "text"),
+    [
+        (http(discord.Forbidden, 403), ChannelGone, "403 50001: Missing Access"),
+        (http(discord.NotFound, 404), ChannelGone, "404 50001: Missing Access"),
+        (http(discord.HTTPException, 429), TransientError, "429 50001: Missing Access"),
+        (http(discord.HTTPException, 500), TransientError, "500 50001: Missing Access"),
+        (http(discord.HTTPException, 502), TransientError, "502 50001: Missing Access"),
+        (http(discord.HTTPException, 400), RejectedError, "400 50001: Missing Access"),
+        (http(discord.HTTPException, 499), RejectedError, "499 50001: Missing Access"),
+        (aiohttp.ServerDisconnectedError(), TransientError, "ServerDisconnectedError: "),
+        (TimeoutError("slow"), TransientError, "TimeoutError: slow"),
+    ],
+)
+def test_failures_are_retried_paused_or_given_up_and_say_why(
+    error: Exception, kind: type[DeliveryError], text: str
+) -> None:
+    found = _classify(error)
+    assert type(found) is kind
+    assert str(found).startswith(text)
+
+
+def test_a_lost_channel_says_why_it_is_gone() -> None:
+    forbidden, missing = (
+        _classify(http(discord.Forbidden, 403)),
+        _classify(http(discord.NotFound, 404)),
+    )
+    assert isinstance(forbidden, ChannelGone)
+    assert isinstance(missing, ChannelGone)
+    assert (forbidden.reason, missing.reason) == ("forbidden", "not-found")
+    assert str(ChannelGone("forbidden", "403 50013: Missing Permissions")) == (
+        "403 50013: Missing Permissions"
+    )
+
+
+def test_a_digest_pings_only_its_opted_in_role() -> None:
+    nobody: dict[str, object] = dict(allowed_mentions(None).to_dict())
+    one_role: dict[str, object] = dict(allowed_mentions(77).to_dict())
+    assert nobody == {"parse": []}
+    assert one_role == {"parse": [], "roles": [77]}
+
+
+class Clock:
+    """time.monotonic and asyncio.sleep for the pacer: sleeping moves the clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(round(seconds, 6))
+        self.now += seconds
+
+
+async def test_the_pacer_spaces_requests_by_the_rate_and_lets_all_through_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = Clock()
+    unpaced, paced = Pacer(None), Pacer(20.0)  # one every 50 ms
+    monkeypatch.setattr(delivery, "time", clock)
+    monkeypatch.setattr(delivery, "asyncio", clock)
+    for _ in range(5):
+        await unpaced.wait()
+    assert clock.slept == []
+    await paced.wait()  # the first goes at once
+    await paced.wait()
+    await paced.wait()
+    assert clock.slept == [0.05, 0.05]
+    clock.now += 10  # after a quiet spell, the next goes at once again
+    await paced.wait()
+    assert clock.slept == [0.05, 0.05]
