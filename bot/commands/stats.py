@@ -80,13 +80,16 @@ class Stats(commands.Cog):
         chosen = _chosen_edition(venue, editions, year)
         previous = previous_with_statistics(editions, chosen.year)
         language = language_of(interaction.locale)
-        labels = await self._labels(language, "chart-trend-title", venue=venue.name)
-        png = await self._charts.draw(
-            trend_chart, labels, tuple(trend_points(editions)), chosen.year
-        )
+
+        async def draw() -> bytes:  # a first chart (fonts, matplotlib) can outlast the window
+            labels = await self._labels(language, "chart-trend-title", venue=venue.name)
+            points = tuple(trend_points(editions))
+            return await self._charts.draw(trend_chart, labels, points, chosen.year)
+
+        png = await in_time(interaction, draw())
         embed = edition_embed(venue, chosen, previous, self._strings, language, image=TREND_PNG)
-        await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
+        await reply(
+            interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
         )
 
     @stats.command(
@@ -115,11 +118,15 @@ class Stats(commands.Cog):
             await self._raise_nothing_in(year, asked)
         rows.sort(key=lambda row: (-(row[1].submissions or 0), row[0].name.casefold()))
         language = language_of(interaction.locale)
-        labels = await self._labels(language, "chart-compare-title", year=year)
-        png = await self._charts.draw(compare_chart, labels, tuple(venue_bars(rows)))
+
+        async def draw() -> bytes:
+            labels = await self._labels(language, "chart-compare-title", year=year)
+            return await self._charts.draw(compare_chart, labels, tuple(venue_bars(rows)))
+
+        png = await in_time(interaction, draw())
         embed = compare_embed(year, rows, missing, self._strings, language, image=COMPARE_PNG)
-        await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
+        await reply(
+            interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
         )
 
     async def _labels(self, language: Language, title_key: str, **params: object) -> ChartLabels:

@@ -35,6 +35,8 @@ async def reply(interaction: discord.Interaction, **message: Any) -> None:
     (tests/reliability/test_answers.py).
     """
     if interaction.response.is_done():
+        if "file" in message:  # an edit carries its files as attachments
+            message["attachments"] = [message.pop("file")]
         await interaction.edit_original_response(**message)
     else:
         await interaction.response.send_message(**message)

@@ -24,6 +24,8 @@ async def test_a_fast_search_is_answered_without_a_deferral(
         ("paper", {"query": "attention"}, "search"),
         ("stats", {}, "institutions"),
         ("stats", {}, "authors"),
+        ("stats", {"venue": "neurips", "year": 2024}, "edition"),  # a chart, as an attachment
+        ("stats", {"year": 2024}, "compare"),
     ],
 )
 async def test_slow_work_is_deferred_then_answered(
@@ -39,3 +41,6 @@ async def test_slow_work_is_deferred_then_answered(
     message = await interaction.message()
     assert interaction.deferred
     assert message["embeds"]
+    if subcommand in ("edition", "compare"):  # the chart arrives with the edit
+        chart = {"edition": "trend.png", "compare": "compare.png"}[subcommand]
+        assert [a["filename"] for a in message["attachments"]] == [chart]

@@ -294,11 +294,12 @@ def test_restore_reports_what_it_checked_and_asks_with_the_same_numbers(
         return True
 
     now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    in_backup = _papers(backup)
     done = restore(backup, workdir / "laurel.db", confirm=confirm, now=now)
     latest = migrations.available()[-1].version
-    assert done == Restored(schema_version=latest, papers=33, kept_aside=None)
-    assert asked == [(latest, 33)]
-    assert _papers(workdir / "laurel.db") == 33
+    assert done == Restored(schema_version=latest, papers=in_backup, kept_aside=None)
+    assert asked == [(latest, in_backup)]
+    assert _papers(workdir / "laurel.db") == in_backup
 
 
 def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) -> None:
