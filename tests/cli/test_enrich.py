@@ -94,15 +94,20 @@ async def arxiv(recordings: Path) -> AsyncIterator[LocalArxiv]:
         yield server
 
 
-@pytest.fixture
-async def db_path(template_db: Path, tmp_path: Path) -> Path:
-    """The bundled catalogue plus four awards whose papers the recordings know."""
+async def with_awards(template_db: Path, tmp_path: Path, document: str) -> Path:
+    """A copy of the bundled catalogue with the awards of `document` imported into it."""
     path = tmp_path / "laurel.db"
     shutil.copyfile(template_db, path)
     awards = tmp_path / "awards.toml"
-    awards.write_text(AWARDS, encoding="utf-8")
+    awards.write_text(document, encoding="utf-8")
     assert await laurel(settings_for(path, "http://unused"), "import", str(awards)) == 0
     return path
+
+
+@pytest.fixture
+async def db_path(template_db: Path, tmp_path: Path) -> Path:
+    """The bundled catalogue plus four awards whose papers the recordings know."""
+    return await with_awards(template_db, tmp_path, AWARDS)
 
 
 async def paper(db_path: Path, arxiv_id: str) -> Paper:

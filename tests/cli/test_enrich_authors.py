@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.localarxiv.server import LocalArxiv
-from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, paper, settings_for
+from tests.cli.test_enrich import (
+    audit_rows,
+    laurel,
+    no_outside_settings,
+    paper,
+    settings_for,
+    with_awards,
+)
 
 __all__ = ["no_outside_settings"]
 
@@ -58,12 +64,7 @@ async def arxiv(shared_dir: Path) -> AsyncIterator[LocalArxiv]:
 
 @pytest.fixture
 async def db_path(template_db: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "laurel.db"
-    shutil.copyfile(template_db, path)
-    awards = tmp_path / "awards.toml"
-    awards.write_text(AWARDS, encoding="utf-8")
-    assert await laurel(settings_for(path, "http://unused"), "import", str(awards)) == 0
-    return path
+    return await with_awards(template_db, tmp_path, AWARDS)
 
 
 async def test_a_cut_short_list_that_arxiv_extends_is_completed(

@@ -15,7 +15,7 @@ from bot.localarxiv.recordings import entries_of, load
 from bot.localarxiv.server import LocalArxiv
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for
+from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for, with_awards
 
 __all__ = ["no_outside_settings"]  # the autouse fixture, shared
 
@@ -81,12 +81,7 @@ async def arxiv(recordings: Path) -> AsyncIterator[LocalArxiv]:
 
 @pytest.fixture
 async def db_path(template_db: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "laurel.db"
-    shutil.copyfile(template_db, path)
-    awards = tmp_path / "awards.toml"
-    awards.write_text(AWARDS, encoding="utf-8")
-    assert await laurel(settings_for(path, "http://unused"), "import", str(awards)) == 0
-    return path
+    return await with_awards(template_db, tmp_path, AWARDS)
 
 
 async def test_papers_without_an_id_get_one_by_exact_title_and_are_filled(
