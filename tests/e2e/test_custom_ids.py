@@ -24,7 +24,7 @@ SAMPLES: dict[type[Any], str] = {
         paper_buttons.SearchState("diffusion 2", "icml", 2024, AwardKind.BEST, 3)
     ).item.custom_id
     or "",
-    awards.PageButton: awards.Listing("ed", 934785612, "icml", 2024).custom_id(2, "n"),
+    awards.PageButton: awards.Listing("ed", 934785612, "icml", 2024, page=2).custom_id("n"),
 }
 FORGED = ("9999999999999999999", str(MAX_ID + 1), str(2**64), "1" + "0" * 40)
 
