@@ -18,8 +18,8 @@ laurel_last_backup_timestamp_seconds   gauge                        Unix time of
 
 `outcome` is `ok`, `user_error` (the person's mistake, answered), `fault` (an operational
 fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
-commands and components (a component is named by its custom_id's prefix, e.g. `paper:open`), and `ok` or `error` for backups. A gauge whose source is not connected or failed
-reads NaN.
+commands and components (a component is named by its custom_id's prefix, e.g. `paper:open`),
+and `ok` or `error` for backups. A gauge whose source is not connected or failed reads NaN.
 """
 
 from __future__ import annotations

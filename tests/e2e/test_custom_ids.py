@@ -4,13 +4,15 @@ SQLite's largest integer matches no dynamic item, so it never reaches the store.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.app import LaurelBot
 from bot.commands import awards, paper_buttons
+from bot.commands.curate import Curate
+from bot.commands.curate_views import HistoryPages
 from bot.commands.custom_ids import MAX_ID, at_most
 from bot.domain.models import AwardKind
 
@@ -40,17 +42,30 @@ def registered(bot: LaurelBot) -> list[type[Any]]:
     return list(store._dynamic_items.values())
 
 
+def history_pages(bot: LaurelBot) -> type[Any]:
+    """The /curate history's page buttons (bound to the cog's curation when it is made)."""
+    return cast(Curate, bot.get_cog("Curate")).history_pages
+
+
+def samples(bot: LaurelBot) -> dict[type[Any], str]:
+    pages = HistoryPages(934785612, 12, 2040, page=3).custom_id("n")
+    return {**SAMPLES, history_pages(bot): pages}
+
+
 async def test_the_samples_cover_every_dynamic_item_the_bot_registers(laurel: LaurelBot) -> None:
     assert sorted(c.__qualname__ + c.__module__ for c in registered(laurel)) == sorted(
-        c.__qualname__ + c.__module__ for c in SAMPLES
+        c.__qualname__ + c.__module__ for c in samples(laurel)
     )
 
 
-async def test_no_dynamic_item_reads_a_number_past_sqlites_largest_integer() -> None:
-    for cls, sample in SAMPLES.items():
+async def test_no_dynamic_item_reads_a_number_past_sqlites_largest_integer(
+    laurel: LaurelBot,
+) -> None:
+    every = samples(laurel)
+    for cls, sample in every.items():
         assert cls.__discord_ui_compiled_template__.fullmatch(sample), sample
         for forged in forgeries(sample):
-            for item in SAMPLES:
+            for item in every:
                 match = item.__discord_ui_compiled_template__.fullmatch(forged)
                 if match is None:
                     continue
