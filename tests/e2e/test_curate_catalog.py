@@ -25,6 +25,7 @@ from tests.e2e.test_curate import (
     curator_bot,
     grace,
 )
+from tests.support.payloads import fields
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
 
@@ -70,7 +71,7 @@ async def test_award_add_then_remove(
     assert preview["flags"] & EPHEMERAL
     (shown_first,) = preview["embeds"]
     assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
-    assert "NeurIPS 2025 · Test of Time Award (test-of-time)" in str(shown_first["fields"])
+    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (test-of-time)"
     assert await audit_count(db) == before  # nothing written until Confirm
     cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
     assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
@@ -107,7 +108,7 @@ async def test_award_add_then_remove(
     shown = await (
         await server.slash("paper", {"paper": str(paper_id)}, subcommand="show")
     ).message()
-    assert "Test of Time" not in str(shown["embeds"][0]["fields"])
+    assert fields(shown["embeds"][0])["Awards"] == "ICML 2025 · Outstanding Paper Award"
     twice = await curate(server, "award remove", {"award": test_of_time["value"]})
     assert (await twice.message())["content"].startswith("No award in the catalogue matches")
 
