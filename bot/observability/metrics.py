@@ -47,29 +47,30 @@ def _finite_or_nan(value: float) -> float:
     return value if math.isfinite(value) else math.nan
 
 
+def _served(
+    what: str, count_help: str, seconds_help: str, registry: CollectorRegistry
+) -> tuple[Counter, Histogram]:
+    """How many of `what` were served, by outcome, and how long each took."""
+    served = Counter(f"laurel_{what}s", count_help, [what, "outcome"], registry=registry)
+    seconds = Histogram(
+        f"laurel_{what}_duration_seconds",
+        seconds_help,
+        [what],
+        buckets=COMMAND_BUCKETS,
+        registry=registry,
+    )
+    return served, seconds
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self._commands = Counter(
-            "laurel_commands", "Slash commands served", ["command", "outcome"], registry=r
+        self._commands, self._command_seconds = _served(
+            "command", "Slash commands served", "Time from dispatch to the command's end", r
         )
-        self._command_seconds = Histogram(
-            "laurel_command_duration_seconds",
-            "Time from dispatch to the command's end",
-            ["command"],
-            buckets=COMMAND_BUCKETS,
-            registry=r,
-        )
-        self._components = Counter(
-            "laurel_components", "Persistent buttons pressed", ["component", "outcome"], registry=r
-        )
-        self._component_seconds = Histogram(
-            "laurel_component_duration_seconds",
-            "Time from a press to the end of its answer",
-            ["component"],
-            buckets=COMMAND_BUCKETS,
-            registry=r,
+        self._components, self._component_seconds = _served(
+            "component", "Persistent buttons pressed", "Time from a press to its answer's end", r
         )
         self._gateway_latency = Gauge(
             "laurel_gateway_latency_seconds", "Gateway heartbeat round trip", registry=r
