@@ -1,14 +1,14 @@
 """/awards: every award of an edition, a venue's awards per year, and test-of-time awards.
 
-Long answers are paged with Previous/Next buttons that carry everything they need in their
-custom_id (which list, whose, which page), registered as dynamic items: they keep working after
-the bot restarts, with nothing kept in memory.
+Long answers are paged with the one paginator's Previous/Next buttons (bot.commands.paginator),
+which carry everything they need in their custom_id (which list, whose, which page): they keep
+working after the bot restarts, with nothing kept in memory.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, cast
 
 import discord
@@ -16,9 +16,11 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.commands.buttons import Press
 from bot.commands.custom_ids import ID, parse_id
-from bot.commands.errors import report, send_ephemeral
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
+from bot.commands.paginator import PageButton as PaginatorButton
+from bot.commands.paginator import Shown, Step, page_view
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
@@ -37,6 +39,7 @@ from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 
 Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, test of time
+MAX_PAGE = 9999  # the largest page number PAGE_ID reads
 _KINDS = "|".join(kind.value for kind in AwardKind)
 # Only ids this module makes match, so a page button never fails to parse its own id.
 PAGE_ID = re.compile(
@@ -65,30 +68,34 @@ class Listing:
     venue: str = ""  # a venue key, or "" for every venue
     year: int = 0
     kind: AwardKind | None = None
+    page: int = 0
 
-    def custom_id(self, page: int, step: Literal["p", "n"]) -> str:
+    def at(self, page: int) -> Listing:
+        return replace(self, page=max(0, min(page, MAX_PAGE)))
+
+    def custom_id(self, step: Step) -> str:
         kind = self.kind.value if self.kind else ""
-        return f"awards:{self.shows}:{self.owner}:{page}:{step}:{self.venue}:{self.year}:{kind}"
+        return (
+            f"awards:{self.shows}:{self.owner}:{self.page}:{step}:{self.venue}:{self.year}:{kind}"
+        )
 
     @classmethod
     def parse(cls, match: re.Match[str]) -> Listing:
         kind = AwardKind(match["kind"]) if match["kind"] else None
-        owner = parse_id(match["owner"])
-        return cls(cast(Shows, match["shows"]), owner, match["venue"], int(match["year"]), kind)
+        owner, page = parse_id(match["owner"]), int(match["page"])
+        shows = cast(Shows, match["shows"])
+        return cls(shows, owner, match["venue"], int(match["year"]), kind, page)
 
 
 async def render(
-    services: Services,
-    listing: Listing,
-    page: int,
-    language: Language,
-    venue: Venue | None = None,
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed for `page` of `listing`, and its page buttons if it has more than one page.
+    services: Services, listing: Listing, language: Language, venue: Venue | None = None
+) -> Shown:
+    """The page `listing` names (moved inside the pages there are), and whether one follows.
 
     `venue`, when the command's option has just resolved it, spares looking it up again."""
     if venue is None or venue.key != listing.venue:
         venue = await _venue(services, listing.venue) if listing.venue else None
+    page = listing.page
     if listing.shows == "ed":
         assert venue is not None
         embed, pages = await _edition(services, venue, listing, page, language)
@@ -97,7 +104,8 @@ async def render(
         embed, pages = await _history(services, venue, page, language)
     else:
         embed, pages = await _test_of_time(services, venue, page, language)
-    return embed, _pager(listing, page, pages, services.strings, language)
+    page = max(0, min(page, pages - 1))
+    return Shown(embed, page, page < pages - 1)
 
 
 async def _venue(services: Services, key: str) -> Venue:
@@ -179,75 +187,21 @@ async def _test_of_time(
     return test_of_time_embed(venue, entries, page, services.strings, language)
 
 
-def _pager(
-    listing: Listing, page: int, pages: int, strings: Strings, language: Language
-) -> discord.ui.View | None:
-    if pages <= 1:
-        return None
-    page = max(0, min(page, pages - 1))
-    # timeout=None: a view that times out takes its dynamic items' registration with it.
-    view = discord.ui.View(timeout=None)
-    previous = strings.text("awards-previous", language)
-    following = strings.text("awards-next", language)
-    view.add_item(PageButton(listing, max(page - 1, 0), "p", previous, disabled=page == 0))
-    view.add_item(
-        PageButton(listing, min(page + 1, pages - 1), "n", following, disabled=page >= pages - 1)
-    )
-    return view
+class PageButton(PaginatorButton[Listing], template=PAGE_ID):
+    """Previous or Next: shows a page of the listing in place, for the one who asked."""
 
-
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=PAGE_ID):
-    """Previous or Next: shows page `page` of `listing` in place, for the one who asked."""
-
-    def __init__(
-        self,
-        listing: Listing,
-        page: int,
-        step: Literal["p", "n"],
-        label: str,
-        *,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                style=discord.ButtonStyle.secondary,
-                label=label,
-                disabled=disabled,
-                custom_id=listing.custom_id(page, step),
-            )
-        )
-        self.listing = listing
-        self.page = page
+    labels = ("awards-previous", "awards-next")
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
-        step = cast(Literal["p", "n"], match["step"])
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        disabled = isinstance(item, discord.ui.Button) and item.disabled
-        return cls(Listing.parse(match), int(match["page"]), step, label or "", disabled=disabled)
+    def parse(cls, match: re.Match[str]) -> Listing:
+        return Listing.parse(match)
 
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id == self.listing.owner:
-            return True
-        strings = cast(Services, interaction.client).strings
-        text = strings.text("awards-not-yours", language_of(interaction.locale))
-        await send_ephemeral(interaction, text)
-        return False
+    async def check(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.target.owner:
+            raise UserError("awards-not-yours")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        services = cast(Services, interaction.client)
-        try:
-            language = language_of(interaction.locale)
-            embed, view = await render(services, self.listing, self.page, language)
-            await interaction.response.edit_message(embed=embed, view=view)
-        except Exception as error:  # answered as a command's errors are: the same handler
-            await report(interaction, error, services.strings)
+    async def show(self, press: Press) -> Shown:
+        return await render(cast(Services, press.interaction.client), self.target, press.language)
 
 
 class Awards(
@@ -305,8 +259,9 @@ class Awards(
         self, interaction: discord.Interaction, listing: Listing, venue: Venue | None = None
     ) -> None:
         language = language_of(interaction.locale)
-        embed, view = await render(self._bot, listing, 0, language, venue)
+        shown = await render(self._bot, listing, language, venue)
+        view = page_view(PageButton, listing, shown, self._bot.strings, language)
         if view is None:
-            await interaction.response.send_message(embed=embed)
+            await interaction.response.send_message(embed=shown.embed)
         else:
-            await interaction.response.send_message(embed=embed, view=view)
+            await interaction.response.send_message(embed=shown.embed, view=view)

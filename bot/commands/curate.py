@@ -24,7 +24,14 @@ from bot.catalog.nesting import NestedTooDeep
 from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
-from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
+from bot.commands.curate_views import (
+    ConfirmView,
+    first_history,
+    history_buttons,
+    history_page,
+    send_preview,
+)
+from bot.commands.paginator import page_view
 from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
 from bot.errors import UserError
@@ -50,6 +57,7 @@ class Curate(
 ):
     def __init__(self, curation: Curation) -> None:
         self.curation = curation
+        self.history_pages = history_buttons(curation)
         super().__init__()
         group = self.__cog_app_commands_group__
         assert group is not None
@@ -59,6 +67,13 @@ class Curate(
             StatsCuration(curation),
         ):
             group.add_command(subgroup)
+
+    async def cog_load(self) -> None:
+        # History pages sent before this start find their handler by custom_id.
+        self.curation.bot.add_dynamic_items(self.history_pages)
+
+    async def cog_unload(self) -> None:
+        self.curation.bot.remove_dynamic_items(self.history_pages)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         await self.curation.require_curator(interaction)
@@ -150,16 +165,14 @@ class Curate(
     ) -> None:
         language = language_of(interaction.locale)
         paper_id = None if paper is None else (await stored_paper(self.curation, paper)).id
-        embed, page, pages = await history_page(self.curation, paper_id, page, language)
-        view = HistoryView(
-            self.curation,
-            interaction.user.id,
-            paper_id=paper_id,
-            page=page,
-            pages=pages,
-            language=language,
-        )
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        pages = await first_history(self.curation, interaction.user.id, paper_id)
+        pages = pages.at(page - 1)
+        shown = await history_page(self.curation, pages, language)
+        view = page_view(self.history_pages, pages, shown, self.curation.strings, language)
+        if view is None:
+            await interaction.response.send_message(embed=shown.embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=shown.embed, view=view, ephemeral=True)
 
     @history.autocomplete("paper")
     async def _papers(

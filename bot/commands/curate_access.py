@@ -85,7 +85,7 @@ class CuratorGroup(app_commands.Group):
         return True
 
 
-async def _require_invoker(
+async def require_invoker(
     curation: Curation, invoker_id: int, interaction: discord.Interaction
 ) -> None:
     """Only the curator who asked, and only while still a curator."""
@@ -103,7 +103,7 @@ class CuratorView(LaurelView):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        await _require_invoker(self.curation, self.invoker_id, interaction)
+        await require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
 
@@ -116,7 +116,7 @@ class CuratorModal(discord.ui.Modal):
         self.invoker_id = invoker_id
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        await _require_invoker(self.curation, self.invoker_id, interaction)
+        await require_invoker(self.curation, self.invoker_id, interaction)
         return True
 
     async def on_error(  # type: ignore[override]  # Modal.on_error takes no item

@@ -1,5 +1,8 @@
 """The buttons and forms of /curate: Confirm/Cancel under a preview, history pages, the paper form.
 
+The history's pages are the one paginator's (bot.commands.paginator): persistent, with the
+history's state in their custom_ids.
+
 A preview's write waits in its view (in memory, for CONFIRM_TIMEOUT): a restart drops it, and
 the curator asks again. Confirm runs the write once, however often or fast it is pressed: the
 view is marked used before anything is awaited, and discord.py runs callbacks on one loop.
@@ -8,13 +11,24 @@ view is marked used before anything is awaited, and discord.py runs callbacks on
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
 
 import discord
 
-from bot.commands.curate_access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
+from bot.commands.buttons import Press
+from bot.commands.curate_access import (
+    CONFIRM_TIMEOUT,
+    Curation,
+    CuratorModal,
+    CuratorView,
+    require_invoker,
+)
 from bot.commands.curate_input import LIMITS, MULTILINE
+from bot.commands.custom_ids import ID, parse_id
+from bot.commands.paginator import PageButton, Shown, Step
 from bot.commands.writes import before_write, replace_message
 from bot.domain.models import Language
 from bot.errors import UserError
@@ -25,6 +39,7 @@ Button = discord.ui.Button[discord.ui.View]
 Write = Callable[[], Awaitable[discord.Embed]]
 Submit = Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
 HISTORY_PAGE = 5
+MAX_HISTORY_PAGE = 99_999  # /curate history's page option goes to 100,000 (from 1)
 FORM_LABEL = 45  # Discord's limit for a text input's label
 
 
@@ -104,62 +119,70 @@ async def send_preview(
         view.message = await interaction.original_response()
 
 
-class HistoryView(CuratorView):
-    """Older and newer pages of the audit history (of one paper, or of everything)."""
+@dataclass(frozen=True, slots=True)
+class HistoryPages:
+    """A curator's audit history (of one paper, or of everything), all in a custom_id.
 
-    def __init__(
-        self,
-        curation: Curation,
-        invoker_id: int,
-        *,
-        paper_id: int | None,
-        page: int,
-        pages: int,
-        language: Language,
-    ) -> None:
-        super().__init__(curation, invoker_id, timeout=CONFIRM_TIMEOUT)
-        self.paper_id, self.page, self.pages = paper_id, page, pages
-        strings = curation.strings
-        self.newer.label = strings.text("paper-previous", language)
-        self.older.label = strings.text("paper-next", language)
-        nonce = secrets.token_hex(6)
-        self.newer.custom_id = f"curate:newer:{nonce}"
-        self.older.custom_id = f"curate:older:{nonce}"
-        self._enable()
+    `upto` is the newest change when it was first asked for: changes made since do not move
+    the rows of its pages."""
 
-    def _enable(self) -> None:
-        self.newer.disabled = self.page <= 1
-        self.older.disabled = self.page >= self.pages
+    owner: int
+    paper_id: int | None
+    upto: int
+    page: int = 0  # from 0; the member reads page + 1
 
-    @discord.ui.button(
-        style=discord.ButtonStyle.secondary,
-    )
-    async def newer(self, interaction: discord.Interaction, button: Button) -> None:
-        await self._show(interaction, self.page - 1)
+    def at(self, page: int) -> HistoryPages:
+        return replace(self, page=max(0, min(page, MAX_HISTORY_PAGE)))
 
-    @discord.ui.button(
-        style=discord.ButtonStyle.secondary,
-    )
-    async def older(self, interaction: discord.Interaction, button: Button) -> None:
-        await self._show(interaction, self.page + 1)
+    def custom_id(self, step: Step) -> str:
+        paper = "" if self.paper_id is None else self.paper_id
+        return f"curate:history:{self.owner}:{paper}:{self.upto}:{self.page}:{step}"
 
-    async def _show(self, interaction: discord.Interaction, page: int) -> None:
-        embed, self.page, self.pages = await history_page(
-            self.curation, self.paper_id, page, language_of(interaction.locale)
-        )
-        self._enable()
-        await interaction.response.edit_message(embed=embed, view=self)
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> HistoryPages:
+        paper = parse_id(match["paper"]) if match["paper"] else None
+        return cls(parse_id(match["owner"]), paper, parse_id(match["upto"]), int(match["page"]))
 
 
-async def history_page(
-    curation: Curation, paper_id: int | None, page: int, language: Language
-) -> tuple[discord.Embed, int, int]:
-    """The embed of history page `page` (clamped to what exists), the page, and the page count."""
-    _, total = await curation.audit.history(paper_id=paper_id, limit=1)
-    pages = max(1, -(-total // HISTORY_PAGE))
-    page = min(max(1, page), pages)
+HISTORY_ID = re.compile(
+    rf"curate:history:(?P<owner>{ID}):(?P<paper>{ID}|):(?P<upto>{ID}):(?P<page>[0-9]{{1,5}})"
+    r":(?P<step>[pn])"
+)
+
+
+def history_buttons(curation: Curation) -> type[PageButton[HistoryPages]]:
+    """The history's page buttons, bound to `curation` (registered by the /curate cog)."""
+
+    class HistoryPageButton(PageButton[HistoryPages], template=HISTORY_ID):
+        """Older or newer changes, for the curator who asked while still a curator."""
+
+        @classmethod
+        def parse(cls, match: re.Match[str]) -> HistoryPages:
+            return HistoryPages.parse(match)
+
+        async def check(self, interaction: discord.Interaction) -> None:
+            await require_invoker(curation, self.target.owner, interaction)
+
+        async def show(self, press: Press) -> Shown:
+            return await history_page(curation, self.target, press.language)
+
+    return HistoryPageButton
+
+
+async def first_history(curation: Curation, owner: int, paper_id: int | None) -> HistoryPages:
+    """A history as of now: its newest change bounds every page of it."""
+    newest, _ = await curation.audit.history(paper_id=paper_id, limit=1)
+    return HistoryPages(owner, paper_id, newest[0].id if newest else 0)
+
+
+async def history_page(curation: Curation, pages: HistoryPages, language: Language) -> Shown:
+    """The history page `pages` names (moved inside the pages there are)."""
+    paper_id, upto = pages.paper_id, pages.upto
+    _, total = await curation.audit.history(paper_id=paper_id, limit=1, upto=upto)
+    count = max(1, -(-total // HISTORY_PAGE))
+    page = min(pages.page, count - 1)
     entries, _ = await curation.audit.history(
-        paper_id=paper_id, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE
+        paper_id=paper_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, upto=upto
     )
     strings = curation.strings
     title = (
@@ -167,8 +190,8 @@ async def history_page(
         if paper_id is not None
         else strings.text("curate-history-title", language)
     )
-    embed = history_embed(entries, strings, language, title=title, page=page, pages=pages)
-    return embed, page, pages
+    embed = history_embed(entries, strings, language, title=title, page=page + 1, pages=count)
+    return Shown(embed, page, page < count - 1)
 
 
 class PaperForm(CuratorModal):

@@ -187,11 +187,15 @@ def answer_for(
     return describe(error, strings, locale)
 
 
-async def report(interaction: discord.Interaction, error: Exception, strings: Strings) -> None:
-    """Tell the user what went wrong, and log it if it was not their mistake."""
-    text, _outcome = answer_for(error, strings, interaction.locale)
+async def report(
+    interaction: discord.Interaction, error: Exception, strings: Strings
+) -> CommandOutcome:
+    """Tell the user what went wrong, log it if it was not their mistake, and say which kind
+    of failure it was (for the metrics)."""
+    text, outcome = answer_for(error, strings, interaction.locale)
     if text is not None:
         await send_ephemeral(interaction, text)
+    return outcome
 
 
 class LaurelView(discord.ui.View):

@@ -1,26 +1,26 @@
-"""The buttons under /paper answers. Each carries its state in its custom_id (a DynamicItem),
-so a button on a message posted before a restart still works after it.
-
-discord.py logs and swallows an exception raised in a dynamic item's callback; `_guarded` sends
-it through the central error handler instead, as every command's errors are.
+"""The buttons under /paper answers. Each carries its state in its custom_id (a LaurelButton,
+so errors reach the central handler and presses the metrics), so a button on a message posted
+before a restart still works after it.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
 from re import Match
-from typing import Any, Protocol, cast
+from typing import Any, ClassVar, Protocol, Self, cast
 
 import discord
 
+from bot.commands.buttons import LaurelButton, Press
 from bot.commands.custom_ids import ID, parse_id
-from bot.commands.errors import report
+from bot.commands.paginator import PageButton as PaginatorButton
+from bot.commands.paginator import Shown, Step, page_view
 from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
-from bot.render.i18n import Strings, language_of
+from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import abstract_embed, list_embed, paper_embed
 from bot.store.papers import PaperRepository
@@ -28,7 +28,6 @@ from bot.store.papers import PaperRepository
 PAGE_SIZE = 5
 CUSTOM_ID_LIMIT = 100  # Discord's limit
 MAX_PAGE = 9999
-Button = discord.ui.Button[discord.ui.View]
 
 
 class _Laurel(Protocol):
@@ -38,16 +37,6 @@ class _Laurel(Protocol):
 
 def _laurel(interaction: discord.Interaction) -> _Laurel:
     return cast(_Laurel, interaction.client)
-
-
-async def _guarded(
-    interaction: discord.Interaction, run: Callable[[_Laurel, Language], Awaitable[None]]
-) -> None:
-    laurel = _laurel(interaction)
-    try:
-        await run(laurel, language_of(interaction.locale))
-    except Exception as error:  # the central handler tells the user, and logs bugs
-        await report(interaction, error, laurel.strings)
 
 
 async def existing(papers: PaperRepository, paper_id: int) -> StoredPaper:
@@ -65,11 +54,9 @@ def detail_view(paper_id: int, strings: Strings, language: Language) -> discord.
     return view
 
 
-def open_buttons(
-    papers: Sequence[StoredPaper], view: discord.ui.View, *, first_number: int = 1
-) -> None:
-    for number, stored in enumerate(papers, first_number):
-        view.add_item(OpenButton(stored.id, str(number)))
+def open_buttons(papers: Sequence[StoredPaper], *, first_number: int = 1) -> list[OpenButton]:
+    """A numbered Open button for each paper of a list, numbered as the list is."""
+    return [OpenButton(stored.id, str(n)) for n, stored in enumerate(papers, first_number)]
 
 
 async def send_paper(
@@ -88,106 +75,28 @@ async def send_paper(
     )
 
 
-class AbstractButton(discord.ui.DynamicItem[Button], template=rf"paper:abstract:(?P<id>{ID})"):
-    def __init__(self, paper_id: int, label: str = "Abstract") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"paper:abstract:{paper_id}",
-            )
-        )
-        self.paper_id = paper_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
-    ) -> AbstractButton:
-        return cls(parse_id(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(laurel: _Laurel, language: Language) -> None:
-            stored = await existing(laurel.papers, self.paper_id)
-            embed = abstract_embed(stored, laurel.strings, language)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-
-        await _guarded(interaction, run)
+def send_privately(press: Press, stored: StoredPaper) -> Awaitable[None]:
+    return send_paper(press.interaction, stored, press.strings, press.language, ephemeral=True)
 
 
-class AnotherButton(discord.ui.DynamicItem[Button], template=rf"paper:another:(?P<id>{ID})"):
-    """A random awarded paper other than the one shown, privately to whoever asked."""
+class PaperButton(LaurelButton):
+    """A button about one paper, `paper:<action>:<id>`; a subclass names its action and
+    says what a press does (`answer`)."""
 
-    def __init__(self, paper_id: int, label: str = "Another paper") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary,
-                custom_id=f"paper:another:{paper_id}",
-            )
-        )
-        self.paper_id = paper_id
+    action: ClassVar[str]
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
-    ) -> AnotherButton:
-        return cls(parse_id(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(laurel: _Laurel, language: Language) -> None:
-            ids = [i for i in await laurel.papers.ids() if i != self.paper_id]
-            if not ids:
-                raise UserError("paper-random-empty")
-            stored = await existing(laurel.papers, secrets.choice(ids))
-            await send_paper(interaction, stored, laurel.strings, language, ephemeral=True)
-
-        await _guarded(interaction, run)
-
-
-class SimilarButton(discord.ui.DynamicItem[Button], template=rf"paper:similar:(?P<id>{ID})"):
-    def __init__(self, paper_id: int, label: str = "Similar") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"paper:similar:{paper_id}",
-            )
-        )
-        self.paper_id = paper_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
-    ) -> SimilarButton:
-        return cls(parse_id(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(laurel: _Laurel, language: Language) -> None:
-            stored = await existing(laurel.papers, self.paper_id)
-            similar = await laurel.papers.similar(self.paper_id, limit=PAGE_SIZE)
-            if not similar:
-                raise UserError("paper-no-similar")
-            title = laurel.strings.text(
-                "paper-similar-title", language, title=esc(stored.paper.title)
-            )
-            view = discord.ui.View(timeout=None)
-            open_buttons(similar, view)
-            await interaction.response.send_message(
-                embed=list_embed(title, similar, laurel.strings, language),
-                view=view,
-                ephemeral=True,
-            )
-
-        await _guarded(interaction, run)
-
-
-class OpenButton(discord.ui.DynamicItem[Button], template=rf"paper:open:(?P<id>{ID})"):
-    """A numbered button under a list: that paper in detail, privately."""
+    def __init_subclass__(cls, *, action: str | None = None) -> None:
+        if action is None:  # an abstract base
+            super().__init_subclass__()
+        else:
+            cls.action = action
+            super().__init_subclass__(template=rf"paper:{action}:(?P<id>{ID})")
 
     def __init__(self, paper_id: int, label: str = "#") -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"paper:open:{paper_id}"
+                label=label, style=self.style, custom_id=f"paper:{self.action}:{paper_id}"
             )
         )
         self.paper_id = paper_id
@@ -195,15 +104,57 @@ class OpenButton(discord.ui.DynamicItem[Button], template=rf"paper:open:(?P<id>{
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
-    ) -> OpenButton:
+    ) -> Self:
         return cls(parse_id(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(laurel: _Laurel, language: Language) -> None:
-            stored = await existing(laurel.papers, self.paper_id)
-            await send_paper(interaction, stored, laurel.strings, language, ephemeral=True)
+    def papers(self, press: Press) -> PaperRepository:
+        return _laurel(press.interaction).papers
 
-        await _guarded(interaction, run)
+
+class AbstractButton(PaperButton, action="abstract"):
+    """The paper's abstract, privately."""
+
+    async def run(self, press: Press) -> None:
+        stored = await existing(self.papers(press), self.paper_id)
+        embed = abstract_embed(stored, press.strings, press.language)
+        await press.interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class AnotherButton(PaperButton, action="another"):
+    """A random awarded paper other than the one shown, privately to whoever asked."""
+
+    style = discord.ButtonStyle.primary
+
+    async def run(self, press: Press) -> None:
+        papers = self.papers(press)
+        ids = [i for i in await papers.ids() if i != self.paper_id]
+        if not ids:
+            raise UserError("paper-random-empty")
+        await send_privately(press, await existing(papers, secrets.choice(ids)))
+
+
+class SimilarButton(PaperButton, action="similar"):
+    """Papers like this one, numbered, each with its Open button, privately."""
+
+    async def run(self, press: Press) -> None:
+        papers = self.papers(press)
+        stored = await existing(papers, self.paper_id)
+        similar = await papers.similar(self.paper_id, limit=PAGE_SIZE)
+        if not similar:
+            raise UserError("paper-no-similar")
+        title = press.text("paper-similar-title", title=esc(stored.paper.title))
+        view = discord.ui.View(timeout=None)
+        for item in open_buttons(similar):
+            view.add_item(item)
+        embed = list_embed(title, similar, press.strings, press.language)
+        await press.interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+class OpenButton(PaperButton, action="open"):
+    """A numbered button under a list: that paper in detail, privately."""
+
+    async def run(self, press: Press) -> None:
+        await send_privately(press, await existing(self.papers(press), self.paper_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +168,11 @@ class SearchState:
     page: int = 0
     area: ResearchArea | None = None
 
-    def custom_id(self) -> str:
+    def at(self, page: int) -> SearchState:
+        return replace(self, page=max(0, min(page, MAX_PAGE)))
+
+    def custom_id(self, step: Step = "n") -> str:
+        """Previous and Next never lead to the same page, so `step` needs no room here."""
         # The area rides after the kind as "+<index>", so ids sent before areas still parse.
         kind = self.kind.value if self.kind else ""
         if self.area is not None:
@@ -256,13 +211,15 @@ _PAGE_PREFIX = "paper:page:{page}:{venue}:{year}:{kind}:"
 _AREAS = list(ResearchArea)
 
 
-def results_message(
+def results_page(
     state: SearchState,
     found: Sequence[StoredPaper],
     more: bool,
     strings: Strings,
     language: Language,
-) -> tuple[discord.Embed, discord.ui.View]:
+) -> Shown:
+    """A page of results: the papers numbered on from the pages before, each with its Open
+    button; another page follows while there are more results (up to MAX_PAGE)."""
     first = state.page * PAGE_SIZE + 1
     embed = list_embed(
         strings.text("paper-search-title", language, query=esc(state.query)),
@@ -278,44 +235,33 @@ def results_message(
             last=first + len(found) - 1,
         ),
     )
-    view = discord.ui.View(timeout=None)
-    open_buttons(found, view, first_number=first)
-    if state.page > 0 or more:
-        previous = PageButton(
-            replace(state, page=max(state.page - 1, 0)), strings.text("paper-previous", language)
-        )
-        previous.item.disabled = state.page == 0
-        following = PageButton(
-            replace(state, page=min(state.page + 1, MAX_PAGE)), strings.text("paper-next", language)
-        )
-        following.item.disabled = not more or state.page >= MAX_PAGE
-        previous.row = following.row = 1
-        view.add_item(previous)
-        view.add_item(following)
-    return embed, view
+    more = more and state.page < MAX_PAGE
+    return Shown(embed, state.page, more, open_buttons(found, first_number=first))
+
+
+def results_message(
+    state: SearchState,
+    found: Sequence[StoredPaper],
+    more: bool,
+    strings: Strings,
+    language: Language,
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    shown = results_page(state, found, more, strings, language)
+    return shown.embed, page_view(PageButton, state, shown, strings, language)
 
 
 class PageButton(
-    discord.ui.DynamicItem[Button],
+    PaginatorButton[SearchState],
     template=r"paper:page:(?P<page>\d{1,4}):(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4})"
     r":(?P<kind>[a-z-]{0,32})(?:\+(?P<area>\d))?:(?P<query>.*)",
 ):
-    """Previous or Next: the page it leads to, the query and the filters, all in its custom_id."""
-
-    def __init__(self, target: SearchState, label: str = "›") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=target.custom_id()
-            )
-        )
-        self.target = target
+    """Previous or Next under search results: the page, the query and the filters ride in
+    its custom_id."""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
-    ) -> PageButton:
+    def parse(cls, match: Match[str]) -> SearchState:
         kind = match["kind"]
-        target = SearchState(
+        return SearchState(
             query=match["query"],
             venue=match["venue"] or None,
             year=int(match["year"]) if match["year"] else None,
@@ -323,17 +269,12 @@ class PageButton(
             page=int(match["page"]),
             area=_AREAS[int(match["area"])] if match["area"] else None,
         )
-        return cls(target)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(laurel: _Laurel, language: Language) -> None:
-            found, more = await self.target.results(laurel.papers)
-            if not found:
-                raise UserError("paper-page-gone")
-            embed, view = results_message(self.target, found, more, laurel.strings, language)
-            await interaction.response.edit_message(embed=embed, view=view)
-
-        await _guarded(interaction, run)
+    async def show(self, press: Press) -> Shown:
+        found, more = await self.target.results(_laurel(press.interaction).papers)
+        if not found:
+            raise UserError("paper-page-gone")
+        return results_page(self.target, found, more, press.strings, press.language)
 
 
 DYNAMIC_ITEMS = (AbstractButton, AnotherButton, SimilarButton, OpenButton, PageButton)

@@ -6,8 +6,9 @@ import asyncio
 import io
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import NoReturn
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Generic, NoReturn, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -17,6 +18,7 @@ from discord.ext import commands
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
 from bot.commands.timing import in_time, reply
 from bot.domain.institutions import InstitutionAliases
+from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import Edition, Language, Venue
 from bot.errors import UserError
 from bot.render.chart_fonts import ChartFonts
@@ -42,6 +44,34 @@ COMPARE_PNG = "compare.png"
 VENUE_SEPARATORS = re.compile(r"[,，、;；]")  # Chinese keyboards type their own commas
 VenueList = app_commands.Range[str, 1, 200]
 LEADERBOARD_SIZE = 15
+E = TypeVar("E")
+C = TypeVar("C")
+
+
+class Query(Protocol[E]):
+    def __call__(
+        self, *, venue: str | None, first: int | None, last: int | None, limit: int
+    ) -> Awaitable[Leaderboard[E]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Board(Generic[E]):
+    """What sets one leaderboard apart from the other: its query, its embed, and the message
+    key for a scope with awards but nobody to rank."""
+
+    query: Query[E]
+    embed: Callable[[Leaderboard[E], Scope, Language], discord.Embed]
+    empty: str
+
+
+def _leaderboard_options(command: C) -> C:
+    """The options both leaderboards take: one venue, or every venue, and a span of years."""
+    described = app_commands.describe(
+        venue=_("Only this conference"),
+        from_year=_("The first year counted (the earliest if left out)"),
+        to_year=_("The last year counted (the latest if left out)"),
+    )(command)
+    return app_commands.rename(from_year=_("from"), to_year=_("to"))(described)
 
 
 class Stats(commands.Cog):
@@ -64,6 +94,12 @@ class Stats(commands.Cog):
         self._strings = strings
         self._fonts = fonts
         self._charts = ChartCache()
+        self._institution_board = Board(
+            papers.institution_credit, self._institutions_embed, "leaders-error-no-institutions"
+        )
+        self._author_board = Board(
+            papers.author_awards, self._authors_embed, "leaders-error-no-authors"
+        )
 
     @stats.command(
         name=_("edition"),
@@ -156,12 +192,7 @@ class Stats(commands.Cog):
         name=_("institutions"),
         description=_("Institutions by awarded papers, each paper's credit split among them"),
     )
-    @app_commands.describe(
-        venue=_("Only this conference"),
-        from_year=_("The first year counted (the earliest if left out)"),
-        to_year=_("The last year counted (the latest if left out)"),
-    )
-    @app_commands.rename(from_year=_("from"), to_year=_("to"))
+    @_leaderboard_options
     async def institutions(
         self,
         interaction: discord.Interaction,
@@ -169,30 +200,13 @@ class Stats(commands.Cog):
         from_year: Year | None = None,
         to_year: Year | None = None,
     ) -> None:
-        scope = _scope(venue, from_year, to_year)
-        query = self._papers.institution_credit(
-            venue=venue.key if venue else None,
-            first=from_year,
-            last=to_year,
-            limit=LEADERBOARD_SIZE,
-        )
-        board = await in_time(interaction, query)
-        if not board.entries:
-            await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
-        language = language_of(interaction.locale)
-        embed = institutions_embed(board, scope, self._strings, language, self._institutions)
-        await reply(interaction, embed=embed)
+        await self._leaderboard(interaction, self._institution_board, venue, from_year, to_year)
 
     @stats.command(
         name=_("authors"),
         description=_("The most-awarded authors, by awarded papers"),
     )
-    @app_commands.describe(
-        venue=_("Only this conference"),
-        from_year=_("The first year counted (the earliest if left out)"),
-        to_year=_("The last year counted (the latest if left out)"),
-    )
-    @app_commands.rename(from_year=_("from"), to_year=_("to"))
+    @_leaderboard_options
     async def authors(
         self,
         interaction: discord.Interaction,
@@ -200,17 +214,38 @@ class Stats(commands.Cog):
         from_year: Year | None = None,
         to_year: Year | None = None,
     ) -> None:
-        scope = _scope(venue, from_year, to_year)
-        query = self._papers.author_awards(
-            venue=venue.key if venue else None,
-            first=from_year,
-            last=to_year,
-            limit=LEADERBOARD_SIZE,
+        await self._leaderboard(interaction, self._author_board, venue, from_year, to_year)
+
+    def _institutions_embed(
+        self,
+        board: Leaderboard[InstitutionCredit],
+        scope: Scope,
+        language: Language,
+    ) -> discord.Embed:
+        return institutions_embed(board, scope, self._strings, language, self._institutions)
+
+    def _authors_embed(
+        self, board: Leaderboard[AuthorAwards], scope: Scope, language: Language
+    ) -> discord.Embed:
+        return authors_embed(board, scope, self._strings, language)
+
+    async def _leaderboard(
+        self,
+        interaction: discord.Interaction,
+        board: Board[E],
+        venue: Venue | None,
+        first: int | None,
+        last: int | None,
+    ) -> None:
+        """The one path of both leaderboards: query the scope, explain an empty one, draw it."""
+        scope = _scope(venue, first, last)
+        query = board.query(
+            venue=venue.key if venue else None, first=first, last=last, limit=LEADERBOARD_SIZE
         )
-        board = await in_time(interaction, query)
-        if not board.entries:
-            await self._raise_empty("leaders-error-no-authors", venue, scope, interaction)
-        embed = authors_embed(board, scope, self._strings, language_of(interaction.locale))
+        found = await in_time(interaction, query)
+        if not found.entries:
+            await self._raise_empty(board.empty, venue, scope, interaction)
+        embed = board.embed(found, scope, language_of(interaction.locale))
         await reply(interaction, embed=embed)
 
     async def _raise_empty(

@@ -5,6 +5,8 @@ Metric names (all prefixed `laurel_`):
 name                                   type       labels            what
 laurel_commands_total                  counter    command, outcome  slash commands served
 laurel_command_duration_seconds        histogram  command           dispatch to end of command
+laurel_components_total                counter    component, outcome  persistent buttons pressed
+laurel_component_duration_seconds      histogram  component         press to end of its answer
 laurel_gateway_latency_seconds         gauge                        heartbeat round trip
 laurel_guilds                          gauge                        servers the bot is in
 laurel_digests_posted_total            counter    theme             digests delivered
@@ -16,8 +18,8 @@ laurel_last_backup_timestamp_seconds   gauge                        Unix time of
 
 `outcome` is `ok`, `user_error` (the person's mistake, answered), `fault` (an operational
 fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
-commands, and `ok` or `error` for backups. A gauge whose source is not connected or failed
-reads NaN.
+commands and components (a component is named by its custom_id's prefix, e.g. `paper:open`),
+and `ok` or `error` for backups. A gauge whose source is not connected or failed reads NaN.
 """
 
 from __future__ import annotations
@@ -45,19 +47,30 @@ def _finite_or_nan(value: float) -> float:
     return value if math.isfinite(value) else math.nan
 
 
+def _served(
+    what: str, count_help: str, seconds_help: str, registry: CollectorRegistry
+) -> tuple[Counter, Histogram]:
+    """How many of `what` were served, by outcome, and how long each took."""
+    served = Counter(f"laurel_{what}s", count_help, [what, "outcome"], registry=registry)
+    seconds = Histogram(
+        f"laurel_{what}_duration_seconds",
+        seconds_help,
+        [what],
+        buckets=COMMAND_BUCKETS,
+        registry=registry,
+    )
+    return served, seconds
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self._commands = Counter(
-            "laurel_commands", "Slash commands served", ["command", "outcome"], registry=r
+        self._commands, self._command_seconds = _served(
+            "command", "Slash commands served", "Time from dispatch to the command's end", r
         )
-        self._command_seconds = Histogram(
-            "laurel_command_duration_seconds",
-            "Time from dispatch to the command's end",
-            ["command"],
-            buckets=COMMAND_BUCKETS,
-            registry=r,
+        self._components, self._component_seconds = _served(
+            "component", "Persistent buttons pressed", "Time from a press to its answer's end", r
         )
         self._gateway_latency = Gauge(
             "laurel_gateway_latency_seconds", "Gateway heartbeat round trip", registry=r
@@ -88,6 +101,11 @@ class Metrics:
         started = interaction.extras.get(STARTED)
         if isinstance(started, float):
             self._command_seconds.labels(command=name).observe(time.perf_counter() - started)
+
+    def component_finished(self, component: str, outcome: CommandOutcome, seconds: float) -> None:
+        """A persistent button's press was answered (or refused, or failed) after `seconds`."""
+        self._components.labels(component=component, outcome=outcome).inc()
+        self._component_seconds.labels(component=component).observe(seconds)
 
     # -- the gateway, read when scraped ----------------------------------------------------------
 

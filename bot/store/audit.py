@@ -63,11 +63,25 @@ class AuditRepository:
         return [_entry(r) for r in found]
 
     async def history(
-        self, *, paper_id: int | None = None, limit: int = 5, offset: int = 0
+        self,
+        *,
+        paper_id: int | None = None,
+        limit: int = 5,
+        offset: int = 0,
+        upto: int | None = None,
     ) -> tuple[list[AuditEntry], int]:
-        """The newest changes first (of one paper, if given), one page, and how many in all."""
-        where = _OF_PAPER if paper_id is not None else "1"
-        params = {"paper": str(paper_id), "limit": max(1, limit), "offset": max(0, offset)}
+        """The newest changes first (of one paper, if given), one page, and how many in all.
+
+        `upto`: only changes up to that id, so that later ones do not move a page's rows."""
+        where = f"({_OF_PAPER if paper_id is not None else '1'})"
+        if upto is not None:
+            where += " AND id <= :upto"
+        params = {
+            "paper": str(paper_id),
+            "limit": max(1, limit),
+            "offset": max(0, offset),
+            "upto": upto,
+        }
         found = await self._db.fetchall(
             f"""
             SELECT {_COLUMNS} FROM audit

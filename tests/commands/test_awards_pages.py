@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.commands.awards import PAGE_ID, Listing
+from bot.commands.paginator import Step
 from bot.domain.models import AwardKind
 
 
@@ -19,11 +20,19 @@ from bot.domain.models import AwardKind
     ],
 )
 def test_a_listing_survives_its_custom_id(listing: Listing) -> None:
-    for custom_id in (listing.custom_id(0, "p"), listing.custom_id(9999, "n")):
+    steps: tuple[tuple[int, Step], ...] = ((0, "p"), (9999, "n"))
+    for page, step in steps:
+        custom_id = listing.at(page).custom_id(step)
         assert len(custom_id) <= 100
         match = PAGE_ID.fullmatch(custom_id)
         assert match is not None
-        assert Listing.parse(match) == listing
+        assert Listing.parse(match) == listing.at(page)
+        assert match["step"] == step
+
+
+def test_a_page_past_what_a_custom_id_can_name_is_kept_within_it() -> None:
+    assert Listing("hi", 42, "ijcai").at(10**6).page == 9999
+    assert Listing("hi", 42, "ijcai").at(-3).page == 0
 
 
 @pytest.mark.parametrize(

@@ -71,10 +71,12 @@ def test_a_lost_channel_says_why_it_is_gone() -> None:
 
 
 def test_a_digest_pings_only_its_opted_in_role() -> None:
-    nobody: dict[str, object] = dict(allowed_mentions(None).to_dict())
-    one_role: dict[str, object] = dict(allowed_mentions(77).to_dict())
-    assert nobody == {"parse": []}
-    assert one_role == {"parse": [], "roles": [77]}
+    def pinged(mentions: discord.AllowedMentions) -> tuple[object, ...]:
+        roles = [r.id for r in mentions.roles] if isinstance(mentions.roles, list) else False
+        return mentions.everyone, mentions.users, mentions.replied_user, roles
+
+    assert pinged(allowed_mentions(None)) == (False, False, False, False)
+    assert pinged(allowed_mentions(77)) == (False, False, False, [77])
 
 
 class Clock:

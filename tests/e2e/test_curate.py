@@ -19,6 +19,7 @@ from bot.localdiscord.interactions import Interaction
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import ArxivSettings, CurationSettings, Settings
 from bot.store.database import Database
+from tests.support.payloads import fields
 
 EPHEMERAL = 64
 MASKED_ARXIV = "2502.06768"  # in the bundled catalogue (ICML 2025)
@@ -160,7 +161,7 @@ async def test_add_from_arxiv_previews_then_writes_once_however_often_confirm_is
         preview = await asked.message()
         (embed,) = preview["embeds"]
         assert embed["title"] == "Heat-bath random walks with Markov bases"
-        assert "NeurIPS 2016 · Best Paper Award (best)" in str(embed["fields"])
+        assert fields(embed)["Awards"] == "NeurIPS 2016 · Best Paper Award (best)"
         assert await db.fetchone("SELECT 1 FROM papers WHERE arxiv = '1605.08386'") is None
 
         stranger = await server.press(

@@ -23,7 +23,9 @@ from tests.e2e.test_curate import (
     button,
     curate,
     curator_bot,
+    grace,
 )
+from tests.support.payloads import fields
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
 
@@ -69,7 +71,7 @@ async def test_award_add_then_remove(
     assert preview["flags"] & EPHEMERAL
     (shown_first,) = preview["embeds"]
     assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
-    assert "NeurIPS 2025 · Test of Time Award (test-of-time)" in str(shown_first["fields"])
+    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (test-of-time)"
     assert await audit_count(db) == before  # nothing written until Confirm
     cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
     assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
@@ -106,7 +108,7 @@ async def test_award_add_then_remove(
     shown = await (
         await server.slash("paper", {"paper": str(paper_id)}, subcommand="show")
     ).message()
-    assert "Test of Time" not in str(shown["embeds"][0]["fields"])
+    assert fields(shown["embeds"][0])["Awards"] == "ICML 2025 · Outstanding Paper Award"
     twice = await curate(server, "award remove", {"award": test_of_time["value"]})
     assert (await twice.message())["content"].startswith("No award in the catalogue matches")
 
@@ -235,10 +237,33 @@ async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
     footer = first["embeds"][0]["footer"]["text"]
     pages = int(footer.split(" of ")[1].split(" ")[0])
     assert pages > 1  # the bundled catalogue's own rows
-    older = await server.press(first, button(first, "curate:older"), user_id=ada(server))
+    ids = [str(c["custom_id"]) for row in first["components"] for c in row["components"]]
+    assert [i.split(":")[:2] for i in ids] == [["curate", "history"]] * 2
+    assert ids[0].endswith(":0:p")  # Previous: disabled on the first page (pages count from 0)
+    following = ids[1]
+    assert following.endswith(":1:n")  # Next leads to the second page
+    older = await server.press(first, following, user_id=ada(server))
     second = await older.message()
     assert second["embeds"][0]["footer"]["text"].startswith(f"Page 2 of {pages}")
     assert second["embeds"][0]["description"] != first["embeds"][0]["description"]
+
+    # A change made since does not move the rows of the pages already shown.
+    preview = await (await curate(server, "paper remove", {"paper": MASKED_ARXIV})).message()
+    await (
+        await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
+    ).message()
+    stored = server.driver.store.find(int(first["id"]))
+    assert stored is not None
+    stored.payload["components"] = first["components"]  # the first page's buttons, shown again
+    again = await (await server.press(first, following, user_id=ada(server))).message()
+    stored.payload["components"] = first["components"]
+    assert again["embeds"][0]["description"] == second["embeds"][0]["description"]
+    assert again["embeds"][0]["footer"]["text"].startswith(f"Page 2 of {pages}")
+    # Only the curator who asked turns its pages.
+    taken = await server.press(first, following, user_id=grace(server))
+    refusal = await taken.message()
+    assert refusal["flags"] & EPHEMERAL
+    assert refusal["content"] == "Only the curator who asked may use these buttons."
 
     edition = await db.fetchone(
         "SELECT min(id) FROM audit WHERE entity = 'edition' AND action = 'add'"

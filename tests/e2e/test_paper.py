@@ -11,6 +11,7 @@ from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.store.conftest import award, batch
+from tests.support.payloads import opened
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
 EPHEMERAL = 64
@@ -101,7 +102,10 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
     pressed = await server.press(message, custom_ids(message)[0])
     answer = await pressed.message()
     assert answer["flags"] & EPHEMERAL
-    assert "no abstract" in answer["embeds"][0]["description"]
+    assert answer["embeds"][0]["title"] == MASKED
+    assert answer["embeds"][0]["description"] == (
+        "The catalogue has no abstract for this paper yet; the links above lead to it."
+    )
 
     await CatalogRepository(db).apply(
         batch(award("Quokka Alignment Revisited", abstract="We *revisit* quokkas. They smile.")),
@@ -125,14 +129,18 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
     assert other["embeds"][0]["title"] != MASKED
     assert len(buttons(other)) == 3
 
+    shown_id = int(similar.rsplit(":", 1)[1])
     listed = await (await server.press(message, similar)).message()
     assert listed["flags"] & EPHEMERAL
-    assert MASKED not in listed["embeds"][0]["description"]
     assert listed["embeds"][0]["title"].startswith("Papers like")
+    similar_ids = opened(listed)
+    assert 1 <= len(similar_ids) <= 5
+    assert shown_id not in similar_ids  # a paper is not listed as like itself
     first = custom_ids(listed)[0]
-    assert first.startswith("paper:open:")
-    opened = await (await server.press(listed, first)).message()
-    assert opened["embeds"][0]["title"] != MASKED
+    assert first == f"paper:open:{similar_ids[0]}"
+    detail = await (await server.press(listed, first)).message()
+    assert detail["embeds"][0]["title"] != MASKED
+    assert custom_ids(detail)[0] == f"paper:abstract:{similar_ids[0]}"  # that paper, opened
 
 
 async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) -> None:
@@ -151,7 +159,8 @@ async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) 
         assert next_page
         paged = await (await server.press(results, next_page[0])).message()
         assert paged["id"] == results["id"]
-        assert "results 6–" in paged["embeds"][0]["footer"]["text"]
+        assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 · results 6–")
+        assert opened(paged)[0] not in opened(results)
 
 
 async def test_a_button_on_a_deleted_paper_says_so(
@@ -211,7 +220,7 @@ async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDi
     message = await interaction.message()
     (embed,) = message["embeds"]
     assert embed["title"] == "符合「擴散」的論文"
-    assert MASKED in embed["description"]
+    assert int(await _pick(server, "masked")) in opened(message)
     assert embed["footer"]["text"].startswith("第 1 頁")
 
 
@@ -284,6 +293,8 @@ async def test_search_autocompletes_titles_as_one_types(
     )
     assert choices
     assert choices[0]["value"].startswith("Gated Attention for Large Language Models")
-    results = await server.slash("paper", {"query": choices[0]["value"]}, subcommand="search")
-    (embed,) = (await results.message())["embeds"]
-    assert "Gated Attention" in str(embed)
+    results = await (
+        await server.slash("paper", {"query": choices[0]["value"]}, subcommand="search")
+    ).message()
+    # The first result opens the paper whose title was picked.
+    assert opened(results)[0] == int(await _pick(server, "gated atte"))

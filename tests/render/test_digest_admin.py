@@ -70,17 +70,24 @@ def test_the_list_shows_each_next_post_as_discord_timestamps() -> None:
     first, second = embed.fields
     assert first.name == "#3 · Paper of the day"
     stamp = int(due.timestamp())
-    assert f"Next post: <t:{stamp}:F> (<t:{stamp}:R>)" in str(first.value)
-    assert "<#20> · every day at 09:00 (Europe/Berlin)" in str(first.value)
-    assert "Paused: Laurel lost permission" in str(second.value)
-    assert "mentions <@&77>" in str(second.value)
+    # Line by line: where and when, what it draws from, then its next post or why it waits.
+    assert str(first.value).split("\n") == [
+        "<#20> · every day at 09:00 (Europe/Berlin)",
+        "in English · all awards",
+        f"Next post: <t:{stamp}:F> (<t:{stamp}:R>)",
+    ]
+    assert str(second.value).split("\n") == [
+        "<#20> · every day at 09:00 (Europe/Berlin)",
+        "in English · all awards · mentions <@&77>",
+        "Paused: Laurel lost permission to post there. Fix it, then `/digest resume`.",
+    ]
     assert embed.footer.text == "2 of at most 25 · times show in your own time zone"
 
 
 def test_an_empty_list_says_how_to_start() -> None:
     (embed,) = list_embeds([], "Lab", 25, VENUES, STRINGS, "zh-TW")
     assert embed.fields == []
-    assert "/digest subscribe" in str(embed.description)
+    assert embed.description == "這個伺服器還沒有定期摘要。使用 `/digest subscribe` 建立一個。"
 
 
 def test_the_subscribe_answer_says_nothing_was_posted_and_when_the_first_post_comes() -> None:

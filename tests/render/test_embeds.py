@@ -7,16 +7,6 @@ from bot.render import embeds
 from bot.render.embeds import Field, build_embed
 
 
-def _total(embed_dict: dict[str, object]) -> int:
-    total = len(str(embed_dict.get("title", ""))) + len(str(embed_dict.get("description", "")))
-    for field in embed_dict.get("fields", []):  # type: ignore[attr-defined]
-        total += len(field["name"]) + len(field["value"])
-    footer = embed_dict.get("footer")
-    if isinstance(footer, dict):
-        total += len(footer.get("text", ""))
-    return total
-
-
 @given(
     title=st.text(min_size=1, max_size=400),
     description=st.text(max_size=5000),
@@ -34,16 +24,21 @@ def test_every_embed_is_within_discords_limits(
         description=description or None,
         fields=[Field(name, value) for name, value in fields],
         footer=footer or None,
-    ).to_dict()
-    assert len(embed["title"]) <= embeds.TITLE
-    assert len(embed.get("description", "")) <= embeds.DESCRIPTION
-    assert len(embed.get("fields", [])) <= embeds.FIELDS
-    for field in embed.get("fields", []):
-        assert len(field["name"]) <= embeds.FIELD_NAME
-        assert len(field["value"]) <= embeds.FIELD_VALUE
-    assert _total(embed) <= embeds.TOTAL  # type: ignore[arg-type]
+    )
+    assert len(embed.title or "") <= embeds.TITLE
+    assert len(embed.description or "") <= embeds.DESCRIPTION
+    assert len(embed.fields) <= embeds.FIELDS
+    for field in embed.fields:
+        assert len(field.name or "") <= embeds.FIELD_NAME
+        assert len(field.value or "") <= embeds.FIELD_VALUE
+    assert len(embed.footer.text or "") <= embeds.FOOTER
+    assert len(embed) <= embeds.TOTAL  # discord.py counts what Discord counts
 
 
 def test_short_content_is_kept_whole() -> None:
-    embed = build_embed(title="T", description="D", fields=[Field("a", "b", inline=True)])
-    assert embed.to_dict()["fields"] == [{"name": "a", "value": "b", "inline": True}]
+    embed = build_embed(
+        title="T", description="D", fields=[Field("a", "b", inline=True)], footer="F"
+    )
+    assert (embed.title, embed.description, embed.footer.text) == ("T", "D", "F")
+    ((name, value, inline),) = [(f.name, f.value, f.inline) for f in embed.fields]
+    assert (name, value, inline) == ("a", "b", True)

@@ -234,6 +234,26 @@ async def test_a_page_of_history_is_five_rows_by_default_and_counts_them_all(
     assert [e.id for e in page] == [e.id for e in everything[:5]]  # newest first
 
 
+async def test_a_history_up_to_a_change_keeps_its_pages_when_later_changes_come(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    audit = AuditRepository(db)
+    for n in range(3):
+        await catalog.apply(
+            batch(award(f"Paper number {n}", arxiv=f"2505.0671{n}")), actor="test", policy="update"
+        )
+    (newest,), total = await audit.history(limit=1)
+    second, _ = await audit.history(limit=2, offset=2, upto=newest.id)
+    await catalog.apply(
+        batch(award("A later paper", arxiv="2505.06719")), actor="test", policy="update"
+    )
+    again, counted = await audit.history(limit=2, offset=2, upto=newest.id)
+    assert [e.id for e in again] == [e.id for e in second]
+    assert counted == total
+    _, now = await audit.history()
+    assert now > total
+
+
 async def test_undoing_an_addition_removes_what_was_added_and_audits_the_removal(
     db: Database, catalog: CatalogRepository
 ) -> None:
