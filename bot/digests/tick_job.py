@@ -23,9 +23,6 @@ from bot.store.errors import StoreError
 
 log = logging.getLogger(__name__)
 TICK_JOB = "digests:tick"
-# APScheduler keeps its own time, the system's: the job is moved on that clock, whatever
-# clock the engine reads (a test's may stand anywhere in time).
-_SCHEDULER_TIME = SystemClock()
 
 
 class TickJob:
@@ -56,7 +53,9 @@ class TickJob:
     def wake(self) -> None:
         """Tick now (from `on_ready`): settle and catch up without waiting for the minute."""
         if self._scheduler is not None and self._scheduler.get_job(TICK_JOB) is not None:
-            self._scheduler.modify_job(TICK_JOB, next_run_time=_SCHEDULER_TIME.now())
+            # APScheduler keeps the system's time: the job is moved on that clock, whatever
+            # clock the engine reads (a test's may stand anywhere in time).
+            self._scheduler.modify_job(TICK_JOB, next_run_time=SystemClock().now())
 
     async def _run(self) -> None:
         try:
