@@ -41,11 +41,13 @@ from benchmarks.report import Rows, machine_line, print_rows, save
 from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import Perm
+from bot.observability.metrics import Metrics
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
@@ -68,12 +70,17 @@ WORDS = [
 ]
 
 
-class Clock:
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
+class Clock(SystemClock):
+    """The system's intervals and waits (the pacer's rate is real), on a wall clock set by
+    hand (the posts are due without waiting for 09:00)."""
 
-    def __call__(self) -> dt.datetime:
-        return self.now
+    __slots__ = ("at",)
+
+    def __init__(self, at: dt.datetime) -> None:
+        self.at = at
+
+    def now(self) -> dt.datetime:
+        return self.at
 
 
 def build_world(server: LocalDiscord, subs: int) -> list[tuple[int, int]]:
@@ -165,7 +172,7 @@ class Searcher:
             times.append(await self.once())
         return times
 
-    async def until(self, done: asyncio.Task[None]) -> list[float]:
+    async def until(self, done: asyncio.Task[Any]) -> list[float]:
         times = []
         while not done.done():
             times.append(await self.once())
@@ -198,8 +205,8 @@ async def fan_out(
     before = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
     result: dict[str, Any] = {"load_before": load()}
     async with laurel_on(server, db, Settings(digests=settings), clock=clock) as bot:
-        await bot.digests.tick()  # builds the schedule: nothing is due yet
-        await bot.digests.drain()
+        engine = bot.digest_engine
+        await engine.run_due()  # builds the schedule: nothing is due yet
         searcher = Searcher(stand)
         if quiet:
             server.driver.settle = no_settle
@@ -207,26 +214,23 @@ async def fan_out(
             searcher.forget()
             result["quiet_ms"] = await searcher.for_seconds(quiet)
             searcher.forget()
-        clock.now = due
+        clock.at = due
         http = bot.http
         assert isinstance(http, SweepingHTTPClient)
         swept = (http.sweeps, http.buckets_scanned, http.buckets_created)
-        writes = bot.digests.ledger.writes
+        writes = engine.ledger.writes
         batched = (writes.transactions, writes.writes)
+        posted_before = posted(bot.metrics)
         start, cpu = time.perf_counter(), CpuSplit(stand)
 
-        async def post_all() -> None:
-            await bot.digests.tick()
-            await bot.digests.drain()
-
-        running = asyncio.create_task(post_all())
+        running = asyncio.create_task(engine.run_due())
         if quiet:
             result["loaded_ms"] = await searcher.until(running)
         await running
         result["seconds"], cpu = time.perf_counter() - start, cpu.stop()
         result |= {"cpu_s": cpu.total, "bot_cpu_s": cpu.bot, "stand_in_cpu_s": cpu.stand_in}
-        result["posted"] = sum(bot.digests.stats.posted.values())
-        result["pending"] = await bot.digests.pending_count()
+        result["posted"] = posted(bot.metrics) - posted_before
+        result["pending"] = await engine.ledger.pending_count()
         result["sweeps"] = http.sweeps - swept[0]
         result["buckets_scanned"] = http.buckets_scanned - swept[1]
         result["buckets_created"] = http.buckets_created - swept[2]
@@ -241,6 +245,11 @@ async def fan_out(
     if result["pending"]:
         print(f"  warning: {result['pending']} posts left pending")
     return result
+
+
+def posted(metrics: Metrics) -> int:
+    """Digests posted so far, every theme, as Prometheus counts them."""
+    return int(sum(metrics.value("laurel_digests_posted_total", theme=t.value) for t in Theme))
 
 
 def check_bot(bot: LaurelBot) -> None:

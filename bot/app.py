@@ -29,8 +29,8 @@ from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
-from bot.digests.reconciler import Clock
-from bot.digests.service import DigestService, utc_now
+from bot.digests.engine import DigestEngine
+from bot.domain.clock import Clock, SystemClock
 from bot.domain.institutions import load_institutions
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
@@ -78,7 +78,7 @@ class LaurelBot(commands.Bot):
         scheduler: AsyncIOScheduler,
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
-        clock: Clock = utc_now,
+        clock: Clock | None = None,
         commands_only: bool = False,
     ) -> None:
         """`commands_only`: build the command tree at login and start nothing (`laurel sync`)."""
@@ -119,20 +119,22 @@ class LaurelBot(commands.Bot):
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
-        self.digests = DigestService(
+        clock = clock or SystemClock()
+        self.digest_engine = DigestEngine.build(
             settings=settings.digests,
             db=db,
             subscriptions=self.subscriptions,
             papers=self.papers,
             editions=self.editions,
             strings=self.strings,
-            deliverer=DiscordDelivery(self, settings.digests.requests_per_second),
+            deliverer=DiscordDelivery(self, settings.digests.requests_per_second, clock),
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,
             fonts=self.chart_fonts,
         )
-        self.metrics.set_pending_source(self.digests.pending_count)
+        self.digests = self.digest_engine.service  # what the /digest commands call
+        self.metrics.set_pending_source(self.digest_engine.ledger.pending_count)
 
     def _get_state(self, **options: Any) -> discord.state.ConnectionState[Any]:
         # discord.Client.__init__ makes its HTTPClient and then the connection state from it
@@ -159,7 +161,7 @@ class LaurelBot(commands.Bot):
             return
         await self.sync_commands()
         schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
-        self.digests.install()  # one job, replaced by id: a second setup never doubles it
+        self.digest_engine.job.install()  # one job, replaced by id: a second setup never doubles it
         self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
             self.enrich_task = asyncio.create_task(
@@ -187,7 +189,7 @@ class LaurelBot(commands.Bot):
 
     async def on_ready(self) -> None:
         # May fire more than once (after a failed resume); waking the tick early is idempotent.
-        self.digests.wake()
+        self.digest_engine.job.wake()
 
     async def login(self, token: str) -> None:
         await super().login(token)
@@ -259,7 +261,7 @@ class LaurelBot(commands.Bot):
             self.enrich_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.enrich_task
-        await self.digests.close()
+        await self.digest_engine.supervisor.close()
         if self._follow is not None:
             self._follow.cancel()
         if self.search_index is not None:

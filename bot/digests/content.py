@@ -4,10 +4,10 @@ reads (rendered from what the row recorded, so a re-send repeats the same post).
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from bot.digests.themes import new_awards, next_in_cycle
+from bot.domain.clock import Clock
 from bot.domain.models import AwardKind, StoredPaper
 from bot.domain.subscriptions import CycleState, DigestFilter, Subscription, Theme
 from bot.errors import UserError
@@ -48,12 +48,14 @@ class DigestContent:
         editions: EditionRepository,
         strings: Strings,
         fonts: ChartFonts,
+        clock: Clock,
     ) -> None:
         self._content = content
         self._papers = papers
         self._editions = editions
         self._strings = strings
         self._fonts = fonts
+        self._clock = clock
         self._candidates_cache: dict[
             tuple[Theme, DigestFilter], tuple[float, tuple[str, list[int]]]
         ] = {}
@@ -92,12 +94,12 @@ class DigestContent:
     async def _candidates(self, sub: Subscription) -> tuple[str, list[int]]:
         key = (sub.theme, sub.filters)
         cached = self._candidates_cache.get(key)
-        if cached is not None and time.monotonic() - cached[0] < CANDIDATES_TTL:
+        if cached is not None and self._clock.monotonic() - cached[0] < CANDIDATES_TTL:
             return cached[1]
         found = await self._read_candidates(sub)
         if len(self._candidates_cache) > 1_000:  # filters are few; this only bounds a freak
             self._candidates_cache.clear()
-        self._candidates_cache[key] = (time.monotonic(), found)
+        self._candidates_cache[key] = (self._clock.monotonic(), found)
         return found
 
     async def _read_candidates(self, sub: Subscription) -> tuple[str, list[int]]:

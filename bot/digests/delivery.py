@@ -11,13 +11,13 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import time
 from typing import Literal, Protocol
 
 import aiohttp
 import discord
 from discord.utils import time_snowflake
 
+from bot.domain.clock import Clock
 from bot.render.digest_posts import Post
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,8 @@ class Deliverer(Protocol):
 class Pacer:
     """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed."""
 
-    def __init__(self, rate: float | None) -> None:
+    def __init__(self, rate: float | None, clock: Clock) -> None:
+        self._clock = clock
         self._interval = 0.0 if rate is None else 1.0 / rate
         self._next = 0.0
         self._lock = asyncio.Lock()
@@ -76,9 +77,9 @@ class Pacer:
         if not self._interval:
             return
         async with self._lock:
-            now = time.monotonic()
+            now = self._clock.monotonic()
             if self._next > now:
-                await asyncio.sleep(self._next - now)
+                await self._clock.sleep(self._next - now)
             self._next = max(now, self._next) + self._interval
 
 
@@ -104,9 +105,9 @@ class DiscordDelivery:
     """The `Deliverer` on discord.py: text, announcement and thread channels get a message
     (with a nonce Discord de-duplicates); forum channels get a new post (a thread)."""
 
-    def __init__(self, client: discord.Client, rate: float | None) -> None:
+    def __init__(self, client: discord.Client, rate: float | None, clock: Clock) -> None:
         self._client = client
-        self._pacer = Pacer(rate)
+        self._pacer = Pacer(rate, clock)
         # channel id -> guild id. discord.py's `get_channel` asks every guild in turn: a
         # fan-out to 10,000 channels in 400 guilds would make that O(N^2) over the fan-out.
         self._guild_of: dict[int, int] = {}

@@ -8,7 +8,10 @@ times are resolved here once:
 * a local time that happens twice (clocks fall back) fires at its first occurrence only.
 
 A post's period is the local date ("2026-03-08") or ISO week ("2026-W10") of its scheduled
-day, so whatever a daylight-saving change does to the clock, one period gets one post.
+day, so whatever a daylight-saving change does to the clock, one period gets one post. A post
+made by hand (`/digest post-now`) has a period of its own minute, shown as its date: `Period`
+holds both the ledger's key and what the post shows, so neither is ever parsed out of the other
+except where a stored row is read back (`Period.from_key`).
 """
 
 from __future__ import annotations
@@ -26,12 +29,53 @@ _MINUTE = dt.timedelta(minutes=1)
 _SEARCH_DAYS = 9
 
 
+_MANUAL = "now-"
+_MANUAL_STAMP = "%Y%m%dT%H%M"
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """Which post of a subscription a ledger row is: `key` is what the ledger stores (one row
+    per subscription and key), `shown` what the post and its thread name say."""
+
+    key: str
+    shown: str
+
+    @classmethod
+    def scheduled(cls, cadence: Cadence, day: dt.date) -> Period:
+        """The local date (daily) or ISO week (weekly) of a scheduled post's day."""
+        key = period_key(cadence, day)
+        return cls(key, key)
+
+    @classmethod
+    def manual(cls, at: dt.datetime) -> Period:
+        """A post made by hand: one per minute (a second request that minute is the same
+        post), shown as its UTC date."""
+        at = _utc(at)
+        return cls(f"{_MANUAL}{at:{_MANUAL_STAMP}}", at.date().isoformat())
+
+    @classmethod
+    def from_key(cls, key: str) -> Period:
+        """The period of a stored ledger row."""
+        if not key.startswith(_MANUAL):
+            return cls(key, key)
+        stamp = dt.datetime.strptime(key.removeprefix(_MANUAL), _MANUAL_STAMP)
+        return cls.manual(stamp.replace(tzinfo=dt.UTC))
+
+    @property
+    def is_manual(self) -> bool:
+        return self.key.startswith(_MANUAL)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 @dataclass(frozen=True, slots=True)
 class Firing:
     """One scheduled post: when (UTC) and which period it covers."""
 
     at: dt.datetime
-    period: str
+    period: Period
 
 
 def period_key(cadence: Cadence, day: dt.date) -> str:
@@ -75,7 +119,7 @@ def firings(sub: Schedule, start: dt.datetime, end: dt.datetime) -> list[Firing]
     for day in _posting_days(sub, end.astimezone(zone).date()):
         at = local_instant(day, sub.time, zone)
         if start < at <= end:
-            found.append(Firing(at, period_key(sub.cadence, day)))
+            found.append(Firing(at, Period.scheduled(sub.cadence, day)))
     return sorted(found, key=lambda f: f.at)
 
 
@@ -86,7 +130,7 @@ def next_firing(sub: Schedule, after: dt.datetime) -> Firing:
     for day in _posting_days(sub, after.astimezone(zone).date()):
         at = local_instant(day, sub.time, zone)
         if at > after:
-            return Firing(at, period_key(sub.cadence, day))
+            return Firing(at, Period.scheduled(sub.cadence, day))
     raise AssertionError("every subscription posts at least once a week")  # pragma: no cover
 
 
@@ -97,7 +141,7 @@ def last_firing(sub: Schedule, at_or_before: dt.datetime) -> Firing | None:
     for day in reversed(_posting_days(sub, moment.astimezone(zone).date())):
         at = local_instant(day, sub.time, zone)
         if at <= moment:
-            return Firing(at, period_key(sub.cadence, day))
+            return Firing(at, Period.scheduled(sub.cadence, day))
     return None
 
 

@@ -12,8 +12,7 @@ from contextlib import asynccontextmanager
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
-from bot.digests.reconciler import Clock
-from bot.digests.service import utc_now
+from bot.domain.clock import Clock
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
@@ -32,11 +31,12 @@ async def laurel_on(
     settings: Settings | None = None,
     *,
     ready_timeout: float = 10,
-    clock: Clock = utc_now,
+    clock: Clock | None = None,
 ) -> AsyncIterator[LaurelBot]:
     """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after.
 
-    `clock` is the digests' clock: tests drive scheduled posts through time with it.
+    `clock` is the bot's clock (the system's by default): tests drive scheduled posts
+    through time with a `ManualClock`.
     """
     # Without settings of its own, a harness run (a test, a benchmark) is no deployment: it
     # keeps no backups of its throwaway database.

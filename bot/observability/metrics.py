@@ -12,6 +12,10 @@ laurel_guilds                          gauge                        servers the 
 laurel_digests_posted_total            counter    theme             digests delivered
 laurel_digests_failed_total            counter    theme             digests given up on
 laurel_digests_late_total              counter    theme             posted after their time
+laurel_digests_empty_total             counter    theme             due with nothing to post
+laurel_digests_paused_total            counter    reason            subscriptions paused (403/404)
+laurel_digest_retries_total            counter                      sends tried again
+laurel_digest_rows_settled_total       counter                      pending rows settled
 laurel_ledger_pending                  gauge                        ledger rows not settled
 laurel_backups_total                   counter    outcome           scheduled backups
 laurel_last_backup_timestamp_seconds   gauge                        Unix time of the last good one
@@ -79,6 +83,16 @@ class Metrics:
         self._posted = Counter("laurel_digests_posted", "Digests posted", ["theme"], registry=r)
         self._failed = Counter("laurel_digests_failed", "Digests given up", ["theme"], registry=r)
         self._late = Counter("laurel_digests_late", "Digests posted late", ["theme"], registry=r)
+        self._empty = Counter(
+            "laurel_digests_empty", "Digests due with nothing to post", ["theme"], registry=r
+        )
+        self._paused = Counter(
+            "laurel_digests_paused", "Subscriptions paused by Discord", ["reason"], registry=r
+        )
+        self._retries = Counter("laurel_digest_retries", "Digest sends tried again", registry=r)
+        self._settled = Counter(
+            "laurel_digest_rows_settled", "Pending ledger rows settled", registry=r
+        )
         self._pending = Gauge("laurel_ledger_pending", "Ledger rows not yet settled", registry=r)
         self._backups = Counter("laurel_backups", "Scheduled backups", ["outcome"], registry=r)
         self._last_backup = Gauge(
@@ -123,6 +137,24 @@ class Metrics:
 
     def digest_late(self, theme: str) -> None:
         self._late.labels(theme=theme).inc()
+
+    def digest_empty(self, theme: str) -> None:
+        self._empty.labels(theme=theme).inc()
+
+    def digest_paused(self, reason: str, subscriptions: int) -> None:
+        self._paused.labels(reason=reason).inc(subscriptions)
+
+    def digest_retried(self) -> None:
+        self._retries.inc()
+
+    def digest_settled(self) -> None:
+        self._settled.inc()
+
+    def value(self, name: str, **labels: str) -> float:
+        """The current value of a sample (`laurel_digests_posted_total`, theme=...): 0 when
+        nothing was counted yet. What the exposition would show, read without scraping."""
+        found = self.registry.get_sample_value(name, labels)
+        return 0.0 if found is None else found
 
     def set_pending_source(self, source: PendingSource) -> None:
         """`source()` counts the ledger rows not yet settled; it is awaited at every scrape."""

@@ -1,19 +1,24 @@
-"""A digest service on a real SQLite copy of the bundled catalogue, with a fake clock and a
-recording deliverer (the one edge faked here; tests/e2e run the real one on the stand-in)."""
+"""A digest engine on a real SQLite copy of the bundled catalogue, with a `ManualClock`, the
+real Prometheus metrics and a recording deliverer (the one edge faked here; tests/e2e run the
+real one on the stand-in)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.digests.delivery import DeliveryError
+from bot.digests.engine import DigestEngine
 from bot.digests.service import DigestService
+from bot.domain.clock import Clock
 from bot.domain.subscriptions import Subscription, Theme
+from bot.observability.metrics import Metrics
 from bot.render.digest_posts import Post
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -21,18 +26,7 @@ from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
-
-
-class FakeClock:
-    def __init__(self, start: dt.datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> dt.datetime:
-        self.now += dt.timedelta(**delta)
-        return self.now
+from tests.support.clock import ManualClock
 
 
 @dataclass
@@ -49,7 +43,7 @@ class Sent:
 class RecordingDeliverer:
     """Keeps what was sent; de-duplicates nonces as Discord does; fails as scripted."""
 
-    clock: Callable[[], dt.datetime]
+    clock: Clock
     sent: list[Sent] = field(default_factory=list)
     failures: dict[int, list[DeliveryError]] = field(default_factory=dict)
     notices: list[tuple[int, int, str]] = field(default_factory=list)
@@ -73,7 +67,7 @@ class RecordingDeliverer:
         if earlier is not None:
             return earlier.message_id
         message_id = 1_000 + len(self.sent)
-        self.sent.append(Sent(channel_id, post, nonce, thread_name, self.clock(), message_id))
+        self.sent.append(Sent(channel_id, post, nonce, thread_name, self.clock.now(), message_id))
         return message_id
 
     async def find(
@@ -97,10 +91,16 @@ class RecordingDeliverer:
 @dataclass
 class Rig:
     db: Database
-    clock: FakeClock
+    clock: ManualClock
     deliverer: RecordingDeliverer
     subscriptions: SubscriptionRepository
-    service: DigestService
+    engine: DigestEngine
+    metrics: Metrics
+
+    @property
+    def service(self) -> DigestService:
+        """What the /digest commands call."""
+        return self.engine.service
 
     async def subscribe(self, **fields: Any) -> Subscription:
         base: dict[str, Any] = {
@@ -110,7 +110,7 @@ class Rig:
             "time": dt.time(9, 0),
             "timezone": "UTC",
             "created_by": 7,
-            "created_at": self.clock.now,
+            "created_at": self.clock.now(),
         }
         sub = await self.subscriptions.add(Subscription.model_validate({**base, **fields}))
         self.service.scheduled(sub)
@@ -118,37 +118,42 @@ class Rig:
 
     async def run_until(self, end: dt.datetime, step: dt.timedelta) -> None:
         """Tick every `step` of fake time until `end`, letting each tick's posts finish."""
-        while self.clock.now < end:
-            self.clock.now = min(end, self.clock.now + step)
-            await self.service.tick()
-            await self.service.drain()
+        while self.clock.now() < end:
+            self.clock.set(min(end, self.clock.now() + step))
+            await self.engine.run_due()
 
-    def restart(self, settings: DigestSettings | None = None) -> DigestService:
-        """A new service on the same database and deliverer: a process restart."""
-        self.service = make_service(self.db, self.clock, self.deliverer, settings)
-        return self.service
+    def restart(self, settings: DigestSettings | None = None) -> DigestEngine:
+        """A new engine on the same database, deliverer and metrics: a process restart."""
+        self.engine = make_engine(
+            self.db, self.clock, self.deliverer, self.metrics, settings, self.subscriptions
+        )
+        return self.engine
+
+    def count(self, name: str, **labels: str) -> float:
+        """A digest counter as Prometheus would read it (`laurel_digests_posted_total`, …)."""
+        return self.metrics.value(name, **labels)
 
 
-def make_service(
+def make_engine(
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     deliverer: RecordingDeliverer,
+    metrics: Metrics,
     settings: DigestSettings | None = None,
-) -> DigestService:
-    async def no_sleep(_: float) -> None:
-        return None
-
-    return DigestService(
+    subscriptions: SubscriptionRepository | None = None,
+    scheduler: AsyncIOScheduler | None = None,
+) -> DigestEngine:
+    return DigestEngine.build(
         settings=settings or DigestSettings(requests_per_second=None),
         db=db,
-        subscriptions=SubscriptionRepository(db),
+        subscriptions=subscriptions or SubscriptionRepository(db),
         papers=PaperRepository(db),
         editions=EditionRepository(db),
         strings=Strings.load(),
         deliverer=deliverer,
-        scheduler=None,
+        scheduler=scheduler,
         clock=clock,
-        sleep=no_sleep,
+        events=metrics,
     )
 
 
@@ -160,7 +165,8 @@ async def rig(template_db: Path, tmp_path: Path) -> AsyncIterator[Rig]:
     copy = tmp_path / "laurel.db"
     copy.write_bytes(template_db.read_bytes())
     async with await Database.open(copy) as db:
-        clock = FakeClock(START)
+        clock, metrics = ManualClock(START), Metrics()
         deliverer = RecordingDeliverer(clock)
-        service = make_service(db, clock, deliverer)
-        yield Rig(db, clock, deliverer, SubscriptionRepository(db), service)
+        subscriptions = SubscriptionRepository(db)
+        engine = make_engine(db, clock, deliverer, metrics, subscriptions=subscriptions)
+        yield Rig(db, clock, deliverer, subscriptions, engine, metrics)

@@ -11,7 +11,6 @@ import aiohttp
 import discord
 import pytest
 
-from bot.digests import delivery
 from bot.digests.delivery import (
     ChannelGone,
     DeliveryError,
@@ -21,6 +20,7 @@ from bot.digests.delivery import (
     _classify,
     allowed_mentions,
 )
+from tests.support.clock import ManualClock
 
 
 @dataclass
@@ -79,35 +79,16 @@ def test_a_digest_pings_only_its_opted_in_role() -> None:
     assert pinged(allowed_mentions(77)) == (False, False, False, [77])
 
 
-class Clock:
-    """time.monotonic and asyncio.sleep for the pacer: sleeping moves the clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(round(seconds, 6))
-        self.now += seconds
-
-
-async def test_the_pacer_spaces_requests_by_the_rate_and_lets_all_through_without_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    clock = Clock()
-    unpaced, paced = Pacer(None), Pacer(20.0)  # one every 50 ms
-    monkeypatch.setattr(delivery, "time", clock)
-    monkeypatch.setattr(delivery, "asyncio", clock)
+async def test_the_pacer_spaces_requests_by_the_rate_and_lets_all_through_without_one() -> None:
+    clock = ManualClock()  # sleeping moves it on
+    unpaced, paced = Pacer(None, clock), Pacer(20.0, clock)  # one every 50 ms
     for _ in range(5):
         await unpaced.wait()
-    assert clock.slept == []
+    assert clock.sleeps == []
     await paced.wait()  # the first goes at once
     await paced.wait()
     await paced.wait()
-    assert clock.slept == [0.05, 0.05]
-    clock.now += 10  # after a quiet spell, the next goes at once again
+    assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
+    clock.advance(10)  # after a quiet spell, the next goes at once again
     await paced.wait()
-    assert clock.slept == [0.05, 0.05]
+    assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]

@@ -28,15 +28,13 @@ async def test_one_post_per_local_day_across_the_change(
 ) -> None:
     tz = ZoneInfo(zone)
     # Start two local days before the change; run four local days in 5-minute ticks.
-    rig.clock.now = dt.datetime.combine(day - dt.timedelta(days=2), dt.time(12), tz).astimezone(
-        dt.UTC
-    )
+    rig.clock.set(dt.datetime.combine(day - dt.timedelta(days=2), dt.time(12), tz))
     daily = await rig.subscribe(channel_id=1, timezone=zone, time=time)
     hourly_neighbours = [
         await rig.subscribe(channel_id=2 + n, timezone=zone, time=dt.time(hour, 0))
         for n, hour in enumerate((0, 1, 2, 3, 23))
     ]
-    await rig.run_until(rig.clock.now + dt.timedelta(days=4), dt.timedelta(minutes=5))
+    await rig.run_until(rig.clock.now() + dt.timedelta(days=4), dt.timedelta(minutes=5))
 
     def expected(at: dt.time) -> list[str]:
         # The run covers local noon two days before to noon two days after.
@@ -56,7 +54,7 @@ async def test_one_post_per_local_day_across_the_change(
     assert dt.timedelta(0) <= local - dt.datetime.combine(day, time) <= dt.timedelta(minutes=65)
     # The ledger agrees: one sent row per period, nothing pending or late.
     assert daily.id is not None
-    rows = await rig.service.ledger.of_subscription(daily.id)
+    rows = await rig.engine.ledger.of_subscription(daily.id)
     assert sorted(r.period for r in rows) == expected(time)
     assert {r.status for r in rows} == {"sent"}
     assert not any(r.late for r in rows)
@@ -64,11 +62,11 @@ async def test_one_post_per_local_day_across_the_change(
 
 async def test_weekly_posts_once_per_iso_week_across_the_change(rig: Rig) -> None:
     tz = ZoneInfo("America/New_York")
-    rig.clock.now = dt.datetime(2026, 2, 28, 12, tzinfo=tz).astimezone(dt.UTC)
+    rig.clock.set(dt.datetime(2026, 2, 28, 12, tzinfo=tz).astimezone(dt.UTC))
     weekly = await rig.subscribe(
         theme=Theme.VENUE_SPOTLIGHT, timezone="America/New_York", days={6}, time=dt.time(2, 30)
     )
-    await rig.run_until(rig.clock.now + dt.timedelta(days=21), dt.timedelta(minutes=30))
+    await rig.run_until(rig.clock.now() + dt.timedelta(days=21), dt.timedelta(minutes=30))
     assert rig.deliverer.periods(weekly.channel_id) == ["2026-W09", "2026-W10", "2026-W11"]
 
 
@@ -78,9 +76,9 @@ async def test_a_preview_names_the_period_its_post_will_have_when_the_clock_skip
 ) -> None:
     """On 2026-03-28 these zones jump from Saturday 23:00 to Sunday 00:00: Saturday's 23:30
     post fires at Sunday 00:00 local, for Saturday. The preview said Sunday (issue 12)."""
-    rig.clock.now = dt.datetime(2026, 3, 28, 12, 0, tzinfo=dt.UTC)
+    rig.clock.set(dt.datetime(2026, 3, 28, 12, 0, tzinfo=dt.UTC))
     sub = await rig.subscribe(channel_id=1, timezone=zone, time=dt.time(23, 30))
     preview = await rig.service.preview(sub)
     assert "2026-03-28" in preview.content, preview.content
-    await rig.run_until(rig.clock.now + dt.timedelta(days=1), dt.timedelta(minutes=5))
+    await rig.run_until(rig.clock.now() + dt.timedelta(days=1), dt.timedelta(minutes=5))
     assert rig.deliverer.periods(1)[0] == "2026-03-28"

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.digests.periods import (
+    Period,
     firings,
     last_firing,
     local_instant,
@@ -74,25 +75,61 @@ def test_period_keys() -> None:
     assert period_of(sub(timezone="Pacific/Pago_Pago"), late_utc) == "2026-03-08"
 
 
+def test_a_scheduled_period_shows_its_key_and_a_manual_one_its_date() -> None:
+    daily = Period.scheduled(Cadence.DAILY, dt.date(2026, 3, 8))
+    weekly = Period.scheduled(Cadence.WEEKLY, dt.date(2027, 1, 1))
+    assert (daily.key, daily.shown, daily.is_manual) == ("2026-03-08", "2026-03-08", False)
+    assert (weekly.key, weekly.shown) == ("2026-W53", "2026-W53")
+    # A post made by hand: one key per minute (seconds dropped), in UTC whatever the zone.
+    taipei = dt.datetime(2026, 11, 30, 2, 30, 59, tzinfo=ZoneInfo("Asia/Taipei"))
+    manual = Period.manual(taipei)
+    assert (manual.key, manual.shown, manual.is_manual) == ("now-20261129T1830", "2026-11-29", True)
+    assert str(manual) == manual.key
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("2026-03-08", "2026-03-08"),
+        ("2026-W10", "2026-W10"),
+        ("now-20261129T1830", "2026-11-29"),
+        ("now-20270101T0000", "2027-01-01"),
+    ],
+)
+def test_a_stored_key_reads_back_as_the_period_it_was(key: str, shown: str) -> None:
+    period = Period.from_key(key)
+    assert (period.key, period.shown, period.is_manual) == (key, shown, key.startswith("now-"))
+    if period.is_manual:
+        assert (
+            Period.manual(dt.datetime.strptime(key, "now-%Y%m%dT%H%M").replace(tzinfo=UTC))
+            == period
+        )
+
+
+def test_a_malformed_manual_key_is_refused() -> None:
+    with pytest.raises(ValueError, match="does not match format"):
+        Period.from_key("now-yesterday")
+
+
 def test_next_and_last_firing_follow_the_weekdays() -> None:
     weekdays = sub(timezone="Europe/Berlin", days={0, 1, 2, 3, 4}, time=dt.time(8, 15))
     friday_evening = dt.datetime(2026, 1, 9, 18, 0, tzinfo=UTC)
     following = next_firing(weekdays, friday_evening)
-    assert following.period == "2026-01-12"  # Monday
+    assert following.period.key == "2026-01-12"  # Monday
     assert following.at == dt.datetime(2026, 1, 12, 7, 15, tzinfo=UTC)
     previous = last_firing(weekdays, friday_evening)
     assert previous is not None
-    assert previous.period == "2026-01-09"
+    assert previous.period.key == "2026-01-09"
     # At the very instant it fires, that firing is the last one and the next is another.
     assert last_firing(weekdays, following.at) == following
-    assert next_firing(weekdays, following.at).period == "2026-01-13"
+    assert next_firing(weekdays, following.at).period.key == "2026-01-13"
 
 
 def test_a_week_of_firings_has_one_per_posting_day_across_a_change() -> None:
     daily = sub(timezone="America/New_York", time=dt.time(2, 30))
     start = dt.datetime(2026, 3, 5, tzinfo=UTC)
     found = firings(daily, start, start + dt.timedelta(days=7))
-    periods = [f.period for f in found]
+    periods = [f.period.key for f in found]
     assert periods == [f"2026-03-{d:02d}" for d in range(5, 12)]
     assert len({f.at for f in found}) == 7
 
@@ -163,8 +200,8 @@ def test_next_and_last_firing_count_days_in_the_subscriptions_zone_not_the_machi
     weekdays = sub(timezone="America/Los_Angeles", days={0, 1, 2, 3, 4}, time=dt.time(8, 0))
     friday = utc(2026, 1, 9, 20, 0)
     following = next_firing(weekdays, friday)
-    assert (following.period, following.at) == ("2026-01-12", utc(2026, 1, 12, 16, 0))
+    assert (following.period.key, following.at) == ("2026-01-12", utc(2026, 1, 12, 16, 0))
     previous = last_firing(weekdays, friday)
     assert previous is not None
-    assert (previous.period, previous.at) == ("2026-01-09", utc(2026, 1, 9, 16, 0))
+    assert (previous.period.key, previous.at) == ("2026-01-09", utc(2026, 1, 9, 16, 0))
     assert period_of(weekdays, friday) == "2026-01-09"

@@ -16,13 +16,14 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.digests.delivery import DiscordDelivery
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import Subscription, Theme
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.render.digest_posts import Post
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
+from tests.support.clock import ManualClock
 
 POST = "POST /channels/{channel_id}/messages"
 FORUM_POST = "POST /channels/{channel_id}/threads"
@@ -33,13 +34,13 @@ Start = Callable[[], AbstractAsyncContextManager[LaurelBot]]
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(MORNING)
+def clock() -> ManualClock:
+    return ManualClock(MORNING)
 
 
 @pytest.fixture
 def start(
-    server: LocalDiscord, db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    server: LocalDiscord, db: Database, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> Start:
     """Starts the bot (again and again: a restart) on the same database and stand-in."""
     caplog.set_level(logging.WARNING)
@@ -73,10 +74,9 @@ async def subscribe(
     return sub
 
 
-async def run_at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
-    clock.now = moment
-    await bot.digests.tick()
-    await bot.digests.drain()
+async def run_at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:
+    clock.set(moment)
+    await bot.digest_engine.run_due()
 
 
 def footers(message: dict[str, Any]) -> list[str]:
@@ -84,7 +84,7 @@ def footers(message: dict[str, Any]) -> list[str]:
 
 
 async def test_posts_land_in_text_announcement_thread_and_forum_channels(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
     member = server.world.find_role("Member")
     subs = {
@@ -99,7 +99,7 @@ async def test_posts_land_in_text_announcement_thread_and_forum_channels(
     await run_at(bot, clock, NINE + dt.timedelta(minutes=1))  # nothing more is due
     for name, sub in subs.items():
         assert sub.id is not None
-        (row,) = await bot.digests.ledger.of_subscription(sub.id)
+        (row,) = await bot.digest_engine.ledger.of_subscription(sub.id)
         assert row.status == "sent", (name, row.error)
         assert row.message_id is not None
         if name == "papers-forum":
@@ -123,7 +123,7 @@ async def test_posts_land_in_text_announcement_thread_and_forum_channels(
     # Nobody is mentioned but the one role the subscription opted in to.
     assert post.body["allowed_mentions"] == {"parse": [], "roles": [member.id]}
     assert post.body["nonce"] == row_nonce(
-        await bot.digests.ledger.of_subscription(subs["general"].id or 0)
+        await bot.digest_engine.ledger.of_subscription(subs["general"].id or 0)
     )
     assert post.body["enforce_nonce"] is True
     assert "每日論文" in server.messages(subs["reading-group"].channel_id)[0]["content"]
@@ -142,7 +142,7 @@ def row_nonce(rows: list[Any]) -> str:
     ],
 )
 async def test_lost_access_pauses_and_tells_the_admins_once(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: str, channel: str, reason: str
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, fault: str, channel: str, reason: str
 ) -> None:
     target = server.channel(channel).id
     first = await subscribe(bot, server, channel)
@@ -176,7 +176,7 @@ async def test_lost_access_pauses_and_tells_the_admins_once(
     ids=["503-after-store", "500-after-store", "502", "429"],
 )
 async def test_rate_limits_and_server_errors_are_retried_never_duplicated(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: dict[str, Any]
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, fault: dict[str, Any]
 ) -> None:
     sub = await subscribe(bot, server, "general")
     server.inject(**{"route": POST, "channel_id": sub.channel_id, **fault})
@@ -186,22 +186,21 @@ async def test_rate_limits_and_server_errors_are_retried_never_duplicated(
     assert len({r.body["nonce"] for r in attempts}) == 1
     (message,) = server.messages(sub.channel_id)
     assert sub.id is not None
-    (row,) = await bot.digests.ledger.of_subscription(sub.id)
+    (row,) = await bot.digest_engine.ledger.of_subscription(sub.id)
     assert (row.status, row.message_id) == ("sent", int(message["id"]))
 
 
 async def test_a_missed_post_is_caught_up_once_marked_late(
-    start: Start, server: LocalDiscord, clock: FakeClock
+    start: Start, server: LocalDiscord, clock: ManualClock
 ) -> None:
-    clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    assert clock.now() == MORNING  # subscribed before 09:00
     async with start() as bot:
         sub = await subscribe(bot, server, "general")
-    clock.now = dt.datetime(2026, 1, 5, 11, 30, tzinfo=dt.UTC)  # down over 09:00
+    clock.set(dt.datetime(2026, 1, 5, 11, 30, tzinfo=dt.UTC))  # down over 09:00
     for _ in range(2):  # started twice: caught up once
         async with start() as bot:
-            await bot.digests.tick()
-            await bot.digests.drain()
-        clock.now += dt.timedelta(minutes=1)
+            await bot.digest_engine.run_due()
+        clock.set(clock.now() + dt.timedelta(minutes=1))
     (message,) = server.messages(sub.channel_id)
     assert "late" in message["content"]
 
@@ -209,7 +208,7 @@ async def test_a_missed_post_is_caught_up_once_marked_late(
 async def test_channels_are_found_by_their_guild_not_by_asking_every_guild(
     bot: LaurelBot, server: LocalDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    delivery = DiscordDelivery(bot, None)
+    delivery = DiscordDelivery(bot, None, SystemClock())
     scans: list[int] = []
     search_all = bot.get_channel
 
@@ -239,9 +238,9 @@ def post(marker: str) -> Post:
 
 
 async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
-    delivery = DiscordDelivery(bot, None)
+    delivery = DiscordDelivery(bot, None, SystemClock())
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     for name in ("general", "papers-forum"):
         channel = server.channel(name).id
@@ -273,7 +272,7 @@ async def test_the_admins_are_told_in_the_system_channel_and_an_unknown_server_i
 ) -> None:
     # (The owner's direct message, when the lost channel is the system channel itself, is not
     # played here: the stand-in has no DM channels. docs/mutation.md lists what that leaves.)
-    delivery = DiscordDelivery(bot, None)
+    delivery = DiscordDelivery(bot, None, SystemClock())
     guild = server.world.default_guild()
     general, forum = server.channel("general").id, server.channel("papers-forum").id
     assert await delivery.notify_admins(guild.id, forum, "forum paused") is True
@@ -284,7 +283,7 @@ async def test_the_admins_are_told_in_the_system_channel_and_an_unknown_server_i
 async def test_a_post_carries_its_text_files_and_opted_in_role_to_a_channel_and_a_forum(
     bot: LaurelBot, server: LocalDiscord
 ) -> None:
-    delivery = DiscordDelivery(bot, None)
+    delivery = DiscordDelivery(bot, None, SystemClock())
     role = server.world.find_role("Member").id
     chart = Post(
         content=f"<@&{role}>",

@@ -76,3 +76,18 @@ async def test_a_taken_port_is_a_clear_error() -> None:
         server = OpsServer(settings, health=health, metrics=Metrics())
         with pytest.raises(LaurelError, match=rf"cannot listen on 127.0.0.1:{port} for /health"):
             await server.start()
+
+
+def test_the_digest_engines_counts_read_back_by_name_and_label() -> None:
+    metrics = Metrics()
+    assert metrics.value("laurel_digests_empty_total", theme="new-awards") == 0  # not yet seen
+    metrics.digest_empty("new-awards")
+    metrics.digest_paused("forbidden", 3)
+    metrics.digest_retried()
+    metrics.digest_retried()
+    metrics.digest_settled()
+    assert metrics.value("laurel_digests_empty_total", theme="new-awards") == 1
+    assert metrics.value("laurel_digests_paused_total", reason="forbidden") == 3
+    assert metrics.value("laurel_digests_paused_total", reason="not-found") == 0
+    assert metrics.value("laurel_digest_retries_total") == 2
+    assert metrics.value("laurel_digest_rows_settled_total") == 1

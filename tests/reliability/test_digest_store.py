@@ -18,7 +18,6 @@ import pytest
 from bot.app import LaurelBot
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
 from tests.reliability.test_digests import (
     NINE,
     PATH,
@@ -32,6 +31,7 @@ from tests.reliability.test_digests import (
     subscribe_many,
 )
 from tests.reliability.test_store import Fault, locked, read_only
+from tests.support.clock import ManualClock
 
 __all__ = ["bot", "clock"]  # the fixtures, shared with the fan-out rows
 
@@ -84,7 +84,7 @@ async def test_a_refused_reserve_posts_the_period_once_the_store_recovers(
     bot: LaurelBot,
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     fault: Fault,
     name: str,
@@ -93,7 +93,7 @@ async def test_a_refused_reserve_posts_the_period_once_the_store_recovers(
     async with fault(db):
         await run_at(bot, clock, NINE)
         assert server.requests_to(POST) == []
-        assert await bot.digests.ledger.periods_since(NINE - dt.timedelta(days=1)) == set()
+        assert await bot.digest_engine.ledger.periods_since(NINE - dt.timedelta(days=1)) == set()
         await run_at(bot, clock, NINE + dt.timedelta(minutes=1))  # still refused: still due
     await run_at(bot, clock, NINE + dt.timedelta(minutes=2))
     summary = await exactly_once(bot, server, subs)
@@ -108,7 +108,7 @@ async def test_a_refused_mark_settles_with_the_same_nonce_once_the_store_recover
     bot: LaurelBot,
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     fault: Fault,
     name: str,
@@ -116,13 +116,13 @@ async def test_a_refused_mark_settles_with_the_same_nonce_once_the_store_recover
     subs = await subscribe_many(bot, server)
     # Every POST is held after the store: the fault comes between the send and the mark.
     server.inject("delay", route=POST, seconds=0.2, after_store=True, times=None)
-    clock.now = NINE
-    await bot.digests.tick()
+    clock.set(NINE)
+    await bot.digest_engine.ticker.tick()
     await server.wait_for_request(POST)
     async with fault(db):
-        await bot.digests.drain()
+        await bot.digest_engine.supervisor.drain()
         # All sent; none marked (a full disk may still take a mark that fits its page).
-        pending = await bot.digests.ledger.pending_count()
+        pending = await bot.digest_engine.ledger.pending_count()
         assert pending == len(subs) or (name == "out of space" and pending > 0)
         assert len(markers(server)) == len(subs)
     server.clear_faults()

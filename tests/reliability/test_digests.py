@@ -24,8 +24,8 @@ from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, DigestSettings, Settings
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
 from tests.reliability.test_gateway import ReadyCount
+from tests.support.clock import ManualClock
 
 PATH = "digest fan-out"
 POST = "POST /channels/{channel_id}/messages"
@@ -38,15 +38,15 @@ Checked = Callable[[str], None]
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(NINE - dt.timedelta(minutes=1))
+def clock() -> ManualClock:
+    return ManualClock(NINE - dt.timedelta(minutes=1))
 
 
 @pytest.fixture
 async def bot(
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     caplog: pytest.LogCaptureFixture,
     expected_errors: list[str],
 ) -> AsyncIterator[LaurelBot]:
@@ -87,10 +87,9 @@ async def subscribe_many(bot: LaurelBot, server: LocalDiscord) -> list[Subscript
     return subs
 
 
-async def run_at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
-    clock.now = moment
-    await bot.digests.tick()
-    await bot.digests.drain()
+async def run_at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:
+    clock.set(moment)
+    await bot.digest_engine.run_due()
 
 
 def markers(server: LocalDiscord) -> list[str]:
@@ -111,7 +110,7 @@ async def exactly_once(
     rows = []
     for sub in subs:
         assert sub.id is not None
-        mine = await bot.digests.ledger.of_subscription(sub.id)
+        mine = await bot.digest_engine.ledger.of_subscription(sub.id)
         assert [r.status for r in mine] == ["sent"] * periods, (sub.id, [r.error for r in mine])
         rows += mine
     by_id = {int(m["id"]): m for name in CHANNELS for m in server.messages(name)}
@@ -171,7 +170,7 @@ def tries(server: LocalDiscord) -> Counter[int]:
 async def test_a_fan_out_through_429s_5xx_and_held_requests_posts_each_once(
     bot: LaurelBot,
     server: LocalDiscord,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     kind: str,
     options: dict[str, Any],
@@ -205,7 +204,7 @@ async def test_a_fan_out_through_429s_5xx_and_held_requests_posts_each_once(
 async def test_a_lost_channel_pauses_its_subscriptions_and_the_rest_post(
     bot: LaurelBot,
     server: LocalDiscord,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     kind: str,
     channel: str,
@@ -236,7 +235,7 @@ async def test_a_lost_channel_pauses_its_subscriptions_and_the_rest_post(
 
 @pytest.mark.fault(PATH, "503 after the store, in a forum (no nonce)")
 async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, checked: Checked
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, checked: Checked
 ) -> None:
     guild, forum = server.world.default_guild(), server.channel("papers-forum")
     subs = []
@@ -254,7 +253,7 @@ async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
     assert len(posts) == len(subs)  # one new post per subscription, none doubled
     for sub in subs:
         assert sub.id is not None
-        (row,) = await bot.digests.ledger.of_subscription(sub.id)
+        (row,) = await bot.digest_engine.ledger.of_subscription(sub.id)
         assert row.status == "sent"
         (starter,) = server.messages(server.channel(row.message_id or 0).id)
         found = MARKER.search(starter["embeds"][-1]["footer"]["text"])
@@ -278,13 +277,13 @@ async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
     ],
 )
 async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, checked: Checked, fail_resume: bool
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, checked: Checked, fail_resume: bool
 ) -> None:
     subs = await subscribe_many(bot, server)
     ready = ReadyCount(bot)
     server.inject("delay", route=POST, seconds=0.3, times=None)  # the fan-out spans the drop
-    clock.now = NINE
-    await bot.digests.tick()
+    clock.set(NINE)
+    await bot.digest_engine.ticker.tick()
     await server.wait_for_request(POST)
     mark = len(server.gateway.frames)
     if fail_resume:
@@ -296,8 +295,8 @@ async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
         await server.drop_gateway()  # abruptly, as a network failure does
         await server.gateway.wait_frame("out", op.DISPATCH, t="RESUMED", after=mark)
         assert ready.fired == 0
-    await bot.digests.tick()  # what on_ready's wake runs: nothing is due twice
-    await bot.digests.drain()
+    await bot.digest_engine.ticker.tick()  # what on_ready's wake runs: nothing is due twice
+    await bot.digest_engine.supervisor.drain()
     server.clear_faults()
     jobs = [job.id for job in bot.scheduler.get_jobs()]
     assert sum(j == "digests:tick" for j in jobs) == 1
