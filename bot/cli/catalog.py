@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from bot.catalog import formats
 from bot.domain.models import CatalogBatch, Coverage
+from bot.domain.plan import Plan
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
@@ -19,7 +20,6 @@ from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
-from bot.store.plan import Plan
 
 
 def register(commands: Any) -> None:

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
+from bot.domain.plan import Plan
 from bot.store import rows
 from bot.store.catalog_edits import EditWriter, Removable, run_edit
 from bot.store.catalog_writer import Policy, apply_batch
 from bot.store.database import Database
-from bot.store.plan import Plan
 
 
 class CatalogRepository:

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from bot.domain.models import Award, Paper
+from bot.domain.plan import Action, Entity
 from bot.domain.text import title_key
 from bot.store import rows
 from bot.store.catalog_writer import Rejected, _Writer
-from bot.store.plan import Action, Entity
 
 Removable = Literal["paper", "award"]
 # entity -> table, stored fields, key column

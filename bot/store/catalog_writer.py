@@ -24,10 +24,10 @@ from functools import partial
 from typing import Any, Literal
 
 from bot.domain.models import Award, CatalogBatch, Edition, Paper, Rejection, Source, Venue
+from bot.domain.plan import Action, Change, Entity, Plan
 from bot.domain.text import title_key
 from bot.store import rows
 from bot.store.curated import curated_fields, renamed_papers
-from bot.store.plan import Action, Change, Entity, Plan
 
 Policy = Literal["update", "fill", "bundle"]
 _UNION_FIELDS = frozenset({"aliases", "sources", "alternatives"})

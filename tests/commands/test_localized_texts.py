@@ -25,13 +25,13 @@ from bot.commands.curate import _read_upload
 from bot.commands.curate_input import refusal
 from bot.commands.errors import answer_for
 from bot.domain.models import LANGUAGES, Rejection
+from bot.domain.plan import Change, Plan
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import Strings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import StoreError, WriteRefused
-from bot.store.plan import Change, Plan
 from tests.store.conftest import award, batch
 
 STRINGS = Strings.load()
