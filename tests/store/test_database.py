@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,26 @@ async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) ->
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"venues", "editions", "papers", "awards", "audit", "paper_search"} <= tables
+
+
+async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db: Database) -> None:
+    # What the health check asks: a long import must not make a live bot look dead.
+    started, release = threading.Event(), threading.Event()
+
+    def long_write(conn: sqlite3.Connection) -> None:
+        started.set()
+        release.wait(10)
+
+    writing = asyncio.create_task(db.write(long_write))
+    try:
+        assert await asyncio.to_thread(started.wait, 10)
+        async with asyncio.timeout(5):
+            version = await db.schema_version()
+        assert not writing.done()  # answered while the write still held the writer
+    finally:
+        release.set()
+        await writing
+    assert version == migrations.available()[-1].version
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
