@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
 from bot.store import migrations
 from bot.store.database import Database
-from bot.store.errors import SQLITE_FULL, StoreError, WriteRefused
+from bot.store.errors import refused
 
 
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
@@ -213,7 +214,31 @@ async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
     await db.snapshot(cap)
     with pytest.raises(WriteRefused, match="disk is full") as refused:
         await db.write(grow)
-    assert refused.value.code == SQLITE_FULL
+    assert isinstance(refused.value, StoreFull)
     await db.snapshot(lambda conn: conn.execute("PRAGMA max_page_count = 1073741823"))
     await db.write(grow)  # the writer connection is usable again
     assert len(await db.fetchall("SELECT * FROM venues")) == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (5, StoreBusy),
+        (6, StoreBusy),
+        (8, StoreReadOnly),
+        (13, StoreFull),
+        (5 | (3 << 8), StoreBusy),
+    ],
+)
+def test_sqlites_refusals_become_the_domain_errors_the_commands_answer(
+    code: int, kind: type[WriteRefused]
+) -> None:
+    error = sqlite3.OperationalError("refused")
+    error.sqlite_errorcode = code  # an extended code keeps the primary one in its low byte
+    assert type(refused(error)) is kind
+
+
+def test_other_sqlite_errors_are_no_refusal() -> None:
+    error = sqlite3.OperationalError("no such table: x")
+    error.sqlite_errorcode = 1
+    assert refused(error) is None
