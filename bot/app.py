@@ -153,7 +153,7 @@ class LaurelBot(commands.Bot):
             )
         self.http_session = aiohttp.ClientSession()
         self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
-        for group in command_groups(self):
+        for group in command_groups(self, self):
             await self.add_cog(group)
         if self.commands_only:
             return

@@ -46,14 +46,22 @@ PAGE_ID = re.compile(
 
 
 class Services(Protocol):
+    """What a listing is rendered from: the cog's own, or the bot's for a page button pressed
+    after a restart (discord.py builds those from their custom_id, with only the interaction)."""
+
+    @property
+    def papers(self) -> PaperRepository: ...
+    @property
+    def editions(self) -> EditionRepository: ...
+    @property
+    def strings(self) -> Strings: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Repositories:
     papers: PaperRepository
     editions: EditionRepository
     strings: Strings
-
-
-class _Bot(Services, Protocol):
-    def add_dynamic_items(self, *items: Any) -> None: ...
-    def remove_dynamic_items(self, *items: Any) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +263,15 @@ class Awards(
     group_name=_("awards"),
     group_description=_("Award-winning papers by conference and year"),
 ):
-    def __init__(self, bot: _Bot) -> None:
-        self._bot = bot
+    def __init__(
+        self,
+        bot: commands.Bot,
+        papers: PaperRepository,
+        editions: EditionRepository,
+        strings: Strings,
+    ) -> None:
+        self._bot = bot  # for the page buttons' registration
+        self._services = Repositories(papers, editions, strings)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -305,7 +320,7 @@ class Awards(
         self, interaction: discord.Interaction, listing: Listing, venue: Venue | None = None
     ) -> None:
         language = language_of(interaction.locale)
-        embed, view = await render(self._bot, listing, 0, language, venue)
+        embed, view = await render(self._services, listing, 0, language, venue)
         if view is None:
             await interaction.response.send_message(embed=embed)
         else:
