@@ -31,6 +31,7 @@ from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.reconciler import Clock
 from bot.digests.service import DigestService, utc_now
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
@@ -112,7 +113,7 @@ class LaurelBot(commands.Bot):
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
-        self.catalog = CatalogRepository(db)
+        self.catalog = CatalogRepository(db, SystemClock())  # audit stamps
         self.audit = AuditRepository(db)
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None

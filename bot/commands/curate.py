@@ -27,11 +27,11 @@ from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
 from bot.commands.curate_views import ConfirmView, HistoryView, history_page, send_preview
 from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
+from bot.domain.writes import Policy
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import language_of
 from bot.store.catalog_edits import UndoRefused
-from bot.store.catalog_writer import Policy
 
 log = logging.getLogger(__name__)
 
