@@ -198,27 +198,17 @@ class SubscriptionRepository:
         """Replace the stored subscription `sub.id` with `sub` (its guild and creator stay)."""
         if sub.id is None:
             raise ValueError("update needs a stored subscription")
-        sub_id = sub.id
-
-        def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                """
-                UPDATE subscriptions
-                SET channel_id = :channel_id, theme = :theme, cadence = :cadence,
-                    days = :days, time = :time, timezone = :timezone, language = :language,
-                    role_id = :role_id, filters = :filters, status = :status,
-                    paused_reason = :paused_reason
-                WHERE id = :id
-                """,
-                {**_params(sub), "id": sub_id},
-            )
-            return cursor.rowcount == 1
-
-        if not await self._db.write(write):
-            raise LookupError(f"no subscription {sub_id}")
-        stored = await self.get(sub_id)
-        assert stored is not None
-        return stored
+        return await self._update_one(
+            """
+            UPDATE subscriptions
+            SET channel_id = :channel_id, theme = :theme, cadence = :cadence,
+                days = :days, time = :time, timezone = :timezone, language = :language,
+                role_id = :role_id, filters = :filters, status = :status,
+                paused_reason = :paused_reason
+            WHERE id = :id
+            """,
+            {**_params(sub), "id": sub.id},
+        )
 
     async def set_status(
         self, sub_id: int, status: Status, reason: PausedReason | None
@@ -226,13 +216,18 @@ class SubscriptionRepository:
         """Pause (with a reason) or resume; raises LookupError for an unknown id."""
         if (status == "paused") != (reason is not None):
             raise ValueError("a pause needs a reason, and only a pause has one")
+        return await self._update_one(
+            "UPDATE subscriptions SET status = :status, paused_reason = :reason WHERE id = :id",
+            {"status": status, "reason": reason, "id": sub_id},
+        )
+
+    async def _update_one(self, sql: str, params: dict[str, Any]) -> Subscription:
+        """Run an UPDATE of the subscription `params["id"]`, and read it back as stored;
+        LookupError if there is no such subscription."""
+        sub_id: int = params["id"]
 
         def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                "UPDATE subscriptions SET status = ?, paused_reason = ? WHERE id = ?",
-                (status, reason, sub_id),
-            )
-            return cursor.rowcount == 1
+            return conn.execute(sql, params).rowcount == 1
 
         if not await self._db.write(write):
             raise LookupError(f"no subscription {sub_id}")
