@@ -1,9 +1,11 @@
 """The one way into the catalogue.
 
 The bundled data, every importer and every curator's command hand a `CatalogBatch` of validated
-models to `apply_batch`, which runs inside the transaction `Database.write` (or, for a dry run,
-`Database.rehearse`) opened. Each record is written under a savepoint: it lands whole, with its
-audit row, or is rejected with a reason and leaves nothing behind.
+models, and the `WriteContext` of the write (who, which policy, which batch, when), to
+`apply_batch` (by way of `CatalogRepository`), which runs inside the transaction
+`Database.write` (or, for a dry run, `Database.rehearse`) opened. Each record is written under a
+savepoint (`bot.store.record_writer`): it lands whole, with its audit row, or is rejected with a
+reason and leaves nothing behind.
 
 Three policies decide what happens when a record meets one already stored:
 - `update` (our own documents and curators): the values it gives replace the stored ones;
@@ -12,6 +14,7 @@ Three policies decide what happens when a record meets one already stored:
 - `bundle` (a new release's bundled catalogue meeting a database in use): like `update`, except
   that a field someone other than this actor ever changed (the audit says so) stays theirs, and
   a paper or award a curator removed stays removed (reported as unchanged, not rejected).
+How values meet under each policy is `bot.store.catalog_merge`.
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ def apply_batch(
 class CatalogWriter(RecordWriter):
     """Venues, editions, awards and papers, each met with the record already stored (if any)
     under the write's policy."""
+
+    def __init__(self, conn: sqlite3.Connection, context: WriteContext) -> None:
+        super().__init__(conn, context)
+        self._renamed: dict[str, list[int]] | None = None  # read once, when first needed
 
     # -- venues and editions -------------------------------------------------------------
 

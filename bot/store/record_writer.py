@@ -42,7 +42,6 @@ class RecordWriter:
         # Search-index rows are written once, after the last record: FTS5 flushes its pending
         # data at every savepoint, which made each record's savepoint ~4x dearer.
         self._to_index: list[tuple[int, dict[str, Any]]] = []
-        self._renamed: dict[str, list[int]] | None = None
 
     def record(self, where: str, write: Callable[[], None]) -> None:
         """Write one record under a savepoint; on failure undo it alone and say why."""
