@@ -15,11 +15,15 @@ only what is listed for it:
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 import pytest
 
 from tools.code_health import (
     PACKAGE,
     Import,
+    duplicates,
     file_sizes,
     function_sizes,
     imports,
@@ -165,3 +169,30 @@ def test_the_allowlists_name_only_what_is_still_too_long() -> None:
     functions = {f"{f.path}:{f.name}": f.lines for f in function_sizes()}
     assert [p for p in LONG_FILES if files.get(p, 0) <= MAX_FILE_LINES] == []
     assert [n for n in LONG_FUNCTIONS if functions.get(n, 0) <= MAX_FUNCTION_LINES] == []
+
+
+def test_the_measurements_on_a_made_up_package(tmp_path: Path) -> None:
+    """What code_health counts: function spans, nested and methods; a repeated block once,
+    however many windows it spans; imports in functions and relative ones."""
+    package = tmp_path / "bot"
+    (package / "store").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "store" / "__init__.py").write_text("")
+    block = "".join(f"    total += {i} * value\n" for i in range(8))
+    (package / "store" / "a.py").write_text(
+        f"def first(value):\n    total = 0\n{block}    return total\n"
+    )
+    (package / "store" / "b.py").write_text(
+        "from . import a\n\n\nclass Twice:\n    def second(self, value):\n"
+        "        import bot.render\n"
+        f"        total = 1\n{textwrap.indent(block, '    ')}        return -total\n"
+    )
+    sizes = {(f.path, f.name): f.lines for f in function_sizes(package)}
+    assert sizes == {("bot/store/a.py", "first"): 11, ("bot/store/b.py", "Twice.second"): 12}
+    (repeated,) = duplicates(package)
+    assert repeated.lines == 8
+    assert repeated.places == (("bot/store/a.py", 3), ("bot/store/b.py", 8))
+    assert {(e.source, e.target) for e in imports(package)} == {
+        ("bot.store.b", "bot.store.a"),
+        ("bot.store.b", "bot.render"),
+    }
