@@ -112,14 +112,15 @@ class LaurelBot(commands.Bot):
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
-        self.catalog = CatalogRepository(db)
+        clock = clock or SystemClock()  # the one clock everything that reads time is handed
+        self.clock = clock
+        self.catalog = CatalogRepository(db, clock)  # audit stamps
         self.audit = AuditRepository(db)
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
-        clock = clock or SystemClock()
         self.digest_engine = DigestEngine.build(
             settings=settings.digests,
             db=db,
@@ -155,7 +156,7 @@ class LaurelBot(commands.Bot):
             )
         self.http_session = aiohttp.ClientSession()
         self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
-        for group in command_groups(self):
+        for group in command_groups(self, self):
             await self.add_cog(group)
         if self.commands_only:
             return

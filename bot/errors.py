@@ -21,3 +21,30 @@ class UserError(LaurelError):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class StoreError(LaurelError):
+    """The database cannot be used as asked; the English reason is for the operator."""
+
+
+class WriteRefused(StoreError):
+    """The database refused a write as a whole: nothing of it was written.
+
+    The store raises one of the kinds below, so that what answers the member (the central error
+    handler, the command line) knows busy from read-only from full without knowing the engine.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}; nothing was written. Try again once that is fixed.")
+
+
+class StoreBusy(WriteRefused):
+    """Another program held the database's write lock too long."""
+
+
+class StoreReadOnly(WriteRefused):
+    """The database, its folder or its mount may not be written."""
+
+
+class StoreFull(WriteRefused):
+    """The disk is full, or the database reached its size limit."""

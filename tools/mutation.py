@@ -119,7 +119,11 @@ MODULES = (
         ("bot/backups.py", "bot/store/backup_files.py"),
         ("tests/ops/test_backups.py", "tests/ops/test_restore.py"),
     ),
-    Module("catalog_writer", ("bot/store/catalog_writer.py",), WRITE_TESTS),
+    Module(
+        "catalog_writer",
+        ("bot/store/catalog_writer.py", "bot/store/record_writer.py", "bot/store/catalog_merge.py"),
+        WRITE_TESTS,
+    ),
 )
 BY_NAME = {m.name: m for m in MODULES}
 

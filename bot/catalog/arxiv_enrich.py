@@ -18,9 +18,9 @@ from bot.catalog.arxiv import ArxivClient, ArxivError
 from bot.catalog.arxiv_paper import missing_from
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Award, CatalogBatch, Paper, Rejection
+from bot.domain.writes import Policy
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
-from bot.store.catalog_writer import Policy
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository, Incomplete
 

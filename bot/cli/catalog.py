@@ -11,7 +11,9 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.catalog import formats
+from bot.domain.clock import SystemClock
 from bot.domain.models import CatalogBatch, Coverage
+from bot.domain.plan import Plan
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
@@ -19,7 +21,6 @@ from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
-from bot.store.plan import Plan
 
 
 def register(commands: Any) -> None:
@@ -44,7 +45,7 @@ async def import_file(settings: Settings, args: argparse.Namespace) -> int:
     async with await Database.open(settings.database.path, create=False) as db:
         known = await EditionRepository(db).venues()
         batch = formats.read(args.path, fmt, known)
-        catalog = CatalogRepository(db)
+        catalog = CatalogRepository(db, SystemClock())
         options = {"actor": f"import {args.path.name}", "policy": formats.POLICY[fmt]}
         if args.dry_run or args.strict:
             plan = await _with_progress(batch, catalog, options, dry_run=True)

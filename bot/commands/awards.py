@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Protocol, cast
+from typing import Literal, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -49,14 +49,22 @@ PAGE_ID = re.compile(
 
 
 class Services(Protocol):
+    """What a listing is rendered from: the cog's own, or the bot's for a page button pressed
+    after a restart (discord.py builds those from their custom_id, with only the interaction)."""
+
+    @property
+    def papers(self) -> PaperRepository: ...
+    @property
+    def editions(self) -> EditionRepository: ...
+    @property
+    def strings(self) -> Strings: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Repositories:
     papers: PaperRepository
     editions: EditionRepository
     strings: Strings
-
-
-class _Bot(Services, Protocol):
-    def add_dynamic_items(self, *items: Any) -> None: ...
-    def remove_dynamic_items(self, *items: Any) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,8 +217,15 @@ class Awards(
     group_name=_("awards"),
     group_description=_("Award-winning papers by conference and year"),
 ):
-    def __init__(self, bot: _Bot) -> None:
-        self._bot = bot
+    def __init__(
+        self,
+        bot: commands.Bot,
+        papers: PaperRepository,
+        editions: EditionRepository,
+        strings: Strings,
+    ) -> None:
+        self._bot = bot  # for the page buttons' registration
+        self._services = Repositories(papers, editions, strings)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -259,8 +274,8 @@ class Awards(
         self, interaction: discord.Interaction, listing: Listing, venue: Venue | None = None
     ) -> None:
         language = language_of(interaction.locale)
-        shown = await render(self._bot, listing, language, venue)
-        view = page_view(PageButton, listing, shown, self._bot.strings, language)
+        shown = await render(self._services, listing, language, venue)
+        view = page_view(PageButton, listing, shown, self._services.strings, language)
         if view is None:
             await interaction.response.send_message(embed=shown.embed)
         else:

@@ -15,11 +15,11 @@ from bot.commands.curate_views import ConfirmView, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
 from bot.commands.writes import answer, before_write
 from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source
+from bot.domain.plan import Plan
 from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview
 from bot.render.i18n import language_of
 from bot.render.markdown import esc
-from bot.store.plan import Plan
 
 CHOICE_NAME = 100
 STAT_FIELDS = (

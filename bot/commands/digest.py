@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -78,7 +79,10 @@ CLEAR_CHOICES = [
 SUBSCRIPTION = _("The digest, by number (start typing to pick)")
 
 
-class Services(Protocol):
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the /digest commands use, handed in by the composition root."""
+
     subscriptions: SubscriptionRepository
     digests: DigestService
     editions: EditionRepository

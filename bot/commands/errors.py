@@ -20,18 +20,18 @@ import discord
 from discord import app_commands
 
 from bot.domain.models import Language
-from bot.errors import LaurelError, UserError
+from bot.errors import (
+    LaurelError,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    UserError,
+    WriteRefused,
+)
 from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
-from bot.store.errors import (
-    SQLITE_BUSY,
-    SQLITE_FULL,
-    SQLITE_LOCKED,
-    SQLITE_READONLY,
-    StoreError,
-    WriteRefused,
-)
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +39,11 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062
 # Discord's code for a second answer to one interaction.
 ALREADY_ACKNOWLEDGED = 40060
-# What a member is told when SQLite refused a write; the operator's English reason is logged.
-REFUSED_WRITES = {
-    SQLITE_BUSY: "error-store-busy",
-    SQLITE_LOCKED: "error-store-busy",
-    SQLITE_READONLY: "error-store-read-only",
-    SQLITE_FULL: "error-store-full",
+# What a member is told when the store refused a write; the operator's English reason is logged.
+REFUSED_WRITES: dict[type[WriteRefused], str] = {
+    StoreBusy: "error-store-busy",
+    StoreReadOnly: "error-store-read-only",
+    StoreFull: "error-store-full",
 }
 
 
@@ -56,7 +55,8 @@ def describe(
     error = _unwrap(error)
     if isinstance(error, WriteRefused):
         log.warning("a command's write was refused: %s", error)
-        return strings.text(REFUSED_WRITES.get(error.code, "error-store-busy"), language), "fault"
+        key = REFUSED_WRITES.get(type(error), "error-store-busy")
+        return strings.text(key, language), "fault"
     if isinstance(error, UserError):
         outcome: CommandOutcome = "fault" if error.fault else "user_error"
         return strings.text(error.key, language, **error.params), outcome

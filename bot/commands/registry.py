@@ -5,10 +5,11 @@ A new group is one module under bot/commands/ plus one line here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from discord.ext import commands
 
+from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
 from bot.commands.curate import Curate
@@ -16,31 +17,72 @@ from bot.commands.curate_access import Curation
 from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
+from bot.digests.service import DigestService
+from bot.domain.institutions import InstitutionAliases
+from bot.render.chart_fonts import ChartFonts
+from bot.render.i18n import Strings
+from bot.settings import Settings
+from bot.store.audit import AuditRepository
+from bot.store.catalog import CatalogRepository
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+from bot.store.subscriptions import SubscriptionRepository
 
 if TYPE_CHECKING:
-    from bot.app import LaurelBot
+    from bot.catalog.arxiv import ArxivClient
 
 
-def command_groups(bot: LaurelBot) -> list[commands.Cog]:
-    curate = Curate(_curation(bot))
+class Parts(Protocol):
+    """What the composition root (`LaurelBot`) holds that the command groups are built from;
+    each group is handed only the parts it uses."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def strings(self) -> Strings: ...
+    @property
+    def papers(self) -> PaperRepository: ...
+    @property
+    def editions(self) -> EditionRepository: ...
+    @property
+    def catalog(self) -> CatalogRepository: ...
+    @property
+    def audit(self) -> AuditRepository: ...
+    @property
+    def subscriptions(self) -> SubscriptionRepository: ...
+    @property
+    def digests(self) -> DigestService: ...
+    @property
+    def chart_fonts(self) -> ChartFonts: ...
+    @property
+    def institutions(self) -> InstitutionAliases: ...
+    @property
+    def arxiv(self) -> ArxivClient | None: ...
+
+
+def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
+    """`bot` registers the groups' persistent buttons and knows its owner; `parts` is the rest
+    (the same object, a `LaurelBot`, in the running bot)."""
+    curate = Curate(_curation(bot, parts))
+    strings, papers, editions = parts.strings, parts.papers, parts.editions
     return [
-        About(bot.editions, bot.papers, bot.strings, bot.tree, {"curate": curate.shown_to}),
-        Awards(bot),
-        Stats(bot.editions, bot.papers, bot.strings, bot.chart_fonts, bot.institutions),
-        PaperCommands(bot, bot.papers, bot.strings),
+        About(editions, papers, strings, bot.tree, {"curate": curate.shown_to}),
+        Awards(bot, papers, editions, strings),
+        Stats(editions, papers, strings, parts.chart_fonts, parts.institutions),
+        PaperCommands(bot, papers, strings),
         curate,
-        Digest(bot),
+        Digest(digest.Services(parts.subscriptions, parts.digests, editions, papers, strings)),
     ]
 
 
-def _curation(bot: LaurelBot) -> Curation:
+def _curation(bot: commands.Bot, parts: Parts) -> Curation:
     return Curation(
         bot=bot,
-        settings=bot.settings.curation,
-        strings=bot.strings,
-        catalog=bot.catalog,
-        papers=bot.papers,
-        editions=bot.editions,
-        audit=bot.audit,
-        arxiv=bot.arxiv,
+        settings=parts.settings.curation,
+        strings=parts.strings,
+        catalog=parts.catalog,
+        papers=parts.papers,
+        editions=parts.editions,
+        audit=parts.audit,
+        arxiv=parts.arxiv,
     )

@@ -8,14 +8,18 @@ from __future__ import annotations
 import asyncio
 import math
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.store.database import Database
-
 # A read that takes longer than this is as good as no answer for a health check.
 STORE_TIMEOUT = 3.0
+
+
+class Store(Protocol):
+    """What the check asks of the database (`bot.store.database.Database` answers it)."""
+
+    async def schema_version(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,7 @@ class HealthReport:
         return {"gateway": self.gateway, "ready": self.ready, "store": self.store}
 
 
-async def check_health(client: discord.Client, db: Database) -> HealthReport:
+async def check_health(client: discord.Client, db: Store) -> HealthReport:
     connected = client.ws is not None and client.ws.open and not client.is_closed()
     latency = client.latency
     return HealthReport(
@@ -69,12 +73,12 @@ async def check_health(client: discord.Client, db: Database) -> HealthReport:
     )
 
 
-async def _check_store(db: Database) -> Check:
+async def _check_store(db: Store) -> Check:
     try:
         async with asyncio.timeout(STORE_TIMEOUT):
-            row = await db.fetchone("PRAGMA user_version")
+            version = await db.schema_version()
     except TimeoutError:
         return Check(False, f"no answer within {STORE_TIMEOUT:g} s")
     except Exception as exc:  # any failure to read is the answer, not a crash of the check
         return Check(False, f"{type(exc).__name__}: {exc}")
-    return Check(True, f"schema {row[0] if row else '?'}")
+    return Check(True, f"schema {version}")

@@ -9,7 +9,9 @@ from typing import Any
 
 import discord
 
+from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
+from bot.domain.plan import Plan
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
@@ -22,8 +24,6 @@ from bot.render.paper import (
     sources_text,
 )
 from bot.render.plan import plan_lines, plan_summary
-from bot.store.audit import AuditEntry
-from bot.store.plan import Plan
 
 VALUE_SHOWN = 300  # one side of "before → after" is cut to about this
 CHANGED_FIELDS_SHOWN = 10

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.domain.models import Language
+from bot.domain.plan import ACTIONS, Plan
 from bot.render.i18n import Strings
-from bot.store.plan import ACTIONS, Plan
 
 
 def plan_summary(plan: Plan, strings: Strings, language: Language) -> str:

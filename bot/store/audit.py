@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
-from typing import Any
 
+from bot.domain.audit import AuditEntry
 from bot.store.database import Database
 
 _COLUMNS = "id, at, actor, batch, action, entity, entity_id, before, after"
@@ -20,27 +19,6 @@ _OF_PAPER = """
     OR (entity = 'award' AND entity_id IN (
         SELECT CAST(id AS TEXT) FROM awards WHERE paper_id = CAST(:paper AS INTEGER)))
 """
-
-
-@dataclass(frozen=True, slots=True)
-class AuditEntry:
-    id: int
-    at: str
-    actor: str
-    batch: str
-    action: str
-    entity: str
-    entity_id: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        """The fields this change touched (every field given, for an addition)."""
-        after = self.after or {}
-        if self.before is None:
-            return tuple(k for k, v in after.items() if v not in (None, [], {}))
-        return tuple(k for k in after if self.before.get(k) != after[k])
 
 
 class AuditRepository:

@@ -7,17 +7,26 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from bot.domain.clock import Clock, SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
+from bot.domain.plan import Plan
+from bot.domain.writes import Policy, WriteContext
 from bot.store import rows
 from bot.store.catalog_edits import EditWriter, Removable, run_edit
-from bot.store.catalog_writer import Policy, apply_batch
+from bot.store.catalog_writer import apply_batch
 from bot.store.database import Database
-from bot.store.plan import Plan
 
 
 class CatalogRepository:
-    def __init__(self, db: Database) -> None:
+    """Every write to the catalogue, each in one transaction and audited; and the export.
+
+    `clock` stamps the audit rows (and removals): the composition root hands in its own, tests
+    a `ManualClock`; left out, it is the system clock.
+    """
+
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self._db = db
+        self._clock: Clock = clock if clock is not None else SystemClock()
 
     async def apply(
         self,
@@ -33,15 +42,8 @@ class CatalogRepository:
         batch_id = uuid.uuid4().hex[:12]
 
         def write(conn: sqlite3.Connection) -> Plan:
-            return apply_batch(
-                conn,
-                batch,
-                actor=actor,
-                policy=policy,
-                batch_id=batch_id,
-                progress=progress,
-                new_papers_only=new_papers_only,
-            )
+            context = self._context(actor, policy, batch_id, new_papers_only=new_papers_only)
+            return apply_batch(conn, batch, context, progress)
 
         return await (self._db.rehearse(write) if dry_run else self._db.write(write))
 
@@ -82,11 +84,17 @@ class CatalogRepository:
         batch_id = uuid.uuid4().hex[:12]
 
         def run(conn: sqlite3.Connection) -> Plan:
-            writer = run_edit(conn, write, actor=actor, batch_id=batch_id, where=where)
+            writer = run_edit(conn, write, self._context(actor, "update", batch_id), where=where)
             return Plan(changes=writer.changes, rejected=writer.rejected, batch=batch_id)
 
         # A dry run is the write itself, rolled back: what it says is what the write would do.
         return await (self._db.rehearse(run) if dry_run else self._db.write(run))
+
+    def _context(
+        self, actor: str, policy: Policy, batch_id: str, *, new_papers_only: bool = False
+    ) -> WriteContext:
+        """Made inside the transaction: the stamp is the time the write got the database."""
+        return WriteContext(actor, policy, batch_id, self._clock.now(), new_papers_only)
 
     async def export(self) -> CatalogBatch:
         return await self._db.snapshot(_export_in_one_read)

@@ -4,7 +4,7 @@
 shrink a list, and it finds papers by identity (arXiv id, DOI, title in the edition), which an
 edited title would defeat. These writes name the row instead. They run in the same transaction
 machinery, under the same savepoint per record, and leave the same audit rows as every other
-write (`_Writer` does both); removal is soft, so that an undo can bring a row back.
+write (`RecordWriter` does both); removal is soft, so that an undo can bring a row back.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from bot.domain.models import Award, Paper
+from bot.domain.plan import Action, Entity
 from bot.domain.text import title_key
+from bot.domain.writes import WriteContext
 from bot.store import rows
-from bot.store.catalog_writer import Rejected, _Writer
-from bot.store.plan import Action, Entity
+from bot.store.catalog_writer import CatalogWriter
+from bot.store.record_writer import Rejected
 
 Removable = Literal["paper", "award"]
 # entity -> table, stored fields, key column
@@ -40,7 +42,7 @@ class UndoRefused(Exception):
         self.params = params
 
 
-class EditWriter(_Writer):
+class EditWriter(CatalogWriter):
     def add_award(self, paper_id: int, award: Award) -> None:
         """Give stored paper `paper_id` the award `award` (its `paper` is not written)."""
         self._live("paper", paper_id)
@@ -55,7 +57,7 @@ class EditWriter(_Writer):
         self._live(entity, entity_id)
         current = self.current(entity, str(entity_id))
         assert current is not None  # _live found it
-        self._set(entity, str(entity_id), {**current, "removed_at": self.now}, "remove")
+        self._set(entity, str(entity_id), {**current, "removed_at": self.context.stamp}, "remove")
 
     def revert(self, audit_id: int) -> None:
         """Undo audit row `audit_id`: its record goes back to what it was before that change."""
@@ -75,7 +77,7 @@ class EditWriter(_Writer):
         if row["before"] is None:  # an addition: undone by removing what was added
             if entity not in _SOFT:
                 raise UndoRefused("addition", change=audit_id, entity=entity)
-            self._set(entity, entity_id, {**current, "removed_at": self.now}, "remove")
+            self._set(entity, entity_id, {**current, "removed_at": self.context.stamp}, "remove")
             return
         target = json.loads(row["before"])
         if entity in _SOFT:
@@ -159,13 +161,12 @@ def _blank(value: Any) -> Any:
 def run_edit(
     conn: sqlite3.Connection,
     write: Callable[[EditWriter], None],
+    context: WriteContext,
     *,
-    actor: str,
-    batch_id: str,
     where: str,
 ) -> EditWriter:
     """Run `write(writer)` as one audited record; its rejection, if any, is in the result."""
-    writer = EditWriter(conn, actor=actor, policy="update", batch_id=batch_id)
+    writer = EditWriter(conn, context)
     writer.record(where, lambda: write(writer))
     writer.flush_index()
     return writer

@@ -1,9 +1,11 @@
 """The one way into the catalogue.
 
 The bundled data, every importer and every curator's command hand a `CatalogBatch` of validated
-models to `apply_batch`, which runs inside the transaction `Database.write` (or, for a dry run,
-`Database.rehearse`) opened. Each record is written under a savepoint: it lands whole, with its
-audit row, or is rejected with a reason and leaves nothing behind.
+models, and the `WriteContext` of the write (who, which policy, which batch, when), to
+`apply_batch` (by way of `CatalogRepository`), which runs inside the transaction
+`Database.write` (or, for a dry run, `Database.rehearse`) opened. Each record is written under a
+savepoint (`bot.store.record_writer`): it lands whole, with its audit row, or is rejected with a
+reason and leaves nothing behind.
 
 Three policies decide what happens when a record meets one already stored:
 - `update` (our own documents and curators): the values it gives replace the stored ones;
@@ -12,62 +14,34 @@ Three policies decide what happens when a record meets one already stored:
 - `bundle` (a new release's bundled catalogue meeting a database in use): like `update`, except
   that a field someone other than this actor ever changed (the audit says so) stays theirs, and
   a paper or award a curator removed stays removed (reported as unchanged, not rejected).
+How values meet under each policy is `bot.store.catalog_merge`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
-from bot.domain.models import Award, CatalogBatch, Edition, Paper, Rejection, Source, Venue
+from bot.domain.models import Award, CatalogBatch, Edition, Paper, Venue
+from bot.domain.plan import Plan
 from bot.domain.text import title_key
+from bot.domain.writes import WriteContext
 from bot.store import rows
-from bot.store.curated import curated_fields, renamed_papers
-from bot.store.plan import Action, Change, Entity, Plan
-
-Policy = Literal["update", "fill", "bundle"]
-_UNION_FIELDS = frozenset({"aliases", "sources", "alternatives"})
-_MAPPING_FIELDS = frozenset({"links", "summaries"})
-# A field that describes another: it is taken with the value it describes, never on its own
-# (a complete author list stays complete when a source with a cut-short one meets it).
-_FOLLOWS = {"authors_incomplete": "authors"}
-
-
-class Rejected(Exception):
-    """A record that cannot be written as it is; the message says why (in English), and
-    `key` and `params` name the message a member reads (`rejected-<key>`)."""
-
-    def __init__(self, message: str, /, *, key: str, **params: str | int) -> None:
-        super().__init__(message)
-        self.key = key
-        self.params = params
-
-
-class KeptRemoved(Exception):
-    """Under `bundle`: a record a curator removed, which the bundled catalogue still has."""
+from bot.store.catalog_merge import latest, merge
+from bot.store.curated import renamed_papers
+from bot.store.record_writer import KeptRemoved, RecordWriter, Rejected
 
 
 def apply_batch(
     conn: sqlite3.Connection,
     batch: CatalogBatch,
-    *,
-    actor: str,
-    policy: Policy,
-    batch_id: str,
+    context: WriteContext,
     progress: Callable[[int], object] | None = None,
-    new_papers_only: bool = False,
 ) -> Plan:
-    """Write every record of `batch`, venues first; `progress(n)` hears of each n done.
-
-    With `new_papers_only`, an award whose paper is already stored is rejected, not merged: a
-    curator's confirmed addition must not turn into a change of another paper.
-    """
-    writer = _Writer(conn, actor=actor, policy=policy, batch_id=batch_id)
-    writer.new_papers_only = new_papers_only
+    """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
+    writer = CatalogWriter(conn, context)
     for venue in batch.venues:
         writer.record(f"venue {venue.key}", partial(writer.venue, venue))
     for edition in batch.editions:
@@ -83,59 +57,19 @@ def apply_batch(
         progress(len(batch.awards) % 100)
     writer.flush_index()
     return Plan(
-        changes=writer.changes, rejected=[*batch.rejected, *writer.rejected], batch=batch_id
+        changes=writer.changes,
+        rejected=[*batch.rejected, *writer.rejected],
+        batch=context.batch_id,
     )
 
 
-class _Writer:
-    def __init__(self, conn: sqlite3.Connection, *, actor: str, policy: Policy, batch_id: str):
-        self.conn = conn
-        self.actor = actor
-        self.policy = policy
-        self.batch_id = batch_id
-        self.now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        self.new_papers_only = False
-        self.changes: list[Change] = []
-        self.rejected: list[Rejection] = []
-        # Search-index rows are written once, after the last record: FTS5 flushes its pending
-        # data at every savepoint, which made each record's savepoint ~4x dearer.
-        self._to_index: list[tuple[int, dict[str, Any]]] = []
-        self._renamed: dict[str, list[int]] | None = None
+class CatalogWriter(RecordWriter):
+    """Venues, editions, awards and papers, each met with the record already stored (if any)
+    under the write's policy."""
 
-    def record(self, where: str, write: Callable[[], None]) -> None:
-        """Write one record under a savepoint; on failure undo it alone and say why."""
-        self.conn.execute("SAVEPOINT record")
-        marks = len(self.changes), len(self._to_index)
-        try:
-            write()
-        except (Rejected, sqlite3.IntegrityError, KeptRemoved) as exc:
-            self.conn.execute("ROLLBACK TO record")
-            del self.changes[marks[0] :]
-            del self._to_index[marks[1] :]
-            if isinstance(exc, KeptRemoved):
-                self.changes.append(Change("unchanged", "award", f"{where}: {exc}"))
-            else:
-                key, params = (
-                    (exc.key, exc.params) if isinstance(exc, Rejected) else ("conflict", {})
-                )
-                self.rejected.append(
-                    Rejection(where=where, reason=str(exc), key=key, params=params)
-                )
-        self.conn.execute("RELEASE record")
-
-    def flush_index(self) -> None:
-        latest = dict(self._to_index)  # a paper written twice in one batch: its last version
-        self.conn.executemany(
-            "DELETE FROM paper_search WHERE rowid = ?", [(paper_id,) for paper_id in latest]
-        )
-        self.conn.executemany(
-            """
-            INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            [(paper_id, *rows.search_document(paper)) for paper_id, paper in latest.items()],
-        )
-        self._to_index.clear()
+    def __init__(self, conn: sqlite3.Connection, context: WriteContext) -> None:
+        super().__init__(conn, context)
+        self._renamed: dict[str, list[int]] | None = None  # read once, when first needed
 
     # -- venues and editions -------------------------------------------------------------
 
@@ -148,7 +82,7 @@ class _Writer:
             return
         before = rows.from_row(row, rows.VENUE_FIELDS)
         curated = self._curated("venue", venue.key)
-        after = self._merge(before, incoming, None, curated)  # venues carry no sources
+        after = merge(self.context, before, incoming, None, curated)  # venues carry no sources
         self._update("venues", "key = ?", (venue.key,), before, after)
         self._note("change", "venue", venue.key, venue.name, before, after)
 
@@ -165,7 +99,7 @@ class _Writer:
             return
         before = rows.from_row(row, rows.EDITION_FIELDS)
         curated = self._curated("edition", str(row["id"]))
-        after = self._merge(before, incoming, incoming["sources"], curated)
+        after = merge(self.context, before, incoming, incoming["sources"], curated)
         self._update("editions", "id = ?", (row["id"],), before, after)
         self._note("change", "edition", str(row["id"]), label, before, after)
 
@@ -217,7 +151,7 @@ class _Writer:
             self._note("add", "award", str(row_id), label, None, {**identity, **incoming})
             return
         if row["removed_at"] is not None:
-            if self.policy == "bundle":
+            if self.context.policy == "bundle":
                 raise KeptRemoved(f"award #{row['id']} was removed by a curator; kept removed")
             raise Rejected(
                 f"award #{row['id']} was removed by a curator; undo the removal",
@@ -226,7 +160,7 @@ class _Writer:
             )
         before = rows.from_row(row, rows.AWARD_FIELDS)
         curated = self._curated("award", str(row["id"]))
-        after = self._merge(before, incoming, incoming["sources"], curated)
+        after = merge(self.context, before, incoming, incoming["sources"], curated)
         self._update("awards", "id = ?", (row["id"],), before, after)
         self._note("change", "award", str(row["id"]), label, before, after)
 
@@ -243,14 +177,14 @@ class _Writer:
             self._index(paper_id, incoming)
             self._note("add", "paper", str(paper_id), label, None, incoming)
             return paper_id
-        if self.new_papers_only:
+        if self.context.new_papers_only:
             raise Rejected(
                 f"the catalogue already has this paper as paper #{paper_id}",
                 key="duplicate-paper",
                 id=paper_id,
             )
         if self._one("SELECT id FROM papers WHERE id = ? AND removed_at IS NOT NULL", paper_id):
-            if self.policy == "bundle":
+            if self.context.policy == "bundle":
                 raise KeptRemoved(f"paper #{paper_id} was removed by a curator; kept removed")
             raise Rejected(
                 f"paper #{paper_id} was removed by a curator; undo the removal",
@@ -259,8 +193,8 @@ class _Writer:
             )
         before = self._stored_paper(paper_id)
         curated = self._curated("paper", str(paper_id))
-        after = self._merge(before, incoming, incoming["sources"], curated)
-        after["arxiv_version"] = _latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
+        after = merge(self.context, before, incoming, incoming["sources"], curated)
+        after["arxiv_version"] = latest(before.get("arxiv_version"), incoming.get("arxiv_version"))
         columns = {k: v for k, v in after.items() if k not in rows.LIST_TABLES}
         before_columns = {k: v for k, v in before.items() if k not in rows.LIST_TABLES}
         if columns != before_columns:
@@ -300,7 +234,7 @@ class _Writer:
             (key, edition_id),
         ).fetchone()
         if row is None:
-            return self._former_title(key, edition_id) if self.policy == "bundle" else None
+            return self._former_title(key, edition_id) if self.context.policy == "bundle" else None
         # A stored id that differs from the one given means two papers that share a title.
         if (paper.arxiv and row["arxiv"]) or (paper.doi and row["doi"]):
             return None
@@ -309,7 +243,7 @@ class _Writer:
     def _former_title(self, key: str, edition_id: int) -> int | None:
         """A paper of the edition that a curator renamed from this title (under `bundle`)."""
         if self._renamed is None:
-            self._renamed = renamed_papers(self.conn, self.actor)
+            self._renamed = renamed_papers(self.conn, self.context.actor)
         for paper_id in self._renamed.get(key, []):
             found = self.conn.execute(
                 "SELECT 1 FROM awards WHERE paper_id = ? AND edition_id = ?", (paper_id, edition_id)
@@ -317,17 +251,6 @@ class _Writer:
             if found:
                 return paper_id
         return None
-
-    def _curated(self, entity: Entity, entity_id: str) -> frozenset[str]:
-        if self.policy != "bundle":
-            return frozenset()
-        return curated_fields(self.conn, entity, entity_id, self.actor)
-
-    def _one(self, sql: str, value: str | int | None) -> int | None:
-        if value is None:
-            return None
-        row = self.conn.execute(sql, (value,)).fetchone()
-        return None if row is None else int(row[0])
 
     def _stored_paper(self, paper_id: int) -> dict[str, Any]:
         row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()
@@ -356,130 +279,3 @@ class _Writer:
 
     def _index(self, paper_id: int, paper: dict[str, Any]) -> None:
         self._to_index.append((paper_id, paper))
-
-    # -- merging, writing, auditing ------------------------------------------------------
-
-    def _merge(
-        self,
-        before: dict[str, Any],
-        incoming: dict[str, Any],
-        sources: list[Any] | None,
-        curated: frozenset[str] = frozenset(),
-    ) -> dict[str, Any]:
-        after = dict(before)
-        for field, new in incoming.items():
-            old = before.get(field)
-            if new in (None, [], {}) or field in _FOLLOWS or field in curated:
-                continue
-            if field in _UNION_FIELDS:
-                after[field] = list(old or []) + [x for x in new if x not in (old or [])]
-            elif field in _MAPPING_FIELDS:
-                after[field] = self._merge_mapping(field, old or {}, new, sources, after)
-            elif old in (None, [], {}) or self.policy != "fill":
-                after[field] = new
-            elif old != new:
-                self._keep_alternative(after, field, new, sources)
-        for field, leader in _FOLLOWS.items():
-            if field in curated or field not in incoming or not incoming.get(leader):
-                continue
-            if after.get(leader) == incoming[leader]:
-                after[field] = incoming[field]
-        return after
-
-    def _merge_mapping(
-        self,
-        field: str,
-        old: dict[str, Any],
-        new: dict[str, Any],
-        sources: list[Any] | None,
-        after: dict[str, Any],
-    ) -> dict[str, Any]:
-        merged = dict(old)
-        for key, value in new.items():
-            if key not in old or self.policy != "fill":
-                merged[key] = value
-            elif old[key] != value:
-                self._keep_alternative(after, f"{field}.{key}", value, sources)
-        return merged
-
-    def _keep_alternative(
-        self, after: dict[str, Any], field: str, value: Any, sources: list[Any] | None
-    ) -> None:
-        if "alternatives" not in after:
-            return  # venues keep no alternatives: the stored value stands
-        source = (sources or [None])[0] or Source(document=f"import by {self.actor}").model_dump(
-            mode="json", exclude_none=True
-        )
-        alternative = {
-            "field": field,
-            "value": value,
-            "source": source,
-            "reason": "given by a later import; the value already in the catalogue is kept",
-        }
-        existing = after.get("alternatives") or []
-        if not any(a["field"] == field and a["value"] == value for a in existing):
-            after["alternatives"] = [*existing, alternative]
-
-    def _insert(self, table: str, values: dict[str, Any]) -> int:
-        columns = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
-        cursor = self.conn.execute(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks})",  # noqa: S608
-            [rows.to_column(k, v) for k, v in values.items()],
-        )
-        return int(cursor.lastrowid or 0)
-
-    def _update(
-        self,
-        table: str,
-        where: str,
-        key: tuple[Any, ...],
-        before: dict[str, Any],
-        after: dict[str, Any],
-    ) -> None:
-        changed = {k: v for k, v in after.items() if before.get(k) != v}
-        if not changed:
-            return
-        assignments = ", ".join(f"{column} = ?" for column in changed)
-        self.conn.execute(
-            f"UPDATE {table} SET {assignments} WHERE {where}",  # noqa: S608
-            [*(rows.to_column(k, v) for k, v in changed.items()), *key],
-        )
-
-    def _note(
-        self,
-        action: Action,
-        entity: Entity,
-        entity_id: str,
-        label: str,
-        before: dict[str, Any] | None,
-        after: dict[str, Any],
-    ) -> None:
-        if before is not None:
-            fields = tuple(k for k in after if before.get(k) != after[k])
-            if not fields:
-                self.changes.append(Change("unchanged", entity, label))
-                return
-        else:
-            fields = ()
-        self.changes.append(Change(action, entity, label, fields))
-        self.conn.execute(
-            """
-            INSERT INTO audit (at, actor, batch, action, entity, entity_id, before, after)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            (
-                self.now,
-                self.actor,
-                self.batch_id,
-                action,
-                entity,
-                entity_id,
-                None if before is None else json.dumps(before, ensure_ascii=False),
-                json.dumps(after, ensure_ascii=False),
-            ),
-        )
-
-
-def _latest(old: int | None, new: int | None) -> int | None:
-    return max((v for v in (old, new) if v is not None), default=None)

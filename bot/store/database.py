@@ -284,4 +284,7 @@ class Database:
         return await self.snapshot(integrity_problems)
 
     async def schema_version(self) -> int:
-        return await self.snapshot(migrations.current_version)
+        """`PRAGMA user_version`, read by a reader: it answers while a long write (an import)
+        holds the writer, so a health check asking it does not wait for the write to end."""
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row is not None else 0

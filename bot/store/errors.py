@@ -1,22 +1,42 @@
+"""SQLite's refusals turned into the store's domain errors (defined in `bot.errors`, where the
+commands and the command line read them), and the words for what the machine refused."""
+
 import errno
 import sqlite3
 
-from bot.errors import LaurelError
+from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
+
+__all__ = [
+    "SQLITE_BUSY",
+    "SQLITE_FULL",
+    "SQLITE_IOERR",
+    "SQLITE_LOCKED",
+    "SQLITE_READONLY",
+    "StoreBusy",
+    "StoreError",
+    "StoreFull",
+    "StoreReadOnly",
+    "WriteRefused",
+    "describe_os_error",
+    "read_only",
+    "refused",
+    "sqlite_reason",
+]
 
 # SQLite's primary result codes for a write refused as a whole (the low byte of the extended
 # code): https://sqlite.org/rescode.html
 SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_FULL = 5, 6, 8, 13
 SQLITE_IOERR = 10
-REFUSALS = {
-    SQLITE_BUSY: "the database is busy: another program has held its write lock too long",
-    SQLITE_LOCKED: "the database is busy: another program has held its write lock too long",
-    SQLITE_READONLY: "the database is read-only (check the file, its folder and the mount)",
-    SQLITE_FULL: "the disk is full, or the database has reached its size limit",
+_BUSY = "the database is busy: another program has held its write lock too long"
+_REFUSALS: dict[int, tuple[type[WriteRefused], str]] = {
+    SQLITE_BUSY: (StoreBusy, _BUSY),
+    SQLITE_LOCKED: (StoreBusy, _BUSY),
+    SQLITE_READONLY: (
+        StoreReadOnly,
+        "the database is read-only (check the file, its folder and the mount)",
+    ),
+    SQLITE_FULL: (StoreFull, "the disk is full, or the database has reached its size limit"),
 }
-
-
-class StoreError(LaurelError):
-    """The database cannot be used as asked."""
 
 
 def read_only(path: object) -> StoreError:
@@ -28,19 +48,14 @@ def read_only(path: object) -> StoreError:
     )
 
 
-class WriteRefused(StoreError):
-    """SQLite refused a write as a whole (busy, read-only, full): nothing of it was written."""
-
-    def __init__(self, reason: str, code: int) -> None:
-        super().__init__(f"{reason}; nothing was written. Try again once that is fixed.")
-        self.code = code
-
-
 def refused(error: sqlite3.OperationalError) -> WriteRefused | None:
-    """The WriteRefused for `error` if it is one of SQLite's refusals, else None."""
-    code = error.sqlite_errorcode & 0xFF
-    reason = REFUSALS.get(code)
-    return None if reason is None else WriteRefused(reason, code)
+    """The domain error for `error` if it is one of SQLite's refusals (busy, read-only, full),
+    else None."""
+    found = _REFUSALS.get(error.sqlite_errorcode & 0xFF)
+    if found is None:
+        return None
+    kind, reason = found
+    return kind(reason)
 
 
 def describe_os_error(exc: OSError) -> str:

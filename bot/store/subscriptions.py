@@ -20,10 +20,12 @@ from bot.domain.subscriptions import (
 from bot.errors import UserError
 from bot.store.database import Database
 
-_COLUMNS = (
-    "guild_id, channel_id, theme, cadence, days, time, timezone, language, role_id, filters, "
-    "status, paused_reason, created_by, created_at"
-)
+_NAMES = (
+    "guild_id", "channel_id", "theme", "cadence", "days", "time", "timezone", "language",
+    "role_id", "filters", "status", "paused_reason", "created_by", "created_at",
+)  # fmt: skip
+_COLUMNS = ", ".join(_NAMES)
+_PLACEHOLDERS = ", ".join(f":{name}" for name in _NAMES)
 
 
 # Ids to a query in `by_ids`: well under SQLite's 32,766 bound parameters.
@@ -40,29 +42,30 @@ def mask_days(mask: int) -> frozenset[int]:
     return frozenset(day for day in range(7) if mask & (1 << day))
 
 
-def _params(sub: Subscription) -> tuple[Any, ...]:
-    return (
-        sub.guild_id,
-        sub.channel_id,
-        sub.theme.value,
-        sub.cadence.value,
-        days_mask(sub.days),
-        sub.time.strftime("%H:%M"),
-        sub.timezone,
-        sub.language,
-        sub.role_id,
-        sub.filters.model_dump_json(exclude_none=True),
-        sub.status,
-        sub.paused_reason,
-        sub.created_by,
-        sub.created_at.isoformat(),
-    )
+def _params(sub: Subscription) -> dict[str, Any]:
+    """The stored row's values by column name, in the order of `_NAMES`."""
+    return {
+        "guild_id": sub.guild_id,
+        "channel_id": sub.channel_id,
+        "theme": sub.theme.value,
+        "cadence": sub.cadence.value,
+        "days": days_mask(sub.days),
+        "time": sub.time.strftime("%H:%M"),
+        "timezone": sub.timezone,
+        "language": sub.language,
+        "role_id": sub.role_id,
+        "filters": sub.filters.model_dump_json(exclude_none=True),
+        "status": sub.status,
+        "paused_reason": sub.paused_reason,
+        "created_by": sub.created_by,
+        "created_at": sub.created_at.isoformat(),
+    }
 
 
 def fingerprint(sub: Subscription) -> int:
     """A number that changes whenever the stored subscription does (equal to the one
     `active_timings` gives for its row): the digest schedule keeps it instead of the model."""
-    return hash((sub.id, *_params(sub)))
+    return hash((sub.id, *(_params(sub)[name] for name in _NAMES)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +132,8 @@ class SubscriptionRepository:
             cursor = conn.execute(
                 f"""
                 INSERT INTO subscriptions ({_COLUMNS}, audit_watermark)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                        (SELECT ifnull(max(id), 0) FROM audit))
-                """,  # noqa: S608 (a constant column list)
+                VALUES ({_PLACEHOLDERS}, (SELECT ifnull(max(id), 0) FROM audit))
+                """,  # noqa: S608 (constant column and parameter lists)
                 _params(sub),
             )
             return int(cursor.lastrowid or 0)
@@ -196,25 +198,17 @@ class SubscriptionRepository:
         """Replace the stored subscription `sub.id` with `sub` (its guild and creator stay)."""
         if sub.id is None:
             raise ValueError("update needs a stored subscription")
-        sub_id = sub.id
-
-        def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                """
-                UPDATE subscriptions
-                SET channel_id = ?, theme = ?, cadence = ?, days = ?, time = ?, timezone = ?,
-                    language = ?, role_id = ?, filters = ?, status = ?, paused_reason = ?
-                WHERE id = ?
-                """,
-                (*_params(sub)[1:12], sub_id),
-            )
-            return cursor.rowcount == 1
-
-        if not await self._db.write(write):
-            raise LookupError(f"no subscription {sub_id}")
-        stored = await self.get(sub_id)
-        assert stored is not None
-        return stored
+        return await self._update_one(
+            """
+            UPDATE subscriptions
+            SET channel_id = :channel_id, theme = :theme, cadence = :cadence,
+                days = :days, time = :time, timezone = :timezone, language = :language,
+                role_id = :role_id, filters = :filters, status = :status,
+                paused_reason = :paused_reason
+            WHERE id = :id
+            """,
+            {**_params(sub), "id": sub.id},
+        )
 
     async def set_status(
         self, sub_id: int, status: Status, reason: PausedReason | None
@@ -222,13 +216,18 @@ class SubscriptionRepository:
         """Pause (with a reason) or resume; raises LookupError for an unknown id."""
         if (status == "paused") != (reason is not None):
             raise ValueError("a pause needs a reason, and only a pause has one")
+        return await self._update_one(
+            "UPDATE subscriptions SET status = :status, paused_reason = :reason WHERE id = :id",
+            {"status": status, "reason": reason, "id": sub_id},
+        )
+
+    async def _update_one(self, sql: str, params: dict[str, Any]) -> Subscription:
+        """Run an UPDATE of the subscription `params["id"]`, and read it back as stored;
+        LookupError if there is no such subscription."""
+        sub_id: int = params["id"]
 
         def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                "UPDATE subscriptions SET status = ?, paused_reason = ? WHERE id = ?",
-                (status, reason, sub_id),
-            )
-            return cursor.rowcount == 1
+            return conn.execute(sql, params).rowcount == 1
 
         if not await self._db.write(write):
             raise LookupError(f"no subscription {sub_id}")

@@ -5,6 +5,7 @@ written, or rows that are valid, clean, and exactly what the preview showed."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import sqlite3
 import unicodedata
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from bot.commands.curate_input import AwardOptions, paper_from_form
 from bot.commands.curate_paper import prepare_addition
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch, Paper, Venue
 from bot.domain.text import clean_text
+from bot.domain.writes import WriteContext
 from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.store import rows
@@ -27,6 +29,8 @@ from bot.store.catalog_edits import EditWriter
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award
+
+EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 # Characters a person (or a paste) brings: letters of several scripts, digits, punctuation,
 # white space, and the troublemakers: controls, bidi overrides, zero-width and format marks.
@@ -170,7 +174,7 @@ def _check_stored(conn: sqlite3.Connection) -> None:
 
 
 def _stored(conn: sqlite3.Connection, paper_id: int) -> Paper:
-    writer = EditWriter(conn, actor="read", policy="update", batch_id="read")
+    writer = EditWriter(conn, WriteContext("read", "update", "read", EPOCH))  # reads only
     stored = writer.current("paper", str(paper_id))
     assert stored is not None
     stored.pop("removed_at")

@@ -8,9 +8,8 @@ import pytest
 from discord import app_commands
 
 from bot.commands.errors import describe
-from bot.errors import LaurelError, UserError
+from bot.errors import LaurelError, StoreBusy, StoreFull, StoreReadOnly, UserError, WriteRefused
 from bot.render.i18n import Strings
-from bot.store.errors import REFUSALS, SQLITE_BUSY, SQLITE_FULL, SQLITE_READONLY, WriteRefused
 
 STRINGS = Strings.load()
 TW = discord.Locale.taiwan_chinese
@@ -70,20 +69,20 @@ NOTHING_CHANGED = {EN: "Nothing was changed", TW: "沒有任何變更", CN: "没
 
 
 @pytest.mark.parametrize(
-    ("code", "reason"),
+    ("kind", "reason"),
     [
-        (SQLITE_BUSY, {EN: "database is busy", TW: "資料庫目前忙碌中", CN: "数据库目前正忙"}),
-        (SQLITE_READONLY, {EN: "database is read-only", TW: "唯讀", CN: "只读"}),
-        (SQLITE_FULL, {EN: "disk is full", TW: "磁碟空間已滿", CN: "磁盘空间已满"}),
+        (StoreBusy, {EN: "database is busy", TW: "資料庫目前忙碌中", CN: "数据库目前正忙"}),
+        (StoreReadOnly, {EN: "database is read-only", TW: "唯讀", CN: "只读"}),
+        (StoreFull, {EN: "disk is full", TW: "磁碟空間已滿", CN: "磁盘空间已满"}),
     ],
 )
 def test_a_refused_write_is_told_in_the_users_language(
-    code: int, reason: dict[discord.Locale, str], caplog: pytest.LogCaptureFixture
+    kind: type[WriteRefused], reason: dict[discord.Locale, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name="x", description="x", callback=_noop
     )
-    error = WriteRefused(REFUSALS[code], code)
+    error = kind("the operator's reason")
     wrapped = app_commands.CommandInvokeError(command, error)
     for locale, words in reason.items():
         with caplog.at_level(logging.WARNING):

@@ -25,13 +25,12 @@ from bot.commands.curate import _read_upload
 from bot.commands.curate_input import refusal
 from bot.commands.errors import answer_for
 from bot.domain.models import LANGUAGES, Rejection
-from bot.errors import UserError
+from bot.domain.plan import Change, Plan
+from bot.errors import StoreError, StoreFull, UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import Strings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from bot.store.errors import StoreError, WriteRefused
-from bot.store.plan import Change, Plan
 from tests.store.conftest import award, batch
 
 STRINGS = Strings.load()
@@ -148,7 +147,7 @@ async def _noop(interaction: discord.Interaction) -> None:
         (UserError("curate-unchanged"), "user_error"),
         (UserError("error-cooldown", seconds=3), "user_error"),
         (StoreError("/data/laurel.db: the database is closed"), "fault"),
-        (WriteRefused("the disk is full", 13), "fault"),
+        (StoreFull("the disk is full"), "fault"),
         (DocumentError("x.toml: not valid TOML", key="not-toml", line=1), "fault"),
         (ZeroDivisionError("a bug"), "error"),
     ],

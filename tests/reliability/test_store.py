@@ -22,12 +22,12 @@ from bot.app import LaurelBot
 from bot.catalog import formats
 from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
+from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.store import database
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_READONLY, WriteRefused
 from tests.reliability.conftest import settled
 
 PATH = "catalogue write"
@@ -82,26 +82,26 @@ async def full(db: Database) -> AsyncIterator[None]:
 
 
 FAULTS = [
-    pytest.param(locked, SQLITE_BUSY, "busy", marks=pytest.mark.fault(PATH, "locked"), id="locked"),
+    pytest.param(locked, StoreBusy, "busy", marks=pytest.mark.fault(PATH, "locked"), id="locked"),
     pytest.param(
-        read_only, SQLITE_READONLY, "read-only", marks=pytest.mark.fault(PATH, "read-only"),
+        read_only, StoreReadOnly, "read-only", marks=pytest.mark.fault(PATH, "read-only"),
         id="read-only",
     ),
     pytest.param(
-        full, SQLITE_FULL, "disk is full", marks=pytest.mark.fault(PATH, "out of space"), id="full"
+        full, StoreFull, "disk is full", marks=pytest.mark.fault(PATH, "out of space"), id="full"
     ),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("fault", "code", "words"), FAULTS)
+@pytest.mark.parametrize(("fault", "kind", "words"), FAULTS)
 async def test_a_refused_write_writes_nothing_then_once(
-    db: Database, checked: Callable[[str], None], fault: Fault, code: int, words: str
+    db: Database, checked: Callable[[str], None], fault: Fault, kind: type[WriteRefused], words: str
 ) -> None:
     catalog, before = CatalogRepository(db), counts(db.path)
     async with fault(db):
         with pytest.raises(WriteRefused) as refused:
             await catalog.apply(batch(), actor="reliability", policy="update")
-        assert refused.value.code == code
+        assert type(refused.value) is kind  # the domain error the commands answer by
         assert words in str(refused.value)
         assert "nothing was written" in str(refused.value)
         assert counts(db.path) == before

@@ -2,13 +2,15 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
+from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
 from bot.store import migrations
 from bot.store.database import Database
-from bot.store.errors import SQLITE_FULL, StoreError, WriteRefused
+from bot.store.errors import refused
 
 
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
@@ -18,6 +20,26 @@ async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) ->
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"venues", "editions", "papers", "awards", "audit", "paper_search"} <= tables
+
+
+async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db: Database) -> None:
+    # What the health check asks: a long import must not make a live bot look dead.
+    started, release = threading.Event(), threading.Event()
+
+    def long_write(conn: sqlite3.Connection) -> None:
+        started.set()
+        release.wait(10)
+
+    writing = asyncio.create_task(db.write(long_write))
+    try:
+        assert await asyncio.to_thread(started.wait, 10)
+        async with asyncio.timeout(5):
+            version = await db.schema_version()
+        assert not writing.done()  # answered while the write still held the writer
+    finally:
+        release.set()
+        await writing
+    assert version == migrations.available()[-1].version
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
@@ -192,7 +214,31 @@ async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
     await db.snapshot(cap)
     with pytest.raises(WriteRefused, match="disk is full") as refused:
         await db.write(grow)
-    assert refused.value.code == SQLITE_FULL
+    assert isinstance(refused.value, StoreFull)
     await db.snapshot(lambda conn: conn.execute("PRAGMA max_page_count = 1073741823"))
     await db.write(grow)  # the writer connection is usable again
     assert len(await db.fetchall("SELECT * FROM venues")) == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (5, StoreBusy),
+        (6, StoreBusy),
+        (8, StoreReadOnly),
+        (13, StoreFull),
+        (5 | (3 << 8), StoreBusy),
+    ],
+)
+def test_sqlites_refusals_become_the_domain_errors_the_commands_answer(
+    code: int, kind: type[WriteRefused]
+) -> None:
+    error = sqlite3.OperationalError("refused")
+    error.sqlite_errorcode = code  # an extended code keeps the primary one in its low byte
+    assert type(refused(error)) is kind
+
+
+def test_other_sqlite_errors_are_no_refusal() -> None:
+    error = sqlite3.OperationalError("no such table: x")
+    error.sqlite_errorcode = 1
+    assert refused(error) is None

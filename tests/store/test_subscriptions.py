@@ -147,3 +147,28 @@ async def test_active_timings_reads_every_page(
     await repo.set_status(made[7].id or 0, "paused", "manual")  # a page's last row, skipped
     rows = await repo.active_timings()
     assert [r.id for r in rows] == [s.id for n, s in enumerate(made) if n != 7]
+
+
+async def test_an_update_writes_every_editable_field_and_keeps_guild_and_creator(
+    db: Database,
+) -> None:
+    repo = SubscriptionRepository(db)
+    stored = await repo.add(sub())
+    changed = {
+        "channel_id": 21,
+        "theme": Theme.TEST_OF_TIME,
+        "days": {0, 6},
+        "time": dt.time(18, 5),
+        "timezone": "Asia/Taipei",
+        "language": "zh-CN",
+        "role_id": 77,
+        "filters": DigestFilter(venue="iclr", year_to=2020),
+        "status": "paused",
+        "paused_reason": "manual",
+    }
+    # Guild, creator and creation time are no part of an edit: what is given for them is not kept.
+    given = stored.model_copy(update={**changed, "guild_id": 11, "created_by": 4})
+    edited = await repo.update(given)
+    assert edited == stored.model_copy(update=changed)
+    assert await repo.get(stored.id or 0) == edited
+    assert await repo.active_timings() == []  # paused: off the schedule
