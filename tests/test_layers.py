@@ -60,7 +60,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("bot.settings", "observability"): "observability.redact: the pattern that keeps tokens out",
     # The test harness lives in the stand-in's package until issue 13 item 5 moves it out.
     ("bot.localdiscord.harness", "app"): "the test harness builds a LaurelBot",
-    ("bot.localdiscord.harness", "digests"): "the test harness drives the digest service",
     ("bot.localdiscord.harness", "domain"): "the test harness hands the bot a clock",
     ("bot.localdiscord.harness", "settings"): "the test harness makes settings",
     ("bot.localdiscord.harness", "store"): "the test harness opens the database",
