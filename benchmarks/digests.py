@@ -41,6 +41,7 @@ from benchmarks.report import Rows, machine_line, print_rows, save
 from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.localdiscord.harness import laurel_on
@@ -68,12 +69,23 @@ WORDS = [
 ]
 
 
-class Clock:
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
+class DueClock:
+    """The wall clock set by hand (it makes the posts due); intervals and waits are real, so
+    the fan-out's pacing is measured as it runs. Not the system clock: the harness starts no
+    live scheduler beside it."""
 
-    def __call__(self) -> dt.datetime:
-        return self.now
+    def __init__(self, at: dt.datetime) -> None:
+        self.at = at
+        self._real = SystemClock()
+
+    def now(self) -> dt.datetime:
+        return self.at
+
+    def monotonic(self) -> float:
+        return self._real.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await self._real.sleep(seconds)
 
 
 def build_world(server: LocalDiscord, subs: int) -> list[tuple[int, int]]:
@@ -194,7 +206,7 @@ async def fan_out(
     a time for that long first, then for as long as the fan-out runs (on a shared machine a
     longer window meets more of the other work's spikes: compare windows of similar length)."""
     server = stand.server
-    clock = Clock(due - dt.timedelta(seconds=30))
+    clock = DueClock(due - dt.timedelta(seconds=30))
     before = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
     result: dict[str, Any] = {"load_before": load()}
     async with laurel_on(server, db, Settings(digests=settings), clock=clock) as bot:
@@ -207,7 +219,7 @@ async def fan_out(
             searcher.forget()
             result["quiet_ms"] = await searcher.for_seconds(quiet)
             searcher.forget()
-        clock.now = due
+        clock.at = due
         http = bot.http
         assert isinstance(http, SweepingHTTPClient)
         swept = (http.sweeps, http.buckets_scanned, http.buckets_created)

@@ -11,11 +11,11 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.catalog import formats
+from bot.cli.common import open_database
 from bot.domain.models import CatalogBatch, Coverage
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
@@ -41,7 +41,7 @@ def register(commands: Any) -> None:
 
 async def import_file(settings: Settings, args: argparse.Namespace) -> int:
     fmt: formats.Format = args.format or formats.detect(args.path)
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         known = await EditionRepository(db).venues()
         batch = formats.read(args.path, fmt, known)
         catalog = CatalogRepository(db)
@@ -75,7 +75,7 @@ def _report(plan: Plan, *, details: bool) -> None:
 
 async def export_file(settings: Settings, args: argparse.Namespace) -> int:
     refuse_database_files(args.path, settings.database.path)
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         batch = await CatalogRepository(db).export()
     formats.write(args.path, batch, overwrite=args.force)
     print(
@@ -105,7 +105,7 @@ def refuse_database_files(target: Path, database: Path) -> None:
 
 
 async def show_stats(settings: Settings, args: argparse.Namespace) -> int:
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         coverage = await EditionRepository(db).coverage()
         papers = await PaperRepository(db).count()
         links = await LinkRepository(db).coverage()

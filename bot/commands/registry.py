@@ -26,8 +26,21 @@ def command_groups(bot: LaurelBot) -> list[commands.Cog]:
     return [
         About(bot.editions, bot.papers, bot.strings, bot.tree, {"curate": curate.shown_to}),
         Awards(bot),
-        Stats(bot.editions, bot.papers, bot.strings, bot.chart_fonts, bot.institutions),
-        PaperCommands(bot, bot.papers, bot.strings),
+        Stats(
+            bot.editions,
+            bot.papers,
+            bot.strings,
+            bot.chart_fonts,
+            bot.institutions,
+            defer_after=bot.settings.discord.defer_after_seconds,
+        ),
+        PaperCommands(
+            bot,
+            bot.papers,
+            bot.strings,
+            bot.clock,
+            defer_after=bot.settings.discord.defer_after_seconds,
+        ),
         curate,
         Digest(bot),
     ]

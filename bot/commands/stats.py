@@ -57,8 +57,12 @@ class Stats(commands.Cog):
         strings: Strings,
         fonts: ChartFonts,
         institutions: InstitutionAliases,
+        defer_after: float,
     ) -> None:
+        """`defer_after`: seconds a chart or leaderboard may take before the answer is
+        deferred ([discord] defer_after_seconds)."""
         self._institutions = institutions
+        self._defer_after = defer_after
         self._editions = editions
         self._papers = papers
         self._strings = strings
@@ -86,7 +90,7 @@ class Stats(commands.Cog):
             points = tuple(trend_points(editions))
             return await self._charts.draw(trend_chart, labels, points, chosen.year)
 
-        png = await in_time(interaction, draw())
+        png = await in_time(interaction, draw(), self._defer_after)
         embed = edition_embed(venue, chosen, previous, self._strings, language, image=TREND_PNG)
         await reply(
             interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
@@ -123,7 +127,7 @@ class Stats(commands.Cog):
             labels = await self._labels(language, "chart-compare-title", year=year)
             return await self._charts.draw(compare_chart, labels, tuple(venue_bars(rows)))
 
-        png = await in_time(interaction, draw())
+        png = await in_time(interaction, draw(), self._defer_after)
         embed = compare_embed(year, rows, missing, self._strings, language, image=COMPARE_PNG)
         await reply(
             interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
@@ -176,7 +180,7 @@ class Stats(commands.Cog):
             last=to_year,
             limit=LEADERBOARD_SIZE,
         )
-        board = await in_time(interaction, query)
+        board = await in_time(interaction, query, self._defer_after)
         if not board.entries:
             await self._raise_empty("leaders-error-no-institutions", venue, scope, interaction)
         language = language_of(interaction.locale)
@@ -207,7 +211,7 @@ class Stats(commands.Cog):
             last=to_year,
             limit=LEADERBOARD_SIZE,
         )
-        board = await in_time(interaction, query)
+        board = await in_time(interaction, query, self._defer_after)
         if not board.entries:
             await self._raise_empty("leaders-error-no-authors", venue, scope, interaction)
         embed = authors_embed(board, scope, self._strings, language_of(interaction.locale))

@@ -22,6 +22,7 @@ reads NaN.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import math
 import time
@@ -112,10 +113,11 @@ class Metrics:
 
     # -- backups ---------------------------------------------------------------------------------
 
-    def backup_done(self, ok: bool, *, at: float | None = None) -> None:
+    def backup_done(self, ok: bool, *, at: dt.datetime) -> None:
+        """A backup made (or failed) at `at`, by the clock of whoever made it."""
         self._backups.labels(outcome="ok" if ok else "error").inc()
         if ok:
-            self._last_backup.set(time.time() if at is None else at)
+            self._last_backup.set(at.timestamp())
 
     # -- exposition ------------------------------------------------------------------------------
 

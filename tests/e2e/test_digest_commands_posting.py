@@ -20,9 +20,9 @@ from bot.localdiscord.state import Overwrite, Perm
 from bot.settings import DigestSettings, Settings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
 from tests.e2e.test_digest_commands import POST, digest, stamps, stored_sub
 from tests.store.conftest import award, batch
+from tests.support.clock import ManualClock
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)(?:/(\d+))?")
 
@@ -32,7 +32,7 @@ async def _add(
 ) -> Subscription:
     guild = server.world.default_guild()
     return await laurel.subscriptions.add(
-        stored_sub(guild.id, server.channel(channel).id, **changes)
+        stored_sub(laurel, guild.id, server.channel(channel).id, **changes)
     )
 
 
@@ -127,24 +127,24 @@ MONDAY_0859 = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
 @pytest.fixture
 async def scheduled(
     server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
-) -> AsyncIterator[tuple[LaurelBot, FakeClock]]:
+) -> AsyncIterator[tuple[LaurelBot, ManualClock]]:
     """Laurel whose digests run on a clock the test moves."""
     caplog.set_level(logging.WARNING)
-    clock = FakeClock(MONDAY_0859)
+    clock = ManualClock(MONDAY_0859)
     settings = Settings(digests=DigestSettings(requests_per_second=None))
     async with laurel_on(server, db, settings, clock=clock) as bot:
         yield bot, clock
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
-async def _at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
-    clock.now = moment
+async def _at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:
+    clock.set(moment)
     await bot.digests.tick()
     await bot.digests.drain()
 
 
 async def test_the_first_post_comes_when_the_answer_said_and_only_once(
-    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+    scheduled: tuple[LaurelBot, ManualClock], server: LocalDiscord
 ) -> None:
     bot, clock = scheduled
     answer = await digest(
@@ -160,23 +160,23 @@ async def test_the_first_post_comes_when_the_answer_said_and_only_once(
 
 
 async def test_subscribing_after_todays_time_waits_for_tomorrow(
-    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+    scheduled: tuple[LaurelBot, ManualClock], server: LocalDiscord
 ) -> None:
     bot, clock = scheduled
-    clock.now = dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC)  # today's 09:00 has passed
+    clock.set(dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC))  # today's 09:00 has passed
     answer = await digest(
         server, "subscribe", channel="announcements", theme="paper-of-the-day", time="09:00"
     )
     tomorrow = dt.datetime(2026, 1, 6, 9, tzinfo=dt.UTC)
     assert stamps(answer["content"]) == [int(tomorrow.timestamp())]
-    await _at(bot, clock, clock.now + dt.timedelta(minutes=1))
+    await _at(bot, clock, clock.now() + dt.timedelta(minutes=1))
     assert server.messages("announcements") == []  # no catching up on a post never due
     await _at(bot, clock, tomorrow)
     assert len(server.messages("announcements")) == 1
 
 
 async def test_a_paused_digest_misses_its_time_and_a_resumed_one_posts_at_the_next(
-    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+    scheduled: tuple[LaurelBot, ManualClock], server: LocalDiscord
 ) -> None:
     bot, clock = scheduled
     await digest(server, "subscribe", channel="announcements", theme="paper-of-the-day")
@@ -184,18 +184,18 @@ async def test_a_paused_digest_misses_its_time_and_a_resumed_one_posts_at_the_ne
     nine = dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC)
     await _at(bot, clock, nine)
     assert server.messages("announcements") == []
-    clock.now = nine + dt.timedelta(hours=1)
+    clock.set(nine + dt.timedelta(hours=1))
     resumed = await digest(server, "resume", subscription=1)
     tomorrow = nine + dt.timedelta(days=1)
     assert stamps(resumed["content"]) == [int(tomorrow.timestamp())]
-    await _at(bot, clock, clock.now + dt.timedelta(minutes=1))
+    await _at(bot, clock, clock.now() + dt.timedelta(minutes=1))
     assert server.messages("announcements") == []  # the paused morning is not made up
     await _at(bot, clock, tomorrow)
     assert len(server.messages("announcements")) == 1
 
 
 async def test_an_edited_time_moves_the_next_post(
-    scheduled: tuple[LaurelBot, FakeClock], server: LocalDiscord
+    scheduled: tuple[LaurelBot, ManualClock], server: LocalDiscord
 ) -> None:
     bot, clock = scheduled
     await digest(server, "subscribe", channel="announcements", theme="paper-of-the-day")

@@ -22,7 +22,7 @@ from bot.localdiscord.server import LocalDiscord
 from bot.render.digest_posts import Post
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
+from tests.support.clock import ManualClock
 
 POST = "POST /channels/{channel_id}/messages"
 FORUM_POST = "POST /channels/{channel_id}/threads"
@@ -33,15 +33,17 @@ Start = Callable[[], AbstractAsyncContextManager[LaurelBot]]
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(MORNING)
+def clock() -> ManualClock:
+    return ManualClock(MORNING)
 
 
 @pytest.fixture
 def start(
-    server: LocalDiscord, db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    server: LocalDiscord, db: Database, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> Start:
-    """Starts the bot (again and again: a restart) on the same database and stand-in."""
+    """Starts the bot (again and again: a restart) on the same database and stand-in, on a
+    clock the tests move: with no live scheduler, so no tick fired by the wall clock races
+    theirs."""
     caplog.set_level(logging.WARNING)
     settings = Settings(digests=DigestSettings(requests_per_second=None, retry_base_seconds=0.01))
     return lambda: laurel_on(server, db, settings, clock=clock)
@@ -73,8 +75,8 @@ async def subscribe(
     return sub
 
 
-async def run_at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
-    clock.now = moment
+async def run_at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:
+    clock.set(moment)
     await bot.digests.tick()
     await bot.digests.drain()
 
@@ -84,7 +86,7 @@ def footers(message: dict[str, Any]) -> list[str]:
 
 
 async def test_posts_land_in_text_announcement_thread_and_forum_channels(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
     member = server.world.find_role("Member")
     subs = {
@@ -142,7 +144,7 @@ def row_nonce(rows: list[Any]) -> str:
     ],
 )
 async def test_lost_access_pauses_and_tells_the_admins_once(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: str, channel: str, reason: str
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, fault: str, channel: str, reason: str
 ) -> None:
     target = server.channel(channel).id
     first = await subscribe(bot, server, channel)
@@ -176,7 +178,7 @@ async def test_lost_access_pauses_and_tells_the_admins_once(
     ids=["503-after-store", "500-after-store", "502", "429"],
 )
 async def test_rate_limits_and_server_errors_are_retried_never_duplicated(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, fault: dict[str, Any]
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, fault: dict[str, Any]
 ) -> None:
     sub = await subscribe(bot, server, "general")
     server.inject(**{"route": POST, "channel_id": sub.channel_id, **fault})
@@ -191,17 +193,16 @@ async def test_rate_limits_and_server_errors_are_retried_never_duplicated(
 
 
 async def test_a_missed_post_is_caught_up_once_marked_late(
-    start: Start, server: LocalDiscord, clock: FakeClock
+    start: Start, server: LocalDiscord, clock: ManualClock
 ) -> None:
-    clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
     async with start() as bot:
         sub = await subscribe(bot, server, "general")
-    clock.now = dt.datetime(2026, 1, 5, 11, 30, tzinfo=dt.UTC)  # down over 09:00
+    clock.set(dt.datetime(2026, 1, 5, 11, 30, tzinfo=dt.UTC))  # down over 09:00
     for _ in range(2):  # started twice: caught up once
         async with start() as bot:
             await bot.digests.tick()
             await bot.digests.drain()
-        clock.now += dt.timedelta(minutes=1)
+        clock.advance(60)
     (message,) = server.messages(sub.channel_id)
     assert "late" in message["content"]
 
@@ -239,7 +240,7 @@ def post(marker: str) -> Post:
 
 
 async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
     delivery = DiscordDelivery(bot, None)
     since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)

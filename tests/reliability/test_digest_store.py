@@ -18,7 +18,6 @@ import pytest
 from bot.app import LaurelBot
 from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
 from tests.reliability.test_digests import (
     NINE,
     PATH,
@@ -32,6 +31,7 @@ from tests.reliability.test_digests import (
     subscribe_many,
 )
 from tests.reliability.test_store import Fault, locked, read_only
+from tests.support.clock import ManualClock
 
 __all__ = ["bot", "clock"]  # the fixtures, shared with the fan-out rows
 
@@ -84,7 +84,7 @@ async def test_a_refused_reserve_posts_the_period_once_the_store_recovers(
     bot: LaurelBot,
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     fault: Fault,
     name: str,
@@ -108,7 +108,7 @@ async def test_a_refused_mark_settles_with_the_same_nonce_once_the_store_recover
     bot: LaurelBot,
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     fault: Fault,
     name: str,
@@ -116,7 +116,7 @@ async def test_a_refused_mark_settles_with_the_same_nonce_once_the_store_recover
     subs = await subscribe_many(bot, server)
     # Every POST is held after the store: the fault comes between the send and the mark.
     server.inject("delay", route=POST, seconds=0.2, after_store=True, times=None)
-    clock.now = NINE
+    clock.set(NINE)
     await bot.digests.tick()
     await server.wait_for_request(POST)
     async with fault(db):

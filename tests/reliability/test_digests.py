@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Subscription, Theme
@@ -24,8 +25,8 @@ from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, DigestSettings, Settings
 from bot.store.database import Database
-from tests.digests.conftest import FakeClock
 from tests.reliability.test_gateway import ReadyCount
+from tests.support.clock import ManualClock
 
 PATH = "digest fan-out"
 POST = "POST /channels/{channel_id}/messages"
@@ -38,26 +39,28 @@ Checked = Callable[[str], None]
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(NINE - dt.timedelta(minutes=1))
+def clock() -> ManualClock:
+    return ManualClock(NINE - dt.timedelta(minutes=1))
 
 
 @pytest.fixture
 async def bot(
     server: LocalDiscord,
     db: Database,
-    clock: FakeClock,
+    clock: ManualClock,
     caplog: pytest.LogCaptureFixture,
     expected_errors: list[str],
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
     digests = DigestSettings(requests_per_second=None, retry_base_seconds=0.01)
     settings = Settings(digests=digests, backups=BackupSettings(enabled=False))
-    async with laurel_on(server, db, settings, clock=clock) as running:
-        # The tests drive every tick on the fake clock: a tick fired by the wall clock (each
-        # minute, or on_ready's wake) in the middle of a case would add a send to its counts.
-        # The job stays in the scheduler, so the cases that count jobs still see it.
-        running.scheduler.pause()
+    # The tests drive every tick on the fake clock: a tick fired by the wall clock (each
+    # minute, or on_ready's wake) in the middle of a case would add a send to its counts. So
+    # the scheduler is started paused before the bot sees it: it holds the jobs (the cases
+    # that count jobs see them) and fires none.
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    scheduler.start(paused=True)
+    async with laurel_on(server, db, settings, clock=clock, scheduler=scheduler) as running:
         yield running
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert [m for m in errors if not m.startswith(tuple(expected_errors) or ("\0",))] == []
@@ -87,8 +90,8 @@ async def subscribe_many(bot: LaurelBot, server: LocalDiscord) -> list[Subscript
     return subs
 
 
-async def run_at(bot: LaurelBot, clock: FakeClock, moment: dt.datetime) -> None:
-    clock.now = moment
+async def run_at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:
+    clock.set(moment)
     await bot.digests.tick()
     await bot.digests.drain()
 
@@ -171,7 +174,7 @@ def tries(server: LocalDiscord) -> Counter[int]:
 async def test_a_fan_out_through_429s_5xx_and_held_requests_posts_each_once(
     bot: LaurelBot,
     server: LocalDiscord,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     kind: str,
     options: dict[str, Any],
@@ -205,7 +208,7 @@ async def test_a_fan_out_through_429s_5xx_and_held_requests_posts_each_once(
 async def test_a_lost_channel_pauses_its_subscriptions_and_the_rest_post(
     bot: LaurelBot,
     server: LocalDiscord,
-    clock: FakeClock,
+    clock: ManualClock,
     checked: Checked,
     kind: str,
     channel: str,
@@ -236,7 +239,7 @@ async def test_a_lost_channel_pauses_its_subscriptions_and_the_rest_post(
 
 @pytest.mark.fault(PATH, "503 after the store, in a forum (no nonce)")
 async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, checked: Checked
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, checked: Checked
 ) -> None:
     guild, forum = server.world.default_guild(), server.channel("papers-forum")
     subs = []
@@ -278,12 +281,12 @@ async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
     ],
 )
 async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
-    bot: LaurelBot, server: LocalDiscord, clock: FakeClock, checked: Checked, fail_resume: bool
+    bot: LaurelBot, server: LocalDiscord, clock: ManualClock, checked: Checked, fail_resume: bool
 ) -> None:
     subs = await subscribe_many(bot, server)
     ready = ReadyCount(bot)
     server.inject("delay", route=POST, seconds=0.3, times=None)  # the fan-out spans the drop
-    clock.now = NINE
+    clock.set(NINE)
     await bot.digests.tick()
     await server.wait_for_request(POST)
     mark = len(server.gateway.frames)
@@ -299,6 +302,7 @@ async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
     await bot.digests.tick()  # what on_ready's wake runs: nothing is due twice
     await bot.digests.drain()
     server.clear_faults()
+    assert bot.scheduler is not None
     jobs = [job.id for job in bot.scheduler.get_jobs()]
     assert sum(j == "digests:tick" for j in jobs) == 1
     assert len(set(jobs)) == len(jobs)

@@ -24,7 +24,6 @@ from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
-from bot.store import database
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_READONLY, WriteRefused
@@ -170,7 +169,7 @@ def test_the_command_line_says_the_database_is_busy_and_writes_nothing(
     document = tmp_path / "award.toml"
     formats.write(document, batch())
     monkeypatch.setenv("LAUREL_DATABASE__PATH", str(path))
-    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setenv("LAUREL_DATABASE__BUSY_TIMEOUT_MS", "50")  # [database] busy_timeout_ms
     before = counts(path)
     with closing(sqlite3.connect(path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
