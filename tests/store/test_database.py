@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from bot.settings import DatabaseSettings
 from bot.store import migrations
-from bot.store.database import Database
+from bot.store.database import BUSY_TIMEOUT_MS, Database
 from bot.store.errors import SQLITE_FULL, StoreError, WriteRefused
+from tests.support.clock import ManualClock
 
 
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
@@ -18,6 +21,18 @@ async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) ->
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"venues", "editions", "papers", "awards", "audit", "paper_search"} <= tables
+
+
+async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> None:
+    """[database] busy_timeout_ms reaches the writer and every reader (the CLI hands it in)."""
+    async with await Database.open(tmp_path / "x.db", busy_timeout_ms=123, readers=2) as db:
+        writer = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
+        readers = [await db.fetchone("PRAGMA busy_timeout") for _ in range(4)]  # both, in turn
+    assert writer[0] == 123
+    assert {row[0] for row in readers if row is not None} == {123}
+    async with await Database.open(tmp_path / "x.db") as db:
+        default = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
+    assert default[0] == BUSY_TIMEOUT_MS == DatabaseSettings().busy_timeout_ms
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
@@ -78,10 +93,13 @@ async def test_an_existing_database_is_backed_up_before_migrating(
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE extra (x);")
 
-    async with await Database.open(path) as db:
+    clock = ManualClock(dt.datetime(2026, 3, 2, 9, 30, 5, tzinfo=dt.UTC))
+    async with await Database.open(path, clock=clock) as db:
         assert await db.schema_version() == current + 1
 
+    # Stamped by the clock it was handed, not the wall clock.
     (backup,) = tmp_path.glob(f"laurel.db.v{current}-*.bak")
+    assert backup.name == f"laurel.db.v{current}-20260302T093005Z.bak"
     conn = sqlite3.connect(backup)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == current
     assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'extra'").fetchone() is None
