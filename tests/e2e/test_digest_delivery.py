@@ -243,24 +243,30 @@ async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
     bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
     delivery = DiscordDelivery(bot, None)
-    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
     for name in ("general", "papers-forum"):
         channel = server.channel(name).id
         sent = await delivery.send(
             channel, post("L1-abc"), nonce="L1-abc", thread_name="Paper of the day", role_id=None
         )
+        # The stand-in stamps its messages by its own clock: "since" is a minute before that.
+        since = discord.utils.snowflake_time(sent) - dt.timedelta(minutes=1)
         await delivery.send(
             channel, post("L2-def"), nonce="L2-def", thread_name="Another day", role_id=None
         )
 
-        async def find(marker: str, thread: str = "Paper of the day", ch: int = channel) -> Any:
-            return await delivery.find(ch, marker=marker, since=since, thread_name=thread, limit=50)
+        async def find(
+            marker: str,
+            thread: str = "Paper of the day",
+            ch: int = channel,
+            at: dt.datetime = since,
+        ) -> Any:
+            return await delivery.find(ch, marker=marker, since=at, thread_name=thread, limit=50)
 
         assert await find("L1-abc") == sent
         assert await find("L9-zzz") is None
         if name == "papers-forum":
             assert await find("L1-abc", "Another day") is None  # another post's thread
-            later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5)
+            later = since + dt.timedelta(minutes=6)
             assert (
                 await delivery.find(
                     channel, marker="L1-abc", since=later, thread_name="Paper of the day", limit=50
