@@ -89,6 +89,7 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
 
     from bot.app import LaurelBot, use_endpoints
     from bot.catalog.bundled import load_bundled_into
+    from bot.domain.clock import SystemClock
     from bot.settings import DiscordSettings, Settings
     from bot.store.database import Database
     from bot.store.lock import InstanceLock
@@ -102,7 +103,13 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
             phase("database")
             use_endpoints(rest, gateway)
             scheduler = AsyncIOScheduler(timezone="UTC")
-            bot = LaurelBot(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01)
+            bot = LaurelBot(
+                settings=settings,
+                db=db,
+                scheduler=scheduler,
+                clock=SystemClock(),
+                guild_ready_timeout=0.01,
+            )
             async with bot:
                 running = asyncio.create_task(bot.start(token))
                 await bot.wait_until_ready()

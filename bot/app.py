@@ -1,14 +1,18 @@
 """LaurelBot, the composition root: settings, store and scheduler come in; commands are wired.
 
 Nothing here runs at import time, and nothing reaches for globals: whoever starts Laurel (the
-`laurel run` and `laurel console` commands, the tests) opens the database, builds the scheduler,
-and hands them in — as discord.py's advanced_startup example does.
+`laurel run` and `laurel console` commands, the tests) opens the database, builds the scheduler
+(or none: a test that moves a fake clock by hand) and the clock, and hands them in — as
+discord.py's advanced_startup example does. The one clock goes on to everything that reads
+time: digests, backups, the arXiv client, `/paper today`. Without a scheduler nothing runs by
+the wall clock: no digest tick, no backup, no search-index polling.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hashlib
 import json
 import logging
@@ -18,6 +22,7 @@ import aiohttp
 import discord
 import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.interval import IntervalTrigger
 from discord import app_commands
 from discord.ext import commands
 
@@ -30,7 +35,7 @@ from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.engine import DigestEngine
-from bot.domain.clock import Clock, SystemClock
+from bot.domain.clock import Clock
 from bot.domain.institutions import load_institutions
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
@@ -47,6 +52,7 @@ from bot.store.search_index import SearchIndex
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
+SEARCH_FOLLOW_JOB = "laurel-search-follow"
 
 
 def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
@@ -75,13 +81,15 @@ class LaurelBot(commands.Bot):
         *,
         settings: Settings,
         db: Database,
-        scheduler: AsyncIOScheduler,
+        scheduler: AsyncIOScheduler | None,
+        clock: Clock,
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
-        clock: Clock | None = None,
         commands_only: bool = False,
     ) -> None:
-        """`commands_only`: build the command tree at login and start nothing (`laurel sync`)."""
+        """`scheduler` None: nothing runs on the wall clock (digests tick when a test says, no
+        backups); `commands_only`: build the command tree at login and start nothing
+        (`laurel sync`)."""
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
         self.chart_fonts = ChartFonts()
@@ -101,19 +109,17 @@ class LaurelBot(commands.Bot):
         self.commands_only = commands_only
         self.db = db
         self.scheduler = scheduler
+        self.clock = clock
         self.institutions = load_institutions()
         # A derived index that follows the store (bot/store/search_index.py); started in
         # setup_hook, FTS5 answering until it is ready.
         self.search_index: SearchIndex | None = None
         if settings.search.engine == "tantivy":
             self.search_index = SearchIndex(db.path, settings.search.index_for(db.path))
-        self._follow: asyncio.Task[None] | None = None
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
-        clock = clock or SystemClock()  # the one clock everything that reads time is handed
-        self.clock = clock
         self.catalog = CatalogRepository(db, clock)  # audit stamps
         self.audit = AuditRepository(db)
         # Made in setup_hook (a session belongs to a running loop), closed in close().
@@ -151,19 +157,19 @@ class LaurelBot(commands.Bot):
         if self.search_index is not None:
             await self.search_index.start()
             self.db.on_catalog_write(self.search_index.catch_up)
-            self._follow = asyncio.create_task(
-                self.search_index.follow(self.settings.search.follow_seconds)
-            )
         self.http_session = aiohttp.ClientSession()
-        self.arxiv = ArxivClient(self.http_session, self.settings.arxiv)
+        self.arxiv = ArxivClient(self.http_session, self.settings.arxiv, clock=self.clock)
         for group in command_groups(self, self):
             await self.add_cog(group)
         if self.commands_only:
             return
         await self.sync_commands()
-        schedule_backups(self.scheduler, self.db, self.settings, self.metrics)
         self.digest_engine.job.install()  # one job, replaced by id: a second setup never doubles it
-        self.scheduler.start()
+        if self.scheduler is not None:
+            schedule_backups(self.scheduler, self.db, self.settings, self.metrics, self.clock)
+            self._follow_other_writers(self.scheduler)
+            if not self.scheduler.running:  # a test may hand in one it started paused
+                self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
@@ -171,6 +177,21 @@ class LaurelBot(commands.Bot):
                 ),
                 name="laurel-enrich",
             )
+
+    def _follow_other_writers(self, scheduler: AsyncIOScheduler) -> None:
+        """The search index catches up with other processes' writes (`laurel import`) every
+        [search] follow_seconds: a scheduler job, so nothing polls where no scheduler runs."""
+        if self.search_index is None:
+            return
+        scheduler.add_job(
+            self.search_index.follow,
+            IntervalTrigger(seconds=self.settings.search.follow_seconds, timezone=dt.UTC),
+            id=SEARCH_FOLLOW_JOB,
+            name="search index: other writers",
+            replace_existing=True,
+            max_instances=1,
+            coalesce=True,
+        )
 
     async def on_app_command_completion(
         self,
@@ -254,7 +275,7 @@ class LaurelBot(commands.Bot):
         return guild
 
     async def close(self) -> None:
-        if self.scheduler.running:
+        if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         if self.enrich_task is not None:
             # Each batch is one transaction: cancelled between or inside a request, nothing
@@ -263,8 +284,6 @@ class LaurelBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.enrich_task
         await self.digest_engine.supervisor.close()
-        if self._follow is not None:
-            self._follow.cancel()
         if self.search_index is not None:
             await self.search_index.close()
         try:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.domain.clock import Clock
 from bot.observability.metrics import Metrics
 from bot.settings import Settings
 from bot.store.backup_files import backup_name, made_by_laurel, prune
@@ -25,16 +25,11 @@ log = logging.getLogger(__name__)
 JOB_ID = "laurel-backup"
 # Not in the first minute: the bot is still syncing commands and filling caches then.
 START_DELAY = dt.timedelta(minutes=1)
-Clock = Callable[[], dt.datetime]
-
-
-def _utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class BackupJob:
     def __init__(
-        self, db: Database, directory: Path, keep: int, metrics: Metrics, clock: Clock = _utc_now
+        self, db: Database, directory: Path, keep: int, metrics: Metrics, clock: Clock
     ) -> None:
         self.db = db
         self.directory = directory
@@ -44,20 +39,20 @@ class BackupJob:
 
     async def run(self) -> Path | None:
         """Back up, then prune; a failure is logged and counted, and the next run tries again."""
-        now = self.clock()
+        now = self.clock.now()
         try:
             path = await self.db.backup(self.directory / backup_name(now))
             removed = prune(self.directory, self.keep, now)
         except Exception:
             log.exception("scheduled backup into %s failed", self.directory)
-            self.metrics.backup_done(False)
+            self.metrics.backup_done(False, at=now)
             return None
-        self.metrics.backup_done(True, at=now.timestamp())
+        self.metrics.backup_done(True, at=now)
         log.info("backed up to %s (%s old file(s) removed)", path, len(removed))
         return path
 
     def first_run(self, interval: dt.timedelta) -> dt.datetime:
-        now = self.clock()
+        now = self.clock.now()
         backups = made_by_laurel(self.directory)
         due = backups[-1][0] + interval if backups else now
         return max(due, now + START_DELAY)
@@ -68,7 +63,7 @@ def schedule_backups(
     db: Database,
     settings: Settings,
     metrics: Metrics,
-    clock: Clock = _utc_now,
+    clock: Clock,
 ) -> BackupJob | None:
     """Add the backup job to `scheduler` as [backups] asks; None when backups are off."""
     config = settings.backups

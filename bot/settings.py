@@ -40,6 +40,9 @@ class _Section(BaseModel):
 class DatabaseSettings(_Section):
     path: Path = Field(Path("laurel.db"), description="the SQLite database file")
     backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
+    # How long a write waits for another program's write lock (a CLI import) before the store
+    # answers "busy"; bot.store.database.BUSY_TIMEOUT_MS is the same default.
+    busy_timeout_ms: int = Field(5_000, ge=0, le=600_000)
 
     @field_validator("path", "backup_dir", mode="before")
     @classmethod
@@ -84,6 +87,10 @@ class DiscordSettings(_Section):
     # before the bot gives up saying it cannot reach it.
     connect_attempts: int = Field(6, ge=1, le=100)
     connect_backoff_seconds: float = Field(2.0, ge=0, le=600)
+    # Discord drops a first answer later than 3 s: slow work (a chart, a search) is awaited
+    # this long, then the interaction is deferred ("thinking…") and answered by an edit.
+    # bot.commands.timing.DEFER_AFTER is the same default.
+    defer_after_seconds: float = Field(1.5, ge=0, le=2.5)
 
 
 class LoggingSettings(_Section):

@@ -10,13 +10,13 @@ import asyncio
 
 import discord
 import pytest
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.http import HTTPClient
 
 from bot.app import LaurelBot
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.settings import Settings
 from bot.store.database import Database
+from tests.support.clock import ManualClock
 
 
 class UpstreamCounting(HTTPClient):
@@ -103,7 +103,7 @@ async def test_replacing_keeps_the_settings() -> None:
 
 
 async def test_laurel_bot_posts_through_it(db: Database) -> None:
-    bot = LaurelBot(settings=Settings(), db=db, scheduler=AsyncIOScheduler(timezone="UTC"))
+    bot = LaurelBot(settings=Settings(), db=db, scheduler=None, clock=ManualClock())
     try:
         assert isinstance(bot.http, SweepingHTTPClient)
         assert bot._connection.http is bot.http  # messages, channels: every model's requests
@@ -117,7 +117,7 @@ async def test_laurel_bot_posts_through_it(db: Database) -> None:
 
 
 async def test_laurel_bot_asks_for_no_message_events(db: Database) -> None:
-    bot = LaurelBot(settings=Settings(), db=db, scheduler=AsyncIOScheduler(timezone="UTC"))
+    bot = LaurelBot(settings=Settings(), db=db, scheduler=None, clock=ManualClock())
     try:
         # Its own posts would come back as MESSAGE_CREATE: a digest fan-out's worth of them.
         assert not bot.intents.guild_messages

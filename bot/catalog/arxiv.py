@@ -1,13 +1,14 @@
 """The arXiv API client: many ids per request, one request every few seconds, retries on 5xx.
 
-    client = ArxivClient(session, settings.arxiv)         # one per process, shared
+    client = ArxivClient(session, settings.arxiv, clock=clock)   # one per process, shared
     result = await client.fetch([parse_arxiv_id("2502.06768")])
     entry = result.entry(arxiv_id)                          # or ArxivNotFoundError
     paper = paper_from_arxiv(entry, year=2025)              # the catalogue's Paper
     feed = await client.search_title("Attention Is All You Need")   # ti:"…", one a request
 
-The session is handed in (the composition root owns it), and so is the clock, so tests of the
-politeness interval and of back-off advance a fake clock instead of sleeping.
+The session is handed in (the composition root owns it), and so is the clock (its monotonic
+time and its sleep), so tests of the politeness interval and of back-off advance a
+`ManualClock` instead of sleeping.
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import aiohttp
 
@@ -31,6 +30,7 @@ from bot.catalog.arxiv_errors import (
     ArxivUnavailableError,
 )
 from bot.catalog.arxiv_paper import paper_from_arxiv
+from bot.domain.clock import Clock
 from bot.domain.identifiers import ArxivId
 from bot.settings import ArxivSettings
 
@@ -44,8 +44,6 @@ __all__ = [
     "ArxivQueryError",
     "ArxivResult",
     "ArxivUnavailableError",
-    "Clock",
-    "MonotonicClock",
     "paper_from_arxiv",
     "title_phrase",
 ]
@@ -61,20 +59,6 @@ def title_phrase(title: str) -> str:
     """A title as the words of an arXiv phrase query: punctuation (quotes, colons, brackets,
     which arXiv's query parser reads as syntax) becomes space; case is arXiv's business."""
     return " ".join(re.findall(r"[^\W_]+", title))
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
-
-
-class MonotonicClock:
-    def now(self) -> float:
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +86,11 @@ class ArxivClient:
         session: aiohttp.ClientSession,
         settings: ArxivSettings,
         *,
-        clock: Clock | None = None,
+        clock: Clock,
     ) -> None:
         self._session = session
         self._settings = settings
-        self._clock = clock or MonotonicClock()
+        self._clock = clock
         # One request at a time, whoever asks: the interval is arXiv's, not one caller's.
         self._turn = asyncio.Lock()
         self._last_request: float | None = None
@@ -176,7 +160,7 @@ class ArxivClient:
             except aiohttp.ClientError as exc:
                 raise _Retryable(f"connection failed ({type(exc).__name__})") from None
             finally:
-                self._last_request = self._clock.now()
+                self._last_request = self._clock.monotonic()
         if status >= 500 or status == 429:
             raise _Retryable(f"HTTP {status}")
         if len(body) > _MAX_BODY:
@@ -196,7 +180,7 @@ class ArxivClient:
     async def _wait_turn(self) -> None:
         if self._last_request is None:
             return
-        wait = self._last_request + self._settings.min_interval_seconds - self._clock.now()
+        wait = self._last_request + self._settings.min_interval_seconds - self._clock.monotonic()
         if wait > 0:
             await self._clock.sleep(wait)
 

@@ -11,15 +11,18 @@ from pathlib import Path
 
 from bot import __version__
 from bot.cli import catalog, console, db, enrich, health, localdiscord, run, sync
+from bot.domain.clock import Clock, SystemClock
 from bot.errors import LaurelError
 from bot.settings import load_settings
 from bot.store.errors import describe_os_error, refused, sqlite_reason
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(clock: Clock | None = None) -> argparse.ArgumentParser:
+    """The command line; every subcommand reads time from `clock` (one SystemClock by default)."""
     parser = argparse.ArgumentParser(
         prog="laurel", description="Laurel: a Discord bot about award-winning research papers."
     )
+    parser.set_defaults(clock=clock or SystemClock())  # bot.cli.common.clock_of reads it
     parser.add_argument("--version", action="version", version=f"laurel {__version__}")
     parser.add_argument(
         "--config", type=Path, help="settings file (default: $LAUREL_CONFIG, else ./laurel.toml)"
@@ -36,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, *, clock: Clock | None = None) -> int:
+    args = build_parser(clock).parse_args(argv)
     try:
         settings = load_settings(args.config)
         code: int = asyncio.run(args.handler(settings, args))

@@ -11,13 +11,12 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.catalog import formats
-from bot.domain.clock import SystemClock
+from bot.cli.common import clock_of, open_database
 from bot.domain.models import CatalogBatch, Coverage
 from bot.domain.plan import Plan
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
@@ -42,10 +41,10 @@ def register(commands: Any) -> None:
 
 async def import_file(settings: Settings, args: argparse.Namespace) -> int:
     fmt: formats.Format = args.format or formats.detect(args.path)
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         known = await EditionRepository(db).venues()
         batch = formats.read(args.path, fmt, known)
-        catalog = CatalogRepository(db, SystemClock())
+        catalog = CatalogRepository(db, clock_of(args))
         options = {"actor": f"import {args.path.name}", "policy": formats.POLICY[fmt]}
         if args.dry_run or args.strict:
             plan = await _with_progress(batch, catalog, options, dry_run=True)
@@ -76,7 +75,7 @@ def _report(plan: Plan, *, details: bool) -> None:
 
 async def export_file(settings: Settings, args: argparse.Namespace) -> int:
     refuse_database_files(args.path, settings.database.path)
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         batch = await CatalogRepository(db).export()
     formats.write(args.path, batch, overwrite=args.force)
     print(
@@ -106,7 +105,7 @@ def refuse_database_files(target: Path, database: Path) -> None:
 
 
 async def show_stats(settings: Settings, args: argparse.Namespace) -> int:
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         coverage = await EditionRepository(db).coverage()
         papers = await PaperRepository(db).count()
         links = await LinkRepository(db).coverage()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.catalog.bundled import load_bundled_into
+from bot.cli.common import clock_of, open_database
 from bot.cli.enrich import RECORDINGS
 from bot.errors import LaurelError
 from bot.localarxiv.server import LocalArxiv
@@ -30,7 +31,6 @@ from bot.localdiscord.limits import SpecValidatorProtocol
 from bot.localdiscord.server import LocalDiscord
 from bot.logs import configure_logging
 from bot.settings import LoggingSettings, Settings
-from bot.store.database import Database
 from bot.store.lock import InstanceLock
 
 MIN_WIDTH, MAX_WIDTH = 24, 100  # at most about as wide as Discord draws an embed
@@ -99,12 +99,12 @@ async def run_console(settings: Settings, args: argparse.Namespace) -> int:
     validator = _validator(args.spec)
     path = settings.database.path
     with _logging(settings.logging, verbose=args.verbose), InstanceLock(path):
-        async with await Database.open(path) as db:
+        async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             async with (
                 LocalDiscord(validator=validator) as server,
                 _local_arxiv() as arxiv,
-                laurel_on(server, db, _offline(settings, arxiv.url)),
+                laurel_on(server, db, _offline(settings, arxiv.url), clock=clock_of(args)),
             ):
                 display = Display(
                     sys.stdout,

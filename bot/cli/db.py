@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.catalog import render_links
+from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
 from bot.store.backup_files import restore
-from bot.store.database import Database
 from bot.store.links import LinkRepository
 
 
@@ -39,7 +38,7 @@ def register(commands: Any) -> None:
 
 
 async def init_database(settings: Settings, args: argparse.Namespace) -> int:
-    async with await Database.open(settings.database.path) as db:
+    async with await open_database(settings, args) as db:
         plan = await load_bundled_into(db)
     assert plan is not None
     print(f"{settings.database.path}: bundled catalogue loaded ({plan.summary()})")
@@ -47,7 +46,7 @@ async def init_database(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         version = await db.schema_version()
         # A new release's bundled records, without undoing what curators did (see bundled.py).
         plan = await load_bundled_into(db, only_if_empty=True)
@@ -58,7 +57,7 @@ async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def check_database(settings: Settings, args: argparse.Namespace) -> int:
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         problems = await db.integrity_check()
         version = await db.schema_version()
         links = await LinkRepository(db).coverage()
@@ -71,9 +70,9 @@ async def check_database(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def backup_database(settings: Settings, args: argparse.Namespace) -> int:
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = clock_of(args).now().strftime("%Y%m%dT%H%M%SZ")
     target: Path = args.path or settings.database.backup_dir / f"laurel-{stamp}.db"
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         await db.backup(target)
     print(f"backed up {settings.database.path} to {target} (integrity checked)")
     return 0
@@ -91,7 +90,7 @@ async def restore_database(settings: Settings, args: argparse.Namespace) -> int:
         answer = input(f"Replace {database} with it? The current one is kept aside. [y/N] ")
         return answer.strip().lower() in ("y", "yes")
 
-    now = dt.datetime.now(dt.UTC)
+    now = clock_of(args).now()
     # Sync file work (copy, check, rename) that must not interleave with anything: nothing else
     # runs in this process, so it needs no thread.
     restored = restore(args.file, database, confirm=confirm, now=now)

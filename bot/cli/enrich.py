@@ -27,11 +27,11 @@ from bot.catalog.arxiv import ArxivClient
 from bot.catalog.arxiv_enrich import EnrichReport
 from bot.catalog.enrich_job import plan_enrich
 from bot.catalog.enrich_job import run_enrich as run_job
+from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.localarxiv.server import serve
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
-from bot.store.database import Database
 
 RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 
@@ -86,7 +86,7 @@ def arxiv_settings(settings: Settings, args: argparse.Namespace) -> ArxivSetting
 
 async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
     options = arxiv_settings(settings, args)
-    async with await Database.open(settings.database.path, create=False) as db:
+    async with await open_database(settings, args, create=False) as db:
         todo = await plan_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
         print(plan_line(len(todo.by_id), options))
         if todo.by_title:
@@ -95,7 +95,7 @@ async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
             return 0
         headers = {"User-Agent": f"laurel/{__version__} (laurel enrich)"}
         async with aiohttp.ClientSession(headers=headers) as session:
-            client = ArxivClient(session, options)
+            client = ArxivClient(session, options, clock=clock_of(args))
             with tqdm(
                 total=len(todo), unit="paper", disable=None, file=sys.stderr, leave=False
             ) as bar:

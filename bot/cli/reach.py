@@ -7,12 +7,11 @@ say so in one line, not in an aiohttp traceback.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 
 import aiohttp
 
+from bot.domain.clock import Clock
 from bot.errors import LaurelError
 from bot.settings import DiscordSettings
 
@@ -22,11 +21,10 @@ MAX_BACKOFF_SECONDS = 60.0
 PROBE_TIMEOUT_SECONDS = 10.0
 
 
-async def wait_for_discord(
-    settings: DiscordSettings, sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
-) -> None:
+async def wait_for_discord(settings: DiscordSettings, clock: Clock) -> None:
     """Return once `settings.api_base_url` answers (any answer below 500 will do: the probe
-    sends no token); raise LaurelError after `connect_attempts` tries without one."""
+    sends no token); raise LaurelError after `connect_attempts` tries without one, waiting
+    on `clock` between them."""
     url = f"{settings.api_base_url.rstrip('/')}/gateway"
     delay, attempts = settings.connect_backoff_seconds, settings.connect_attempts
     timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT_SECONDS)
@@ -41,7 +39,7 @@ async def wait_for_discord(
                 "cannot reach Discord at %s (%s); trying again in %.3g s (attempt %d of %d)",
                 settings.api_base_url, reason, delay, attempt, attempts,
             )  # fmt: skip
-            await sleep(delay)
+            await clock.sleep(delay)
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
     raise LaurelError(
         f"cannot reach Discord at {settings.api_base_url} ({reason}; {attempts} attempt(s)): "

@@ -13,13 +13,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
 from bot.catalog.bundled import load_bundled_into
+from bot.cli.common import clock_of, open_database
 from bot.cli.reach import wait_for_discord
 from bot.errors import LaurelError
 from bot.logs import configure_logging
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
-from bot.store.database import Database
 from bot.store.lock import InstanceLock
 
 
@@ -38,13 +38,14 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     token = settings.token.get_secret_value()
     configure_logging(settings.logging, secrets=[token])
     with InstanceLock(settings.database.path):
-        async with await Database.open(settings.database.path) as db:
+        async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
-            await wait_for_discord(settings.discord)
+            clock = clock_of(args)  # the one clock of this process, handed to all that reads time
+            await wait_for_discord(settings.discord, clock)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
-                LaurelBot(settings=settings, db=db, scheduler=scheduler) as bot,
+                LaurelBot(settings=settings, db=db, scheduler=scheduler, clock=clock) as bot,
                 OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
             ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.

@@ -15,9 +15,9 @@ import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
+from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
-from bot.store.database import Database
 
 
 async def _pushed(bot: LaurelBot, settings: Settings, *, force: bool) -> bool:
@@ -52,12 +52,13 @@ def register(commands: Any) -> None:
 async def sync(settings: Settings, args: argparse.Namespace) -> int:
     if settings.token is None:
         raise LaurelError("DISCORD_TOKEN is not set: `laurel sync` pushes as your bot")
-    async with await Database.open(settings.database.path) as db:
+    async with await open_database(settings, args) as db:
         use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
         bot = LaurelBot(
             settings=settings,
             db=db,
             scheduler=AsyncIOScheduler(timezone="UTC"),
+            clock=clock_of(args),
             commands_only=True,
         )
         async with bot:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -27,6 +26,7 @@ from bot.commands.paper_buttons import (
     send_paper,
 )
 from bot.commands.timing import in_time, reply
+from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
 from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
@@ -39,10 +39,6 @@ from bot.store.search_sql import PaperChoice
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
 
 
-def utc_today() -> dt.date:
-    return dt.datetime.now(dt.UTC).date()
-
-
 class PaperCommands(
     commands.GroupCog,
     group_name=_("paper"),
@@ -53,12 +49,16 @@ class PaperCommands(
         bot: commands.Bot,
         papers: PaperRepository,
         strings: Strings,
-        today: Callable[[], dt.date] = utc_today,
+        clock: Clock,
+        defer_after: float,
     ) -> None:
+        """`clock` says what day it is for /paper today (UTC); `defer_after`: seconds a search
+        may take before its answer is deferred ([discord] defer_after_seconds)."""
         self._bot = bot
         self._papers = papers
         self._strings = strings
-        self._today = today
+        self._clock = clock
+        self._defer_after = defer_after
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -110,7 +110,7 @@ class PaperCommands(
             kind=kind_of(kind),
             area=area,
         ).fitted()
-        found, more = await in_time(interaction, state.results(self._papers))
+        found, more = await in_time(interaction, state.results(self._papers), self._defer_after)
         if not found:
             raise UserError("paper-search-empty", query=esc(state.query)[:100])
         language = language_of(interaction.locale)
@@ -156,10 +156,12 @@ class PaperCommands(
         name=_("today"), description=_("Today's paper, the same for the whole server")
     )
     async def today(self, interaction: discord.Interaction) -> None:
+        # The day is read once, when the command comes in: an answer begun at 23:59:59.9 UTC
+        # is that day's paper under that day's heading, however long the store takes.
+        day = self._clock.now().astimezone(dt.UTC).date()
         ids = await self._papers.ids()
         if not ids:
             raise UserError("paper-random-empty")
-        day = self._today()
         scope = interaction.guild_id or interaction.user.id
         stored = await existing(self._papers, paper_of_the_day(ids, scope, day))
         language = language_of(interaction.locale)

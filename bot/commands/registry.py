@@ -18,6 +18,7 @@ from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 from bot.digests.service import DigestService
+from bot.domain.clock import Clock
 from bot.domain.institutions import InstitutionAliases
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import Strings
@@ -58,6 +59,8 @@ class Parts(Protocol):
     def institutions(self) -> InstitutionAliases: ...
     @property
     def arxiv(self) -> ArxivClient | None: ...
+    @property
+    def clock(self) -> Clock: ...
 
 
 def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
@@ -68,8 +71,21 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
     return [
         About(editions, papers, strings, bot.tree, {"curate": curate.shown_to}),
         Awards(bot, papers, editions, strings),
-        Stats(editions, papers, strings, parts.chart_fonts, parts.institutions),
-        PaperCommands(bot, papers, strings),
+        Stats(
+            editions,
+            papers,
+            strings,
+            parts.chart_fonts,
+            parts.institutions,
+            defer_after=parts.settings.discord.defer_after_seconds,
+        ),
+        PaperCommands(
+            bot,
+            papers,
+            strings,
+            parts.clock,
+            defer_after=parts.settings.discord.defer_after_seconds,
+        ),
         curate,
         Digest(digest.Services(parts.subscriptions, parts.digests, editions, papers, strings)),
     ]

@@ -87,8 +87,12 @@ class Stats(commands.Cog):
         strings: Strings,
         fonts: ChartFonts,
         institutions: InstitutionAliases,
+        defer_after: float,
     ) -> None:
+        """`defer_after`: seconds a chart or leaderboard may take before the answer is
+        deferred ([discord] defer_after_seconds)."""
         self._institutions = institutions
+        self._defer_after = defer_after
         self._editions = editions
         self._papers = papers
         self._strings = strings
@@ -122,7 +126,7 @@ class Stats(commands.Cog):
             points = tuple(trend_points(editions))
             return await self._charts.draw(trend_chart, labels, points, chosen.year)
 
-        png = await in_time(interaction, draw())
+        png = await in_time(interaction, draw(), self._defer_after)
         embed = edition_embed(venue, chosen, previous, self._strings, language, image=TREND_PNG)
         await reply(
             interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=TREND_PNG)
@@ -159,7 +163,7 @@ class Stats(commands.Cog):
             labels = await self._labels(language, "chart-compare-title", year=year)
             return await self._charts.draw(compare_chart, labels, tuple(venue_bars(rows)))
 
-        png = await in_time(interaction, draw())
+        png = await in_time(interaction, draw(), self._defer_after)
         embed = compare_embed(year, rows, missing, self._strings, language, image=COMPARE_PNG)
         await reply(
             interaction, embed=embed, file=discord.File(io.BytesIO(png), filename=COMPARE_PNG)
@@ -242,7 +246,7 @@ class Stats(commands.Cog):
         query = board.query(
             venue=venue.key if venue else None, first=first, last=last, limit=LEADERBOARD_SIZE
         )
-        found = await in_time(interaction, query)
+        found = await in_time(interaction, query, self._defer_after)
         if not found.entries:
             await self._raise_empty(board.empty, venue, scope, interaction)
         embed = board.embed(found, scope, language_of(interaction.locale))

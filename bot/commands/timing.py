@@ -14,14 +14,14 @@ from typing import Any, TypeVar
 import discord
 
 T = TypeVar("T")
-# Leaves half of Discord's 3 s for the defer itself to arrive under load.
-DEFER_AFTER = 1.5
 
 
-async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """Await `work`, deferring the interaction first if it takes longer than DEFER_AFTER."""
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], defer_after: float) -> T:
+    """Await `work`, deferring the interaction first if it takes longer than `defer_after`
+    seconds ([discord] defer_after_seconds: 1.5 leaves half of Discord's 3 s for the defer
+    itself to arrive under load)."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    done, _ = await asyncio.wait({task}, timeout=defer_after)
     if not done and not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
     return await task

@@ -1,18 +1,22 @@
 """LaurelBot running against a LocalDiscord in the same process: for the console, tests, benchmarks.
 
 The bot is the real one (real discord.py, real commands, real SQLite); only Discord is local.
+Time is the caller's: on the system clock the bot gets a live scheduler, as `laurel run` does;
+on a clock the caller moves by hand it gets none, so no job fired by the wall clock (a digest
+tick, a backup) races what the caller does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
-from bot.domain.clock import Clock
+from bot.domain.clock import Clock, SystemClock
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
@@ -24,6 +28,16 @@ class HarnessBot(LaurelBot):
         limit; the stand-in has none, so a re-identify need not wait."""
 
 
+class _ByClock(enum.Enum):
+    DEFAULT = enum.auto()
+
+
+def scheduler_for(clock: Clock) -> AsyncIOScheduler | None:
+    """A live scheduler on the system clock; none on any other (its jobs would fire by the
+    wall clock, which a fake clock does not follow)."""
+    return AsyncIOScheduler(timezone="UTC") if isinstance(clock, SystemClock) else None
+
+
 @asynccontextmanager
 async def laurel_on(
     server: LocalDiscord,
@@ -32,12 +46,17 @@ async def laurel_on(
     *,
     ready_timeout: float = 10,
     clock: Clock | None = None,
+    scheduler: AsyncIOScheduler | _ByClock | None = _ByClock.DEFAULT,
 ) -> AsyncIterator[LaurelBot]:
     """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after.
 
-    `clock` is the bot's clock (the system's by default): tests drive scheduled posts
-    through time with a `ManualClock`.
+    `clock`: the bot's one clock (the system's if None); a test moves a ManualClock to drive
+    scheduled posts and `/paper today` through time. `scheduler`: by default `scheduler_for`
+    the clock; a test that counts jobs hands in one it started paused.
     """
+    clock = clock or SystemClock()
+    if isinstance(scheduler, _ByClock):
+        scheduler = scheduler_for(clock)
     # Without settings of its own, a harness run (a test, a benchmark) is no deployment: it
     # keeps no backups of its throwaway database.
     settings = settings or Settings(backups=BackupSettings(enabled=False))
@@ -46,7 +65,6 @@ async def laurel_on(
     )
     settings = settings.model_copy(update={"discord": endpoint})
     use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
-    scheduler = AsyncIOScheduler(timezone="UTC")
     bot = HarnessBot(
         settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock
     )

@@ -28,6 +28,7 @@ and `ok` or `error` for backups. A gauge whose source is not connected or failed
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import math
 import time
@@ -162,10 +163,11 @@ class Metrics:
 
     # -- backups ---------------------------------------------------------------------------------
 
-    def backup_done(self, ok: bool, *, at: float | None = None) -> None:
+    def backup_done(self, ok: bool, *, at: dt.datetime) -> None:
+        """A backup made (or failed) at `at`, by the clock of whoever made it."""
         self._backups.labels(outcome="ok" if ok else "error").inc()
         if ok:
-            self._last_backup.set(time.time() if at is None else at)
+            self._last_backup.set(at.timestamp())
 
     # -- exposition ------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 
+from bot.domain.clock import Clock, SystemClock
 from bot.store import migrations
 from bot.store.errors import (
     SQLITE_BUSY,
@@ -34,15 +35,17 @@ from bot.store.errors import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Params = Sequence[Any] | Mapping[str, Any]
+# How long a write waits for another program's write lock before the store says "busy"; the
+# default of [database] busy_timeout_ms, which whoever opens the database hands in.
 BUSY_TIMEOUT_MS = 5_000
 # One reader per core: SQLite releases the GIL while it works, so two searches run at once
 # instead of queueing behind one connection (benchmarks/interactions measures it).
 READERS = 2
 
 
-def _configure(conn: sqlite3.Connection) -> None:
+def _configure(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
     conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     conn.execute("PRAGMA foreign_keys = ON")
 
 
@@ -64,7 +67,7 @@ def _code(error: sqlite3.Error) -> int:
     return getattr(error, "sqlite_errorcode", 0) & 0xFF
 
 
-def _refuse_read_only(conn: sqlite3.Connection, path: Path) -> None:
+def _refuse_read_only(conn: sqlite3.Connection, path: Path, busy_timeout_ms: int) -> None:
     """Refuse to start on a database every write to which would be refused.
 
     A file already in WAL mode opens read-only without a word; the first write would fail.
@@ -85,12 +88,16 @@ def _refuse_read_only(conn: sqlite3.Connection, path: Path) -> None:
         if _code(exc) not in (SQLITE_BUSY, SQLITE_LOCKED):
             raise
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
 
 
 class Database:
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self, path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, clock: Clock | None = None
+    ) -> None:
         self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._clock: Clock = clock or SystemClock()  # stamps the pre-migration backup's name
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
         self._writer: sqlite3.Connection | None = None
         self._readers: list[aiosqlite.Connection] = []
@@ -102,21 +109,31 @@ class Database:
         self._generation = 0
 
     @classmethod
-    async def open(cls, path: Path, *, create: bool = True, readers: int = READERS) -> Self:
+    async def open(
+        cls,
+        path: Path,
+        *,
+        create: bool = True,
+        readers: int = READERS,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        clock: Clock | None = None,
+    ) -> Self:
         """Open (and with `create`, make) the database at `path` and bring its schema up to date.
 
         `readers` connections answer reads side by side (WAL lets them run while one writes).
+        `busy_timeout_ms` and `clock` come from whoever opens it ([database] settings, the
+        composition root's clock).
         """
         if not create and not path.exists():  # noqa: ASYNC240 (one stat, before any I/O starts)
             raise StoreError(f"no database at {path}: run `laurel db init` first")
-        db = cls(path)
+        db = cls(path, busy_timeout_ms=busy_timeout_ms, clock=clock)
         try:
             await db._run(db._open_writer)
             for _ in range(readers):
                 reader = await aiosqlite.connect(path, isolation_level=None)
                 db._readers.append(reader)
                 reader.row_factory = sqlite3.Row
-                await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
                 await reader.execute("PRAGMA query_only = ON")
                 db._idle.put_nowait(reader)
         except BaseException:
@@ -135,7 +152,7 @@ class Database:
         conn = sqlite3.connect(self.path, isolation_level=None)
         self._writer = conn
         try:
-            _configure(conn)
+            _configure(conn, self.busy_timeout_ms)
             # Checked before anything writes to the file: a refused database stays as it was.
             migrations.refuse_newer(conn)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -146,8 +163,8 @@ class Database:
         if mode != "wal":
             raise StoreError(f"{self.path}: could not switch to WAL journaling (got {mode})")
         conn.execute("PRAGMA synchronous = NORMAL")
-        _refuse_read_only(conn, self.path)
-        migrations.migrate(conn, self.path)
+        _refuse_read_only(conn, self.path, self.busy_timeout_ms)
+        migrations.migrate(conn, self.path, self._clock.now())
 
     async def close(self) -> None:
         readers, self._readers = self._readers, []
@@ -223,7 +240,7 @@ class Database:
     def _in_transaction(self, fn: Callable[[sqlite3.Connection], T], commit: bool) -> T:
         conn = self._require_writer()
         try:
-            conn.execute("BEGIN IMMEDIATE")  # waits up to BUSY_TIMEOUT_MS for the write lock
+            conn.execute("BEGIN IMMEDIATE")  # waits up to busy_timeout_ms for the write lock
             try:
                 result = fn(conn)
                 conn.execute("COMMIT" if commit else "ROLLBACK")

@@ -51,17 +51,17 @@ def refuse_newer(conn: sqlite3.Connection) -> int:
     return version
 
 
-def migrate(conn: sqlite3.Connection, db_path: Path | None) -> list[Migration]:
+def migrate(conn: sqlite3.Connection, db_path: Path | None, now: dt.datetime) -> list[Migration]:
     """Bring the schema up to date; return what was applied.
 
     A database written by a newer Laurel is refused rather than guessed at. An existing database
-    is backed up beside itself before its schema changes.
+    is backed up beside itself before its schema changes, in a file stamped with `now`.
     """
     migrations = available()
     version = refuse_newer(conn)
     pending = [m for m in migrations if m.version > version]
     if pending and version > 0 and db_path is not None:
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
         backup_to(conn, db_path.with_name(f"{db_path.name}.v{version}-{stamp}.bak"))
     for migration in pending:
         try:

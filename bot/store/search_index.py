@@ -152,14 +152,14 @@ class SearchIndex:
                     return
                 rebuild = False
 
-    async def follow(self, seconds: float) -> None:
-        """Catch up every `seconds`, for writes other processes make; runs until cancelled."""
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await self.catch_up()
-            except (sqlite3.Error, OSError, ValueError):
-                log.exception("search index: catching up failed; trying again later")
+    async def follow(self) -> None:
+        """Catch up with writes other processes made. The bot's scheduler runs it every
+        [search] follow_seconds; with no scheduler (a test on a clock it moves) it does not run,
+        and the writes of this process are caught up as they commit."""
+        try:
+            await self.catch_up()
+        except (sqlite3.Error, OSError, ValueError):
+            log.exception("search index: catching up failed; trying again later")
 
     async def close(self) -> None:
         """Stop: a rebuild under way stops at its next document and is rolled back (the next

@@ -30,8 +30,8 @@ _PLACEHOLDERS = ", ".join(f":{name}" for name in _NAMES)
 
 # Ids to a query in `by_ids`: well under SQLite's 32,766 bound parameters.
 _IDS_AT_ONCE = 500
-# Rows to a page in `active_timings`.
-_PAGE = 1_000
+# Rows to a page in `active_timings` (a test of the paging hands in a smaller page).
+PAGE = 1_000
 
 
 def days_mask(days: frozenset[int]) -> int:
@@ -113,8 +113,9 @@ def subscription_model(row: sqlite3.Row) -> Subscription:
 
 
 class SubscriptionRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, page: int = PAGE) -> None:
         self._db = db
+        self._page = page
 
     async def add(self, sub: Subscription) -> Subscription:
         """Store a new subscription; a guild holds at most 25 (a `UserError` beyond that).
@@ -168,10 +169,10 @@ class SubscriptionRepository:
             rows = await self._db.fetchall(
                 f"SELECT id, {_COLUMNS} FROM subscriptions"  # noqa: S608 (constant columns)
                 " WHERE status = 'active' AND id > ? ORDER BY id LIMIT ?",
-                (after, _PAGE),
+                (after, self._page),
             )
             found += [_scheduled(row) for row in rows]
-            if len(rows) < _PAGE:
+            if len(rows) < self._page:
                 return found
             after = rows[-1]["id"]
 

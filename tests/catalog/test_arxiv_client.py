@@ -20,7 +20,7 @@ from bot.catalog.arxiv import (
 from bot.domain.identifiers import ArxivId, parse_arxiv_id
 from bot.localarxiv.server import LocalArxiv
 from bot.settings import ArxivSettings
-from tests.catalog.arxiv_support import FakeClock
+from tests.support.clock import ManualClock
 
 
 @pytest.fixture
@@ -29,13 +29,13 @@ def recordings(shared_dir: Path) -> Path:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
-async def arxiv(recordings: Path, clock: FakeClock) -> AsyncIterator[LocalArxiv]:
-    async with LocalArxiv(recordings, clock=clock.now) as server:
+async def arxiv(recordings: Path, clock: ManualClock) -> AsyncIterator[LocalArxiv]:
+    async with LocalArxiv(recordings, clock=clock.monotonic) as server:
         yield server
 
 
@@ -46,7 +46,7 @@ async def session() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 def client_for(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock, **settings: Any
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock, **settings: Any
 ) -> ArxivClient:
     return ArxivClient(session, ArxivSettings(base_url=arxiv.url, **settings), clock=clock)
 
@@ -55,7 +55,9 @@ def ids(*texts: str) -> list[ArxivId]:
     return [parse_arxiv_id(t) for t in texts]
 
 
-async def test_one_id(arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock) -> None:
+async def test_one_id(
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
+) -> None:
     client = client_for(arxiv, session, clock)
     (wanted,) = ids("1605.08386")
     result = await client.fetch([wanted])
@@ -66,7 +68,7 @@ async def test_one_id(arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: 
 
 
 async def test_several_ids_in_one_request_and_the_missing_named(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     client = client_for(arxiv, session, clock)
     # 0808.05394 is malformed to Laurel's parser but not to arXiv's, which finds nothing.
@@ -84,7 +86,7 @@ async def test_several_ids_in_one_request_and_the_missing_named(
 
 
 async def test_a_version_arxiv_does_not_have_is_missing(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     result = await client_for(arxiv, session, clock).fetch(ids("2104.12255v2"))
     assert result.entries == ()
@@ -92,7 +94,7 @@ async def test_a_version_arxiv_does_not_have_is_missing(
 
 
 async def test_batches_are_spaced_three_seconds_apart(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     client = client_for(arxiv, session, clock, ids_per_request=2)
     asked = ids("1605.08386", "astro-ph/0601001", "1707.08567", "2104.12255", "2202.12139")
@@ -107,7 +109,7 @@ async def test_batches_are_spaced_three_seconds_apart(
 
 
 async def test_callers_at_once_share_one_pace(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     client = client_for(arxiv, session, clock)
     await asyncio.gather(
@@ -118,17 +120,17 @@ async def test_callers_at_once_share_one_pace(
 
 
 async def test_no_wait_when_the_last_request_is_long_past(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     client = client_for(arxiv, session, clock)
     await client.fetch(ids("1605.08386"))
-    clock.time += 10
+    clock.advance(10)
     await client.fetch(ids("1707.08567"))
     assert clock.sleeps == []
 
 
 async def test_5xx_is_retried_with_backoff(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     arxiv.faults.fail(2, status=503)
     client = client_for(arxiv, session, clock, backoff_seconds=5.0, min_interval_seconds=3.0)
@@ -140,7 +142,7 @@ async def test_5xx_is_retried_with_backoff(
 
 
 async def test_5xx_every_time_is_arxiv_unavailable(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     arxiv.faults.fail(3, status=502)
     client = client_for(arxiv, session, clock, retries=2, backoff_seconds=1.0)
@@ -158,7 +160,7 @@ async def test_5xx_every_time_is_arxiv_unavailable(
 
 
 async def test_a_slow_reply_times_out_and_is_retried(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     arxiv.faults.delay(1, seconds=30)
     client = client_for(arxiv, session, clock, timeout_seconds=0.2, backoff_seconds=0)
@@ -168,7 +170,7 @@ async def test_a_slow_reply_times_out_and_is_retried(
 
 
 async def test_only_timeouts_is_arxiv_unavailable(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     arxiv.faults.delay(2, seconds=30)
     client = client_for(arxiv, session, clock, timeout_seconds=0.1, retries=1)
@@ -178,7 +180,7 @@ async def test_only_timeouts_is_arxiv_unavailable(
 
 
 async def test_arxivs_error_feed_is_raised_with_its_message(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     client = client_for(arxiv, session, clock)
     # An id our parser would refuse, sent anyway: arXiv answers 400 with an "Error" entry.
@@ -189,7 +191,7 @@ async def test_arxivs_error_feed_is_raised_with_its_message(
 
 
 async def test_nobody_listening_is_arxiv_unavailable(
-    session: aiohttp.ClientSession, clock: FakeClock
+    session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     server = await LocalArxiv().start()
     url = server.url
@@ -201,7 +203,7 @@ async def test_nobody_listening_is_arxiv_unavailable(
 
 
 async def test_every_recorded_entry_in_one_large_reply(
-    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: FakeClock
+    arxiv: LocalArxiv, session: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     every = [ArxivId(key) for key in arxiv.entries]
     result = await client_for(arxiv, session, clock, ids_per_request=200).fetch(every)
@@ -213,7 +215,8 @@ async def test_every_recorded_entry_in_one_large_reply(
 
 async def test_search_title_asks_one_phrase_and_strips_query_syntax(recordings: Path) -> None:
     async with LocalArxiv(recordings) as server, aiohttp.ClientSession() as http:
-        client = ArxivClient(http, ArxivSettings(base_url=server.url, min_interval_seconds=0))
+        settings = ArxivSettings(base_url=server.url, min_interval_seconds=0)
+        client = ArxivClient(http, settings, clock=ManualClock())
         feed = await client.search_title('Heat-bath random walks: with "Markov" bases')
         nothing = await client.search_title("…!?")
     assert [e.id.id for e in feed.entries] == ["1605.08386"]

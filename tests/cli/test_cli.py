@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import sqlite3
@@ -16,6 +17,7 @@ import pytest
 
 from bot.cli import main
 from bot.store import migrations
+from tests.support.clock import ManualClock
 
 VENUES = ("ICML", "NeurIPS", "ICLR", "AAAI", "IJCAI")
 GOOD_TITLE = "A Paper That Only This Test Has Heard Of"
@@ -305,6 +307,14 @@ def test_backup_without_a_path_writes_into_the_backup_folder(
     assert scalar(copy, "SELECT count(*) FROM awards") == scalar(
         initialized, "SELECT count(*) FROM awards"
     )
+
+
+def test_the_backups_name_is_stamped_by_the_command_lines_clock(
+    capsys: pytest.CaptureFixture[str], initialized: Path, workdir: Path
+) -> None:
+    clock = ManualClock(dt.datetime(2026, 3, 2, 9, 30, 5, tzinfo=dt.UTC))
+    assert main(["db", "backup"], clock=clock) == 0
+    assert listing(workdir / "backups") == ["laurel-20260302T093005Z.db"]
 
 
 # -- export and import ----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bot.settings import ArxivSettings, Settings
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository
 from bot.store.papers import PaperRepository
-from tests.catalog.arxiv_support import FakeClock
+from tests.support.clock import ManualClock
 
 # Papers whose arXiv ids the recordings hold, each lacking something else.
 AWARDS = """
@@ -241,8 +241,11 @@ async def test_limit_and_an_invalid_batch(
 
 
 async def test_batches_go_one_request_every_three_seconds(recordings: Path, db_path: Path) -> None:
-    clock = FakeClock()
-    async with LocalArxiv(recordings, clock=clock.now) as server, aiohttp.ClientSession() as http:
+    clock = ManualClock()
+    async with (
+        LocalArxiv(recordings, clock=clock.monotonic) as server,
+        aiohttp.ClientSession() as http,
+    ):
         client = ArxivClient(http, ArxivSettings(base_url=server.url), clock=clock)
         async with await Database.open(db_path, create=False) as db:
             report = await enrich(db, client, await to_enrich(db), batch=4)

@@ -7,6 +7,7 @@ the stand-in does not know, the stand-in itself failed, or the bot logged an err
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import AsyncIterator
 
@@ -15,15 +16,37 @@ import pytest
 from bot.app import LaurelBot
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import Settings
 from bot.store.database import Database
+from tests.support.clock import ManualClock
+
+
+@pytest.fixture
+def laurel_settings() -> Settings | None:
+    """The settings `laurel` starts with; None: the harness's own. A test that needs others
+    parametrizes this name (`@pytest.mark.parametrize("laurel_settings", [...])`)."""
+    return None
+
+
+@pytest.fixture
+def laurel_time() -> dt.datetime | None:
+    """Where `laurel`'s clock starts. None: the system clock, with a live scheduler. A time
+    (parametrize this name): a ManualClock there, which the test reads and moves through
+    `laurel.clock`, and no scheduler, so nothing fires by the wall clock."""
+    return None
 
 
 @pytest.fixture
 async def laurel(
-    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+    server: LocalDiscord,
+    db: Database,
+    caplog: pytest.LogCaptureFixture,
+    laurel_settings: Settings | None,
+    laurel_time: dt.datetime | None,
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db) as bot:
+    clock = ManualClock(laurel_time) if laurel_time is not None else None
+    async with laurel_on(server, db, laurel_settings, clock=clock) as bot:
         yield bot
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in errors] == [], "the bot logged errors"

@@ -19,6 +19,7 @@ from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.settings import load_settings
 from bot.store.database import Database
+from tests.support.clock import ManualClock
 
 PUT = "PUT /applications/{application_id}/commands"
 GET = "GET /applications/{application_id}/commands"
@@ -56,15 +57,15 @@ async def test_laurel_sync_pushes_what_discord_lacks_and_force_pushes_anyway(
     server: LocalDiscord, sync_settings: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = load_settings(None)
-    assert await sync(settings, argparse.Namespace(force=False)) == 0
+    assert await sync(settings, argparse.Namespace(force=False, clock=ManualClock())) == 0
     assert len(server.requests_to(PUT)) == 1
     assert "pushed" in capsys.readouterr().out
 
-    assert await sync(settings, argparse.Namespace(force=False)) == 0
+    assert await sync(settings, argparse.Namespace(force=False, clock=ManualClock())) == 0
     assert len(server.requests_to(PUT)) == 1
     assert "Discord holds these commands already" in capsys.readouterr().out
 
-    assert await sync(settings, argparse.Namespace(force=True)) == 0
+    assert await sync(settings, argparse.Namespace(force=True, clock=ManualClock())) == 0
     assert len(server.requests_to(PUT)) == 2
     assert "pushed" in capsys.readouterr().out
 
@@ -74,13 +75,13 @@ async def test_laurel_sync_says_in_one_line_what_is_wrong(
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "not-the-token")
     with pytest.raises(LaurelError, match=r"^Discord refused the token in DISCORD_TOKEN") as bad:
-        await sync(load_settings(None), argparse.Namespace(force=False))
+        await sync(load_settings(None), argparse.Namespace(force=False, clock=ManualClock()))
     assert "\n" not in str(bad.value)
     monkeypatch.setenv("DISCORD_TOKEN", server.token)
     monkeypatch.setenv("LAUREL_DISCORD__API_BASE_URL", "http://127.0.0.1:9/api/v10")
     with pytest.raises(
         LaurelError, match=r"^could not reach Discord at http://127\.0\.0\.1:9"
     ) as away:
-        await sync(load_settings(None), argparse.Namespace(force=False))
+        await sync(load_settings(None), argparse.Namespace(force=False, clock=ManualClock()))
     assert "\n" not in str(away.value)
     assert server.requests_to(PUT) == []

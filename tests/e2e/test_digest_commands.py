@@ -104,10 +104,15 @@ async def test_digest_is_for_server_managers_and_only_in_servers(
     assert command["name_localizations"]["zh-TW"] == "定期摘要"
 
 
+# A Monday morning in Berlin winter: the bot's clock, set by `laurel_time`.
+MONDAY = dt.datetime(2026, 1, 5, 6, 10, tzinfo=dt.UTC)
+on_monday = pytest.mark.parametrize("laurel_time", [MONDAY], ids=["monday"])
+
+
+@on_monday
 async def test_subscribing_posts_nothing_and_says_when_the_first_post_comes(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    before = dt.datetime.now(dt.UTC)
     answer = await digest(
         server,
         "subscribe",
@@ -116,15 +121,15 @@ async def test_subscribing_posts_nothing_and_says_when_the_first_post_comes(
         time="07:30",
         timezone="europe/berlin",
     )
-    after = dt.datetime.now(dt.UTC)
     text = answer["content"]
     assert text.startswith("Subscribed **#1 · Paper of the day**")
     announcements = server.channel("announcements")
     assert f"<#{announcements.id}> · every day at 07:30 (Europe/Berlin)" in text
     assert "Nothing was posted now" in text
     (first,) = stamps(text)
-    expected = {next_local(dt.time(7, 30), "Europe/Berlin", t) for t in (before, after)}
-    assert first in {int(e.timestamp()) for e in expected}
+    # 07:30 in Berlin is 06:30 UTC: twenty minutes after the bot's clock says it is now.
+    assert first == int(next_local(dt.time(7, 30), "Europe/Berlin", laurel.clock.now()).timestamp())
+    assert first == int(dt.datetime(2026, 1, 5, 6, 30, tzinfo=dt.UTC).timestamp())
     assert server.messages(announcements.id) == []
     assert server.requests_to(POST) == []
     (stored,) = await laurel.subscriptions.in_guild(server.world.default_guild().id)
@@ -285,12 +290,14 @@ async def test_members_without_manage_server_are_refused(
 async def test_a_server_holds_at_most_25(laurel: LaurelBot, server: LocalDiscord) -> None:
     guild = server.world.default_guild()
     for _ in range(25):
-        await laurel.subscriptions.add(stored_sub(guild.id, server.channel("general").id))
+        await laurel.subscriptions.add(stored_sub(laurel, guild.id, server.channel("general").id))
     text = await _refused(laurel, server, channel="general", theme="paper-of-the-day")
     assert text.startswith("A server can hold at most 25 digest subscriptions.")
 
 
-def stored_sub(guild_id: int, channel_id: int, **changes: Any) -> Subscription:
+def stored_sub(bot: LaurelBot, guild_id: int, channel_id: int, **changes: Any) -> Subscription:
+    """A subscription made now by `bot`'s clock (made before a time that has passed, it would
+    be caught up at the next tick)."""
     data: dict[str, Any] = {
         "guild_id": guild_id,
         "channel_id": channel_id,
@@ -298,7 +305,7 @@ def stored_sub(guild_id: int, channel_id: int, **changes: Any) -> Subscription:
         "time": dt.time(9),
         "timezone": "UTC",
         "created_by": 1,
-        "created_at": dt.datetime.now(dt.UTC),
+        "created_at": bot.clock.now(),
     }
     return Subscription.model_validate(data | changes)
 

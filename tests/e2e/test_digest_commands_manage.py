@@ -13,6 +13,7 @@ from tests.e2e.test_digest_commands import (
     ada_id,
     digest,
     next_local,
+    on_monday,
     stamps,
     stored_sub,
     years,
@@ -21,16 +22,15 @@ from tests.e2e.test_digest_commands import (
 
 async def _add(laurel: LaurelBot, server: LocalDiscord, **changes: Any) -> Subscription:
     guild, general = server.world.default_guild(), server.channel("general")
-    return await laurel.subscriptions.add(stored_sub(guild.id, general.id, **changes))
+    return await laurel.subscriptions.add(stored_sub(laurel, guild.id, general.id, **changes))
 
 
+@on_monday
 async def test_the_list_shows_each_next_post_as_a_discord_timestamp(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    before = dt.datetime.now(dt.UTC)
     await _add(laurel, server, time=dt.time(6, 15), timezone="Asia/Taipei")
     await _add(laurel, server, status="paused", paused_reason="not-found")
-    after = dt.datetime.now(dt.UTC)
     answer = await digest(server, "list")
     (embed,) = answer["embeds"]
     assert embed["title"] == "Digests in Laurel Lab"
@@ -38,8 +38,9 @@ async def test_the_list_shows_each_next_post_as_a_discord_timestamp(
     assert first["name"] == "#1 · Paper of the day"
     assert "every day at 06:15 (Asia/Taipei)" in first["value"]
     (due,) = stamps(first["value"])
-    expected = {next_local(dt.time(6, 15), "Asia/Taipei", t) for t in (before, after)}
-    assert due in {int(e.timestamp()) for e in expected}
+    # At 06:10 UTC it is 14:10 in Taipei (UTC+8): the next 06:15 there is 22:15 UTC tonight.
+    assert due == int(next_local(dt.time(6, 15), "Asia/Taipei", laurel.clock.now()).timestamp())
+    assert due == int(dt.datetime(2026, 1, 5, 22, 15, tzinfo=dt.UTC).timestamp())
     assert stamps(second["value"]) == []
     assert "Paused: the channel is gone." in second["value"]
     assert embed["footer"]["text"] == "2 of at most 25 · times show in your own time zone"
@@ -101,7 +102,7 @@ async def test_a_digest_whose_channel_is_gone_is_not_resumed_but_moved(
 ) -> None:
     guild = server.world.default_guild().id
     gone = await laurel.subscriptions.add(
-        stored_sub(guild, 999, status="paused", paused_reason="not-found")
+        stored_sub(laurel, guild, 999, status="paused", paused_reason="not-found")
     )
     assert gone.id is not None
     refused = await digest(server, "resume", subscription=gone.id)
@@ -167,7 +168,7 @@ async def test_edit_with_nothing_to_change_or_a_wrong_value_writes_nothing(
 async def test_another_servers_digest_is_not_found_here(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    elsewhere = await laurel.subscriptions.add(stored_sub(guild_id=4242, channel_id=4343))
+    elsewhere = await laurel.subscriptions.add(stored_sub(laurel, guild_id=4242, channel_id=4343))
     assert elsewhere.id is not None
     for subcommand in ("pause", "remove", "preview", "post-now"):
         answer = await digest(server, subcommand, subscription=elsewhere.id)
@@ -180,7 +181,7 @@ async def test_another_servers_digest_is_not_found_here(
 async def test_the_subscription_option_offers_this_servers_digests_to_its_managers(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    await laurel.subscriptions.add(stored_sub(guild_id=4242, channel_id=4343))
+    await laurel.subscriptions.add(stored_sub(laurel, guild_id=4242, channel_id=4343))
     mine = await _add(laurel, server, timezone="Europe/Berlin")
     await _add(laurel, server, theme="new-awards", status="paused", paused_reason="manual")
     offered = await server.autocomplete(

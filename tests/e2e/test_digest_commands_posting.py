@@ -32,7 +32,7 @@ async def _add(
 ) -> Subscription:
     guild = server.world.default_guild()
     return await laurel.subscriptions.add(
-        stored_sub(guild.id, server.channel(channel).id, **changes)
+        stored_sub(laurel, guild.id, server.channel(channel).id, **changes)
     )
 
 

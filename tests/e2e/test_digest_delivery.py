@@ -42,7 +42,9 @@ def clock() -> ManualClock:
 def start(
     server: LocalDiscord, db: Database, clock: ManualClock, caplog: pytest.LogCaptureFixture
 ) -> Start:
-    """Starts the bot (again and again: a restart) on the same database and stand-in."""
+    """Starts the bot (again and again: a restart) on the same database and stand-in, on a
+    clock the tests move: with no live scheduler, so no tick fired by the wall clock races
+    theirs."""
     caplog.set_level(logging.WARNING)
     settings = Settings(digests=DigestSettings(requests_per_second=None, retry_base_seconds=0.01))
     return lambda: laurel_on(server, db, settings, clock=clock)
@@ -240,25 +242,31 @@ def post(marker: str) -> Post:
 async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
     bot: LaurelBot, server: LocalDiscord, clock: ManualClock
 ) -> None:
-    delivery = DiscordDelivery(bot, None, SystemClock())
-    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    delivery = DiscordDelivery(bot, None, clock)
     for name in ("general", "papers-forum"):
         channel = server.channel(name).id
         sent = await delivery.send(
             channel, post("L1-abc"), nonce="L1-abc", thread_name="Paper of the day", role_id=None
         )
+        # The stand-in stamps its messages by its own clock: "since" is a minute before that.
+        since = discord.utils.snowflake_time(sent) - dt.timedelta(minutes=1)
         await delivery.send(
             channel, post("L2-def"), nonce="L2-def", thread_name="Another day", role_id=None
         )
 
-        async def find(marker: str, thread: str = "Paper of the day", ch: int = channel) -> Any:
-            return await delivery.find(ch, marker=marker, since=since, thread_name=thread, limit=50)
+        async def find(
+            marker: str,
+            thread: str = "Paper of the day",
+            ch: int = channel,
+            at: dt.datetime = since,
+        ) -> Any:
+            return await delivery.find(ch, marker=marker, since=at, thread_name=thread, limit=50)
 
         assert await find("L1-abc") == sent
         assert await find("L9-zzz") is None
         if name == "papers-forum":
             assert await find("L1-abc", "Another day") is None  # another post's thread
-            later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5)
+            later = since + dt.timedelta(minutes=6)
             assert (
                 await delivery.find(
                     channel, marker="L1-abc", since=later, thread_name="Paper of the day", limit=50

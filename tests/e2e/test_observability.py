@@ -180,10 +180,12 @@ async def test_the_bot_schedules_its_backups_at_setup(
         backups=BackupSettings(interval_hours=12),
     )
     async with laurel_on(server, db, settings) as bot:
+        assert bot.scheduler is not None  # the system clock: a live scheduler
         job = bot.scheduler.get_job(JOB_ID)
         assert job.trigger.interval == dt.timedelta(hours=12)
         assert str(job.trigger.timezone) == "UTC"
     async with laurel_on(server, db) as bot:  # a harness run without settings keeps none
+        assert bot.scheduler is not None
         assert bot.scheduler.get_job(JOB_ID) is None
 
 

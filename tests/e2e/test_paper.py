@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from typing import Any
 
 from bot.app import LaurelBot
+from bot.domain.daily import paper_of_the_day
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.store.conftest import award, batch
+from tests.support.clock import ManualClock
 from tests.support.payloads import opened
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
@@ -263,12 +266,46 @@ async def test_random_with_filters(laurel: LaurelBot, server: LocalDiscord) -> N
     assert answer["content"] == "No awarded paper matches those filters."
 
 
-async def test_today_is_the_same_paper_all_day(laurel: LaurelBot, server: LocalDiscord) -> None:
-    first = await (await server.slash("paper", subcommand="today")).message()
-    again = await (await server.slash("paper", subcommand="today", locale="zh-TW")).message()
+class TimePassesAsItIsRead(ManualClock):
+    """The ManualClock, moved on a quarter second each time the bot reads the wall clock:
+    an answer that looked at it twice would see its second look land in the next day."""
+
+    def now(self) -> dt.datetime:
+        seen = super().now()
+        self.advance(0.25)
+        return seen
+
+
+async def test_today_is_the_same_paper_all_day(server: LocalDiscord, db: Database) -> None:
+    clock = ManualClock(dt.datetime(2026, 3, 2, 0, 0, 1, tzinfo=dt.UTC))
+    async with laurel_on(server, db, clock=clock):
+        first = await (await server.slash("paper", subcommand="today")).message()
+        clock.set(dt.datetime(2026, 3, 2, 23, 59, 59, tzinfo=dt.UTC))
+        again = await (await server.slash("paper", subcommand="today", locale="zh-TW")).message()
+        clock.advance(1)  # midnight, UTC
+        tomorrow = await (await server.slash("paper", subcommand="today")).message()
     assert first["embeds"][0]["title"] == again["embeds"][0]["title"]
-    assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · ")
-    assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · ")
+    assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-02 · ")
+    assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · 2026-03-02 · ")
+    assert tomorrow["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-03 · ")
+    assert tomorrow["embeds"][0]["title"] != first["embeds"][0]["title"]  # no repeat next day
+
+
+async def test_today_begun_a_tenth_before_midnight_is_that_days_answer(
+    server: LocalDiscord, db: Database
+) -> None:
+    clock = TimePassesAsItIsRead(dt.datetime(2026, 3, 2, 23, 59, 59, 900_000, tzinfo=dt.UTC))
+    async with laurel_on(server, db, clock=clock) as bot:
+        message = await (await server.slash("paper", subcommand="today")).message()
+        guild = server.world.default_guild().id
+        day = dt.date(2026, 3, 2)
+        picked = await bot.papers.get(paper_of_the_day(await bot.papers.ids(), guild, day))
+    assert clock.now().date() == dt.date(2026, 3, 3)  # the clock is past midnight by now
+    (embed,) = message["embeds"]
+    assert picked is not None
+    # The day was read once, as the command came in: the heading and the pick agree on it.
+    assert embed["footer"]["text"].startswith("Paper of the day · 2026-03-02 · ")
+    assert embed["title"] == picked.paper.title
 
 
 async def test_random_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:

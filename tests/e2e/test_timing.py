@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LaurelBot
-from bot.commands import timing
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import BackupSettings, DiscordSettings, Settings
+
+# Every piece of work counts as slow: it defers.
+DEFERS_AT_ONCE = Settings(
+    discord=DiscordSettings(defer_after_seconds=0.0), backups=BackupSettings(enabled=False)
+)
 
 
 async def test_a_fast_search_is_answered_without_a_deferral(
@@ -18,6 +23,7 @@ async def test_a_fast_search_is_answered_without_a_deferral(
     assert message["embeds"]
 
 
+@pytest.mark.parametrize("laurel_settings", [DEFERS_AT_ONCE], ids=["deferring"])
 @pytest.mark.parametrize(
     ("command", "options", "subcommand"),
     [
@@ -31,12 +37,10 @@ async def test_a_fast_search_is_answered_without_a_deferral(
 async def test_slow_work_is_deferred_then_answered(
     laurel: LaurelBot,
     server: LocalDiscord,
-    monkeypatch: pytest.MonkeyPatch,
     command: str,
     options: dict[str, object],
     subcommand: str,
 ) -> None:
-    monkeypatch.setattr(timing, "DEFER_AFTER", 0.0)  # every piece of work counts as slow
     interaction = await server.slash(command, options, subcommand=subcommand)
     message = await interaction.message()
     assert interaction.deferred

@@ -16,22 +16,16 @@ from bot.observability.metrics import Metrics
 from bot.settings import BackupSettings, DatabaseSettings, Settings
 from bot.store.backup_files import backup_name, made_by_laurel, prune
 from bot.store.database import Database
+from tests.support.clock import ManualClock
 
 NOON = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
 
-class FakeClock:
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-
 def _touch(folder: Path, name: str, *, age: dt.timedelta = dt.timedelta(0)) -> Path:
+    """A file in `folder` last written `age` before NOON (the tests' "now")."""
     path = folder / name
     path.write_bytes(b"x")
-    when = (dt.datetime.now(dt.UTC) - age).timestamp()
+    when = (NOON - age).timestamp()
     os.utime(path, (when, when))
     return path
 
@@ -49,18 +43,18 @@ def test_prune_keeps_the_newest_and_touches_nothing_it_did_not_make(tmp_path: Pa
     ]
     stale = _touch(tmp_path, "laurel-20200101T000000Z.db.partial", age=dt.timedelta(hours=2))
     fresh = _touch(tmp_path, "laurel-20200101T000001Z.db.partial")  # a backup still running
-    removed = prune(tmp_path, keep=2, now=dt.datetime.now(dt.UTC))
+    removed = prune(tmp_path, keep=2, now=NOON)
     assert sorted(removed) == sorted([*ours[:3], stale])
     assert [p for _, p in made_by_laurel(tmp_path)] == ours[3:]
     assert all(p.exists() for p in [*strangers, fresh])
 
 
 async def test_the_job_backs_up_a_usable_copy_and_prunes(db: Database, tmp_path: Path) -> None:
-    clock, metrics = FakeClock(NOON), Metrics()
+    clock, metrics = ManualClock(NOON), Metrics()
     job = BackupJob(db, tmp_path / "backups", keep=2, metrics=metrics, clock=clock)
     made = []
     for hour in range(3):
-        clock.now = NOON + dt.timedelta(hours=hour)
+        clock.set(NOON + dt.timedelta(hours=hour))
         path = await job.run()
         assert path is not None
         made.append(path)
@@ -74,7 +68,7 @@ async def test_the_job_backs_up_a_usable_copy_and_prunes(db: Database, tmp_path:
         assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "ok"}) == 3
     assert metrics.registry.get_sample_value("laurel_last_backup_timestamp_seconds") == (
-        clock.now.timestamp()
+        clock.now().timestamp()
     )
 
 
@@ -85,7 +79,7 @@ async def test_a_failed_backup_is_counted_logged_and_leaves_no_file(
     folder.mkdir()
     (folder / backup_name(NOON)).mkdir()  # the final rename cannot land: after all the copying
     metrics = Metrics()
-    job = BackupJob(db, folder, keep=2, metrics=metrics, clock=FakeClock(NOON))
+    job = BackupJob(db, folder, keep=2, metrics=metrics, clock=ManualClock(NOON))
     assert await job.run() is None
     assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "error"}) == 1
     assert metrics.registry.get_sample_value("laurel_backups_total", {"outcome": "ok"}) is None
@@ -100,7 +94,7 @@ async def test_the_first_run_follows_the_newest_backup_not_the_restart(
     folder = tmp_path / "backups"
     folder.mkdir()
     day = dt.timedelta(hours=24)
-    job = BackupJob(db, folder, keep=2, metrics=Metrics(), clock=FakeClock(NOON))
+    job = BackupJob(db, folder, keep=2, metrics=Metrics(), clock=ManualClock(NOON))
     assert job.first_run(day) == NOON + START_DELAY  # none yet: soon after start
     _touch(folder, backup_name(NOON - dt.timedelta(hours=20)))
     assert job.first_run(day) == NOON + dt.timedelta(hours=4)  # a day after the last one
@@ -114,7 +108,7 @@ async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_
         backups=BackupSettings(interval_hours=6, keep=3),
     )
     scheduler = AsyncIOScheduler(timezone="UTC")
-    job = schedule_backups(scheduler, db, settings, Metrics(), clock=FakeClock(NOON))
+    job = schedule_backups(scheduler, db, settings, Metrics(), clock=ManualClock(NOON))
     assert job is not None
     assert job.keep == 3
     scheduled = scheduler.get_job(JOB_ID)
@@ -122,7 +116,10 @@ async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_
     assert str(scheduled.trigger.timezone) == "UTC"
     assert scheduled.next_run_time == NOON + START_DELAY
     off = settings.model_copy(update={"backups": BackupSettings(enabled=False)})
-    assert schedule_backups(AsyncIOScheduler(timezone="UTC"), db, off, Metrics()) is None
+    assert (
+        schedule_backups(AsyncIOScheduler(timezone="UTC"), db, off, Metrics(), ManualClock())
+        is None
+    )
 
 
 # -- the job's options (survivors of mutation testing: docs/mutation.md) -----------------------
@@ -135,8 +132,8 @@ async def test_the_job_runs_once_at_a_time_catches_up_once_and_is_replaced_not_d
     )
     scheduler = AsyncIOScheduler(timezone="UTC")
     metrics = Metrics()
-    job = schedule_backups(scheduler, db, settings, metrics, clock=FakeClock(NOON))
-    again = schedule_backups(scheduler, db, settings, metrics, clock=FakeClock(NOON))
+    job = schedule_backups(scheduler, db, settings, metrics, clock=ManualClock(NOON))
+    again = schedule_backups(scheduler, db, settings, metrics, clock=ManualClock(NOON))
     assert job is not None
     assert again is not None
     scheduler.start(paused=True)  # jobs land in the store (and replace) only once started

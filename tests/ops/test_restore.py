@@ -305,5 +305,6 @@ def test_restore_reports_what_it_checked_and_asks_with_the_same_numbers(
 def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) -> None:
     database = workdir / "laurel.db"
     sqlite3.connect(database).close()
+    now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
     with pytest.raises(StoreError, match=r"laurel\.db is the database itself; name a backup of it"):
-        restore(database, database, confirm=lambda v, p: True, now=dt.datetime.now(dt.UTC))
+        restore(database, database, confirm=lambda v, p: True, now=now)

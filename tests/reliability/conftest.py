@@ -24,6 +24,7 @@ from _pytest.terminal import TerminalReporter
 from bot.app import LaurelBot
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import Settings
 from bot.store.database import Database
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
@@ -109,14 +110,22 @@ def expected_errors() -> list[str]:
 
 
 @pytest.fixture
+def laurel_settings() -> Settings | None:
+    """The settings `laurel` starts with; None: the harness's own. A case that needs others
+    parametrizes this name (`@pytest.mark.parametrize("laurel_settings", [...])`)."""
+    return None
+
+
+@pytest.fixture
 async def laurel(
     server: LocalDiscord,
     db: Database,
     caplog: pytest.LogCaptureFixture,
     expected_errors: list[str],
+    laurel_settings: Settings | None,
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, laurel_settings) as bot:
         yield bot
     errors = [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     unexpected = [m for m in errors if not m.startswith(tuple(expected_errors) or ("\0",))]

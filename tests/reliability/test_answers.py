@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.commands import timing
 from bot.localdiscord.server import LocalDiscord
+from bot.settings import BackupSettings, DiscordSettings, Settings
 from tests.reliability.conftest import CALLBACK, settled
 
 ANSWER = "answer"
@@ -143,8 +143,14 @@ async def test_no_answer_possible_posts_nothing(
 
 
 # -- completing a deferral ---------------------------------------------------------------------
-async def deferred_search(server: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(timing, "DEFER_AFTER", 0.0)  # every search counts as slow: it defers
+# Every search counts as slow: it defers.
+DEFERS_AT_ONCE = Settings(
+    discord=DiscordSettings(defer_after_seconds=0.0), backups=BackupSettings(enabled=False)
+)
+deferring = pytest.mark.parametrize("laurel_settings", [DEFERS_AT_ONCE], ids=["deferring"])
+
+
+async def deferred_search(server: LocalDiscord) -> Any:
     interaction = await server.slash("paper", {"query": "attention"}, subcommand="search")
     await settled(server)
     assert interaction.deferred
@@ -191,17 +197,17 @@ async def deferred_search(server: LocalDiscord, monkeypatch: pytest.MonkeyPatch)
         ),
     ],
 )
+@deferring
 async def test_the_deferred_answer_arrives_once(
     laurel: LaurelBot,
     server: LocalDiscord,
-    monkeypatch: pytest.MonkeyPatch,
     checked: Checked,
     fault: str,
     options: dict[str, Any],
     seen: list[int],
 ) -> None:
     server.inject(fault, **options)
-    interaction = await deferred_search(server, monkeypatch)
+    interaction = await deferred_search(server)
     (answer,) = visible(server)
     assert answer["id"] == str(interaction.original_id)
     assert answer["embeds"]
@@ -228,10 +234,10 @@ async def test_the_deferred_answer_arrives_once(
         ),
     ],
 )
+@deferring
 async def test_a_refused_deferred_answer_becomes_an_apology(
     laurel: LaurelBot,
     server: LocalDiscord,
-    monkeypatch: pytest.MonkeyPatch,
     checked: Checked,
     expected_errors: list[str],
     kind: str,
@@ -239,7 +245,7 @@ async def test_a_refused_deferred_answer_becomes_an_apology(
 ) -> None:
     server.inject(kind, route=COMPLETE)
     expected_errors.append("unexpected error")
-    interaction = await deferred_search(server, monkeypatch)
+    interaction = await deferred_search(server)
     (apology,) = visible(server)
     assert apology["id"] == str(interaction.original_id)
     assert "error" in apology["content"].lower()

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Subscription, Theme
@@ -53,11 +54,13 @@ async def bot(
     caplog.set_level(logging.WARNING)
     digests = DigestSettings(requests_per_second=None, retry_base_seconds=0.01)
     settings = Settings(digests=digests, backups=BackupSettings(enabled=False))
-    async with laurel_on(server, db, settings, clock=clock) as running:
-        # The tests drive every tick on the fake clock: a tick fired by the wall clock (each
-        # minute, or on_ready's wake) in the middle of a case would add a send to its counts.
-        # The job stays in the scheduler, so the cases that count jobs still see it.
-        running.scheduler.pause()
+    # The tests drive every tick on the fake clock: a tick fired by the wall clock (each
+    # minute, or on_ready's wake) in the middle of a case would add a send to its counts. So
+    # the scheduler is started paused before the bot sees it: it holds the jobs (the cases
+    # that count jobs see them) and fires none.
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    scheduler.start(paused=True)
+    async with laurel_on(server, db, settings, clock=clock, scheduler=scheduler) as running:
         yield running
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert [m for m in errors if not m.startswith(tuple(expected_errors) or ("\0",))] == []
@@ -298,6 +301,7 @@ async def test_a_gateway_drop_mid_fan_out_doubles_no_job_and_no_post(
     await bot.digest_engine.ticker.tick()  # what on_ready's wake runs: nothing is due twice
     await bot.digest_engine.supervisor.drain()
     server.clear_faults()
+    assert bot.scheduler is not None
     jobs = [job.id for job in bot.scheduler.get_jobs()]
     assert sum(j == "digests:tick" for j in jobs) == 1
     assert len(set(jobs)) == len(jobs)

@@ -20,6 +20,7 @@ PATH = "gateway session"
 
 def started(bot: LaurelBot, server: LocalDiscord) -> dict[str, Any]:
     """What setup_hook starts once per process, as counts and names."""
+    assert bot.scheduler is not None  # the system clock: a live scheduler
     return {
         "jobs": sorted(job.id for job in bot.scheduler.get_jobs()),
         "scheduler running": bot.scheduler.running,

@@ -25,7 +25,6 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.server import LocalDiscord
-from bot.store import database
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from tests.reliability.conftest import settled
@@ -170,17 +169,18 @@ def test_the_command_line_says_the_database_is_busy_and_writes_nothing(
     document = tmp_path / "award.toml"
     formats.write(document, batch())
     monkeypatch.setenv("LAUREL_DATABASE__PATH", str(path))
-    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
+    config = tmp_path / "laurel.toml"
+    config.write_text("[database]\nbusy_timeout_ms = 50\n", encoding="utf-8")  # not 5 s
     before = counts(path)
     with closing(sqlite3.connect(path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")
-        assert main(["import", str(document)]) == 1
+        assert main(["--config", str(config), "import", str(document)]) == 1
         other.execute("ROLLBACK")
     err = capsys.readouterr().err
     assert "laurel: the database is busy" in err
     assert "nothing was written" in err
     assert "Traceback" not in err
     assert counts(path) == before
-    assert main(["import", str(document)]) == 0
+    assert main(["--config", str(config), "import", str(document)]) == 0
     assert counts(path)["awards"] == before["awards"] + 1
     checked("exit 1, one line on stderr, no traceback; the rerun imports the award once")

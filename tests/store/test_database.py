@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import sqlite3
 import threading
 from pathlib import Path
@@ -8,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
+from bot.settings import DatabaseSettings
 from bot.store import migrations
 from bot.store.database import Database
 from bot.store.errors import refused
+from tests.support.clock import ManualClock
 
 
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
@@ -40,6 +43,18 @@ async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db
         release.set()
         await writing
     assert version == migrations.available()[-1].version
+
+
+async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> None:
+    """[database] busy_timeout_ms reaches the writer and every reader (the CLI hands it in)."""
+    async with await Database.open(tmp_path / "x.db", busy_timeout_ms=123, readers=2) as db:
+        writer = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
+        readers = [await db.fetchone("PRAGMA busy_timeout") for _ in range(4)]  # both, in turn
+    assert writer[0] == 123
+    assert {row[0] for row in readers if row is not None} == {123}
+    async with await Database.open(tmp_path / "x.db") as db:
+        default = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
+    assert default[0] == DatabaseSettings().busy_timeout_ms  # one default, store and settings
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
@@ -100,10 +115,13 @@ async def test_an_existing_database_is_backed_up_before_migrating(
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE extra (x);")
 
-    async with await Database.open(path) as db:
+    clock = ManualClock(dt.datetime(2026, 3, 2, 9, 30, 5, tzinfo=dt.UTC))
+    async with await Database.open(path, clock=clock) as db:
         assert await db.schema_version() == current + 1
 
+    # Stamped by the clock it was handed, not the wall clock.
     (backup,) = tmp_path.glob(f"laurel.db.v{current}-*.bak")
+    assert backup.name == f"laurel.db.v{current}-20260302T093005Z.bak"
     conn = sqlite3.connect(backup)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == current
     assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'extra'").fetchone() is None

@@ -138,11 +138,8 @@ async def test_by_ids_reads_many_and_skips_the_removed(db: Database) -> None:
     assert found[ids[29]] == made[29]
 
 
-async def test_active_timings_reads_every_page(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("bot.store.subscriptions._PAGE", 7)
-    repo = SubscriptionRepository(db)
+async def test_active_timings_reads_every_page(db: Database) -> None:
+    repo = SubscriptionRepository(db, page=7)
     made = [await repo.add(sub(guild_id=10 + n // 25, channel_id=100 + n)) for n in range(30)]
     await repo.set_status(made[7].id or 0, "paused", "manual")  # a page's last row, skipped
     rows = await repo.active_timings()

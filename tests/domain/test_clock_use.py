@@ -1,0 +1,121 @@
+"""Time comes from the one clock the composition root hands in (bot/domain/clock.py), never
+from the system directly: a test that moves a ManualClock then moves all of Laurel's time,
+and nothing depends on the wall clock (crossing midnight, a real sleep, a real minute).
+
+The stand-ins (bot/localdiscord, bot/localarxiv) keep the real clock: they play Discord and
+arXiv, whose clocks are not Laurel's.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+THE_CLOCK = BOT / "domain" / "clock.py"
+STAND_INS = ("localdiscord", "localarxiv")
+
+# Reading the system's time or waiting on it, as a dotted name (`dt.datetime.now` ends with
+# `datetime.now`; a bare `monotonic` is checked through its import).
+FORBIDDEN = {
+    "datetime.now",
+    "datetime.utcnow",
+    "datetime.today",
+    "date.today",
+    "time.monotonic",
+    "time.time",
+    "asyncio.sleep",
+}
+FORBIDDEN_IMPORTS = {
+    ("datetime", "datetime"),  # `from datetime import datetime` hides `datetime.now()` as `now`
+    ("time", "monotonic"),
+    ("time", "time"),
+    ("asyncio", "sleep"),
+}
+
+# Files allowed to read time themselves, each with why (none today: every module takes the
+# clock it is handed).
+ALLOWED: dict[str, str] = {}
+
+
+def dotted(node: ast.expr) -> str:
+    """`a.b.c` for an attribute chain on a name, else ""."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+def reads_of_time(source: str) -> list[str]:
+    """Each direct use of the system clock in `source`, as "line: name"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute):
+            name = dotted(node)
+            if any(name == f or name.endswith("." + f) for f in FORBIDDEN):
+                found.append(f"{node.lineno}: {name}")
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            for alias in node.names:
+                if (node.module, alias.name) in FORBIDDEN_IMPORTS:
+                    found.append(f"{node.lineno}: from {node.module} import {alias.name}")
+    return found
+
+
+def modules() -> list[Path]:
+    return sorted(
+        path
+        for path in BOT.rglob("*.py")
+        if path != THE_CLOCK and path.relative_to(BOT).parts[0] not in STAND_INS
+    )
+
+
+def test_no_module_reads_the_system_clock_but_the_clock() -> None:
+    offenders = {}
+    for path in modules():
+        name = path.relative_to(BOT).as_posix()
+        found = reads_of_time(path.read_text(encoding="utf-8"))
+        if found and name not in ALLOWED:
+            offenders[name] = found
+    assert offenders == {}, "read time from the injected Clock (bot/domain/clock.py) instead"
+
+
+def test_the_allowlist_holds_only_files_that_still_need_it() -> None:
+    """An entry whose file no longer reads the system clock is stale: remove it."""
+    stale = [
+        name
+        for name in ALLOWED
+        if not (BOT / name).is_file() or not reads_of_time((BOT / name).read_text("utf-8"))
+    ]
+    assert stale == []
+
+
+def test_the_check_sees_each_way_of_reading_the_clock() -> None:
+    """The detector itself: each spelling is caught, and lookalikes are not."""
+    caught = [
+        "import datetime as dt\nx = dt.datetime.now(dt.UTC)",
+        "import datetime\nx = datetime.datetime.now()",
+        "import datetime as dt\nx = dt.date.today()",
+        "import time\nx = time.monotonic()",
+        "import time\nx = time.time()",
+        "import asyncio\nasync def f():\n    await asyncio.sleep(1)",
+        "import asyncio\ndef f(sleep=asyncio.sleep): ...",  # handed on as a default
+        "from time import monotonic",
+        "from asyncio import sleep",
+        "from datetime import datetime",
+    ]
+    for source in caught:
+        assert reads_of_time(source), source
+    fine = [
+        "import time\nx = time.perf_counter()",  # a duration for a log line or a metric
+        "x = clock.now()",
+        "async def f(clock):\n    await clock.sleep(1)",
+        "import datetime as dt\nx = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)",
+        "from datetime import timedelta",
+    ]
+    for source in fine:
+        assert reads_of_time(source) == [], source
+    assert reads_of_time(THE_CLOCK.read_text("utf-8"))  # the one place that may
+    assert THE_CLOCK not in modules()
