@@ -43,7 +43,7 @@ ALLOWED: dict[str, set[str]] = {
     "observability": {"errors", "settings"},
     "logs": {"observability", "settings"},
     "store": {"domain", "errors"},
-    "backups": {"observability", "settings", "store"},
+    "backups": {"domain", "observability", "settings", "store"},
     "catalog": {"domain", "errors", "settings", "store", "observability"},
     "digests": {"domain", "errors", "settings", "store", "render", "observability"},
     "commands": {*FEATURES, "catalog", "digests"},
