@@ -43,12 +43,12 @@ from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import Perm
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import Perm
 
 DISCORD_GLOBAL_LIMIT = 50.0
 POST = "POST /channels/{channel_id}/messages"

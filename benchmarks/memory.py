@@ -28,10 +28,10 @@ from benchmarks.catalog import BASE, as_ratio
 from benchmarks.processes import bundled_database, count_papers, database, start_child, world_of
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import MESSAGEABLE_TYPES, World
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import MESSAGEABLE_TYPES, World
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Taipei", "Asia/Shanghai")

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
 
 HOUR_MS = 3_600_000  # a heartbeat interval that never comes round during a run
 READY_TIMEOUT = 120.0  # seconds; 1,000 guilds on a slow machine still come in well within it

@@ -25,8 +25,8 @@ from pathlib import Path
 from benchmarks.catalog import as_ratio
 from benchmarks.processes import HOUR_MS, bundled_database, count_papers, database, start_child
 from benchmarks.report import Rows, machine_line, print_rows, save
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
 
 PHASES = ("imported", "database", "ready")
 

@@ -20,18 +20,18 @@ from typing import Any, TextIO
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.enrich import RECORDINGS
 from bot.errors import LaurelError
-from bot.localarxiv.server import LocalArxiv
-from bot.localdiscord.console import AttachmentSaver, Console, canonical_locale
-from bot.localdiscord.console_complete import console_completer, install_readline
-from bot.localdiscord.console_parse import CommandLineError
-from bot.localdiscord.console_repl import PROMPT, Display, Reader, Repl, run_lines
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.limits import SpecValidatorProtocol
-from bot.localdiscord.server import LocalDiscord
 from bot.logs import configure_logging
 from bot.settings import LoggingSettings, Settings
 from bot.store.database import Database
 from bot.store.lock import InstanceLock
+from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.server import LocalArxiv
+from laurel_console.localdiscord.console import AttachmentSaver, Console, canonical_locale
+from laurel_console.localdiscord.console_complete import console_completer, install_readline
+from laurel_console.localdiscord.console_parse import CommandLineError
+from laurel_console.localdiscord.console_repl import PROMPT, Display, Reader, Repl, run_lines
+from laurel_console.localdiscord.limits import SpecValidatorProtocol
+from laurel_console.localdiscord.server import LocalDiscord
 
 MIN_WIDTH, MAX_WIDTH = 24, 100  # at most about as wide as Discord draws an embed
 
@@ -171,7 +171,7 @@ def _terminal_restored() -> Iterator[None]:
 def _validator(path: Path | None) -> SpecValidatorProtocol | None:
     if path is None:
         return None
-    from bot.localdiscord.spec import SpecValidator
+    from laurel_console.localdiscord.spec import SpecValidator
 
     try:
         return SpecValidator.from_file(path)

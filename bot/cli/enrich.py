@@ -28,10 +28,10 @@ from bot.catalog.arxiv_enrich import EnrichReport
 from bot.catalog.enrich_job import plan_enrich
 from bot.catalog.enrich_job import run_enrich as run_job
 from bot.errors import LaurelError
-from bot.localarxiv.server import serve
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
 from bot.store.database import Database
+from laurel_console.localarxiv.server import serve
 
 RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 

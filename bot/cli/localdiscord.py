@@ -10,8 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from bot.localdiscord.server import serve
 from bot.settings import Settings
+from laurel_console.localdiscord.server import serve
 
 
 def register(commands: Any) -> None:

@@ -20,8 +20,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import LaurelBot
 from bot.backups import JOB_ID
 from bot.errors import UserError
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import (
@@ -33,6 +31,8 @@ from bot.settings import (
 )
 from bot.store import migrations
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_digest_delivery import subscribe
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -6,10 +6,10 @@ import sqlite3
 from typing import Any
 
 from bot.app import LaurelBot
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"

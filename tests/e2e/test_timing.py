@@ -6,7 +6,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.commands import timing
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 async def test_a_fast_search_is_answered_without_a_deferral(

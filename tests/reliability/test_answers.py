@@ -11,7 +11,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.commands import timing
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import CALLBACK, settled
 
 ANSWER = "answer"

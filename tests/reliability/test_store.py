@@ -22,12 +22,12 @@ from bot.app import LaurelBot
 from bot.catalog import formats
 from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store import database
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import SQLITE_BUSY, SQLITE_FULL, SQLITE_READONLY, WriteRefused
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import settled
 
 PATH = "catalogue write"

@@ -14,9 +14,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.app import LaurelBot, use_endpoints
 from bot.digests.reconciler import Clock
 from bot.digests.service import utc_now
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 class HarnessBot(LaurelBot):
