@@ -18,6 +18,9 @@ laurel_last_backup_timestamp_seconds   gauge                        Unix time of
 fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
 commands, and `ok` or `error` for backups. A gauge whose source is not connected or failed
 reads NaN.
+
+With metrics off (`[metrics] enabled = false`, the default) the bot's Metrics records nothing
+and prometheus_client is not even imported (a start is that much shorter).
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +50,37 @@ def _finite_or_nan(value: float) -> float:
     return value if math.isfinite(value) else math.nan
 
 
+class _Unrecorded:
+    """What each prometheus_client class is when metrics are off: the same calls, no record."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def labels(self, *args: Any, **kwargs: Any) -> _Unrecorded:
+        return self
+
+    def inc(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    observe = set = set_function = inc
+
+
+class _Off:
+    CollectorRegistry = Counter = Gauge = Histogram = _Unrecorded
+
+
 class Metrics:
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
-        r = self.registry
+    registry: CollectorRegistry
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        """`enabled`: whether anything will ever read these (the [metrics] setting)."""
+        kinds: Any = _Off
+        if enabled:
+            import prometheus_client as kinds
+        CollectorRegistry, Counter, Gauge, Histogram = (
+            kinds.CollectorRegistry, kinds.Counter, kinds.Gauge, kinds.Histogram
+        )  # fmt: skip
+        self.registry = r = CollectorRegistry()
         self._commands = Counter(
             "laurel_commands", "Slash commands served", ["command", "outcome"], registry=r
         )
@@ -121,6 +153,8 @@ class Metrics:
 
     async def render(self) -> bytes:
         """The text exposition format, with the awaited sources read first."""
+        from prometheus_client import generate_latest
+
         await self._refresh_pending()
         return generate_latest(self.registry)
 

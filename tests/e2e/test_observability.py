@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import logging
 import math
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -46,6 +47,17 @@ def _settings(*, metrics: bool = True) -> Settings:
 
 
 LATEST_SCHEMA = migrations.available()[-1].version
+
+
+@pytest.fixture
+async def laurel(
+    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[LaurelBot]:
+    """The bot with metrics on, as one serving /metrics runs (off, it records none)."""
+    settings = _settings().model_copy(update={"backups": BackupSettings(enabled=False)})
+    async with laurel_on(server, db, settings) as bot:
+        yield bot
+    assert [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR] == []
 
 
 @pytest.fixture

@@ -76,3 +76,21 @@ async def test_a_taken_port_is_a_clear_error() -> None:
         server = OpsServer(settings, health=health, metrics=Metrics())
         with pytest.raises(LaurelError, match=rf"cannot listen on 127.0.0.1:{port} for /health"):
             await server.start()
+
+
+async def test_metrics_off_take_every_call_and_record_nothing() -> None:
+    off = Metrics(enabled=False)
+    off.digest_posted("daily")
+    off.digest_failed("daily")
+    off.digest_late("daily")
+    off.backup_done(True, at=1.0)
+    off.backup_done(False)
+    off.watch_gateway(lambda: 0.1, lambda: 1)
+
+    async def pending() -> int:
+        return 3
+
+    off.set_pending_source(pending)
+    # Nothing to scrape: the registry is a stand-in that holds no samples.
+    assert not hasattr(off.registry, "get_sample_value")
+    assert Metrics().registry.get_sample_value("laurel_guilds") is not None  # NaN, but there
