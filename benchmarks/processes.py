@@ -95,6 +95,8 @@ async def start_child(kind: str, server: LocalDiscord | None, db: Path | None = 
     while "ready" not in child.phases:
         line = await child._line()
         child.phases[line["phase"]] = (line["ns"] - started) / 1e6
+        if "cpu_ns" in line:  # the child's own CPU time to the phase, as "cpu PHASE"
+            child.phases[f"cpu {line['phase']}"] = line["cpu_ns"] / 1e6
     return child
 
 

@@ -64,6 +64,11 @@ async def measure(big: Path, small: Path, repeats: int) -> dict[str, dict[str, l
     return times
 
 
+def cpu(times: dict[str, dict[str, list[float]]], variant: str, phase: str) -> float:
+    """Median CPU ms of `variant`'s process from exec to `phase`."""
+    return median(times[variant].get(f"cpu {phase}", []))
+
+
 def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) -> Rows:
     ready = {name: median(t["ready"]) for name, t in times.items()}
     print(f"\nmedian ms from exec, {repeats} starts each:")
@@ -87,6 +92,22 @@ def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) 
         (
             "imports alone: Laurel / floor",
             as_ratio(median(times["papers"]["imported"]) / median(times["bare"]["imported"])),
+        ),
+        # CPU time leaves out waiting for the CPUs: on a busy machine, the steadier figure.
+        (
+            f"CPU to ready: {papers:,} papers / floor",
+            f"{cpu(times, 'papers', 'ready') / cpu(times, 'bare', 'ready'):.2f}x "
+            f"({cpu(times, 'papers', 'ready'):,.0f} vs {cpu(times, 'bare', 'ready'):,.0f} ms)",
+        ),
+        (
+            "CPU to ready: bundled / floor",
+            f"{cpu(times, 'bundled', 'ready') / cpu(times, 'bare', 'ready'):.2f}x",
+        ),
+        (
+            "CPU to the end of imports: Laurel / floor",
+            f"{cpu(times, 'papers', 'imported') / cpu(times, 'bare', 'imported'):.2f}x "
+            f"({cpu(times, 'papers', 'imported'):,.0f} vs "
+            f"{cpu(times, 'bare', 'imported'):,.0f} ms)",
         ),
         (
             f"ready, {papers:,} papers, matplotlib imported up front (before)",

@@ -109,7 +109,8 @@ def console_cli(command: str) -> ModuleType:
     except ImportError:
         raise LaurelError(
             f"`laurel {command}` needs the laurel_console package, which this installation "
-            "lacks: reinstall Laurel with the console extra, pip install 'laurel[console]'"
+            "leaves out (as the image does): install Laurel from its source with the console "
+            "extra, pip install -e '.[console]'"
         ) from None
     if missing := laurel_console.missing():
         raise LaurelError(
