@@ -78,8 +78,11 @@ class Child:
             raise RuntimeError(f"the {self.kind} process exited with {self.process.returncode}")
 
 
-async def start_child(kind: str, server: LocalDiscord | None, db: Path | None = None) -> Child:
-    """Exec a bot of `kind` and wait for it to be ready (on_ready), timing each phase."""
+async def start_child(
+    kind: str, server: LocalDiscord | None, db: Path | None = None, *, cwd: Path | None = None
+) -> Child:
+    """Exec a bot of `kind` and wait for it to be ready (on_ready), timing each phase. `cwd`:
+    run it from there (another checkout's `bot` and `benchmarks`), not from this one."""
     args = [sys.executable, "-m", "benchmarks.child", kind]
     env = dict(os.environ)
     if server is not None:
@@ -89,7 +92,7 @@ async def start_child(kind: str, server: LocalDiscord | None, db: Path | None = 
         args += ["--db", str(db)]
     started = time.monotonic_ns()  # CLOCK_MONOTONIC is the same clock in the child
     process = await asyncio.create_subprocess_exec(
-        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env
+        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd
     )
     child = Child(kind, process)
     while "ready" not in child.phases:
