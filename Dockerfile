@@ -32,6 +32,8 @@ RUN groupadd --system --gid 10001 laurel \
 WORKDIR /app
 # Installed as a normal package: the bundled catalogue (data/, linked into the package as
 # bot/_data) ships inside it as package data, so the image needs nothing from /app at run time.
+# Only what `laurel run` needs: no extras, and not laurel_console/ (the console and the
+# stand-ins; `laurel console` in the image says in one line how to get them elsewhere).
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data

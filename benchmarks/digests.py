@@ -44,13 +44,13 @@ from bot.catalog.bundled import load_bundled_into
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import Perm
 from bot.observability.metrics import Metrics
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import Perm
 
 DISCORD_GLOBAL_LIMIT = 50.0
 POST = "POST /channels/{channel_id}/messages"

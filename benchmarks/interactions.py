@@ -50,12 +50,12 @@ from benchmarks.report import save
 from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
 from bot.domain.models import Award, CatalogBatch, Venue
-from bot.localdiscord.config import Config
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.limits import SpecValidatorProtocol
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.limits import SpecValidatorProtocol
+from laurel_console.localdiscord.server import LocalDiscord
 
 Interact = Callable[[], Awaitable[dict[str, Any]]]  # issue one interaction; its answer
 Rows = list[tuple[str, str]]
@@ -290,7 +290,7 @@ def report_latencies(
 
 # -- profile -----------------------------------------------------------------------------------
 PARTS = (
-    ("bot/localdiscord/", "the stand-in (LocalDiscord)"),
+    ("laurel_console/localdiscord/", "the stand-in (LocalDiscord)"),
     ("/bot/", "Laurel (bot/)"),
     ("/discord/", "discord.py"),
     ("/aiohttp/", "aiohttp"),
@@ -348,7 +348,7 @@ def machine() -> str:
 def validator(spec: Path | None) -> SpecValidatorProtocol | None:
     if spec is None:
         return None
-    from bot.localdiscord.spec import SpecValidator
+    from laurel_console.localdiscord.spec import SpecValidator
 
     return SpecValidator.from_file(spec)
 

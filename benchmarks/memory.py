@@ -25,13 +25,20 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from benchmarks.catalog import BASE, as_ratio
-from benchmarks.processes import bundled_database, count_papers, database, start_child, world_of
+from benchmarks.processes import (
+    bundled_database,
+    count_papers,
+    database,
+    fresh_index,
+    start_child,
+    world_of,
+)
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import MESSAGEABLE_TYPES, World
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import MESSAGEABLE_TYPES, World
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Taipei", "Asia/Shanghai")
@@ -131,7 +138,7 @@ async def run(args: argparse.Namespace) -> None:
         small = await bundled_database(Path(tmp) / "bundled.db")
         papers = await count_papers(big)
         started = time.perf_counter()
-        subscribed = await seed_subscriptions(big, s, world_of(g), Path(tmp))
+        subscribed = await fresh_index(await seed_subscriptions(big, s, world_of(g), Path(tmp)))
         seeding = time.perf_counter() - started
         print(f"{s:,} subscriptions stored one by one in {seeding:.1f} s ({s / seeding:,.0f}/s)")
         n = f"{papers:,} papers"

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
 
 HOUR_MS = 3_600_000  # a heartbeat interval that never comes round during a run
 READY_TIMEOUT = 120.0  # seconds; 1,000 guilds on a slow machine still come in well within it
@@ -78,8 +78,11 @@ class Child:
             raise RuntimeError(f"the {self.kind} process exited with {self.process.returncode}")
 
 
-async def start_child(kind: str, server: LocalDiscord | None, db: Path | None = None) -> Child:
-    """Exec a bot of `kind` and wait for it to be ready (on_ready), timing each phase."""
+async def start_child(
+    kind: str, server: LocalDiscord | None, db: Path | None = None, *, cwd: Path | None = None
+) -> Child:
+    """Exec a bot of `kind` and wait for it to be ready (on_ready), timing each phase. `cwd`:
+    run it from there (another checkout's `bot` and `benchmarks`), not from this one."""
     args = [sys.executable, "-m", "benchmarks.child", kind]
     env = dict(os.environ)
     if server is not None:
@@ -89,12 +92,14 @@ async def start_child(kind: str, server: LocalDiscord | None, db: Path | None = 
         args += ["--db", str(db)]
     started = time.monotonic_ns()  # CLOCK_MONOTONIC is the same clock in the child
     process = await asyncio.create_subprocess_exec(
-        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env
+        *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd
     )
     child = Child(kind, process)
     while "ready" not in child.phases:
         line = await child._line()
         child.phases[line["phase"]] = (line["ns"] - started) / 1e6
+        if "cpu_ns" in line:  # the child's own CPU time to the phase, as "cpu PHASE"
+            child.phases[f"cpu {line['phase']}"] = line["cpu_ns"] / 1e6
     return child
 
 
@@ -103,11 +108,31 @@ async def database(path: Path, papers: int, seed: int) -> Path:
     benchmarks.interactions builds it (synthetic awards through the one write path)."""
     if path.exists():  # noqa: ASYNC240 (one stat, before the benchmark starts)
         print(f"reusing {path}: not rebuilt")
-        return path
+        return await fresh_index(path)
     from benchmarks.interactions import build, synthesize
 
     raw, _ = synthesize(papers, 6, seed)
     await build(path, raw)
+    return await fresh_index(path)
+
+
+async def fresh_index(path: Path) -> Path:
+    """Bring the search index beside `path` up to date, as a bot that has run once leaves it.
+
+    A start that finds it missing or stale rebuilds it in the background, and a benchmark's
+    bot stops soon after it is ready: without this, every start of a large database would
+    rebuild (and be measured rebuilding) an index that never gets finished."""
+    from bot.settings import Settings
+    from bot.store.search_index import SearchIndex
+
+    folder = Settings().search.index_for(path)
+    if folder is None:
+        return path
+    index = SearchIndex(path, folder)
+    try:
+        await index.start(background_over=2**62)
+    finally:
+        await index.close()
     return path
 
 
@@ -118,7 +143,7 @@ async def bundled_database(path: Path) -> Path:
 
     async with await Database.open(path) as db:
         await load_bundled_into(db)
-    return path
+    return await fresh_index(path)
 
 
 async def count_papers(path: Path) -> int:

@@ -41,11 +41,11 @@ from benchmarks.interactions import (
 )
 from benchmarks.report import save
 from bot.catalog.bundled import load_bundled_into
-from bot.localdiscord.config import Config
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, SearchSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
 
 Engine = Literal["fts5", "tantivy"]
 Interact = Callable[[], Awaitable[Any]]

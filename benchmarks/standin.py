@@ -16,9 +16,9 @@ from collections.abc import Coroutine
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import World
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import World
 
 T = TypeVar("T")
 HOUR_MS = 3_600_000  # a heartbeat interval that never comes round during a run

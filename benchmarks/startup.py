@@ -25,8 +25,8 @@ from pathlib import Path
 from benchmarks.catalog import as_ratio
 from benchmarks.processes import HOUR_MS, bundled_database, count_papers, database, start_child
 from benchmarks.report import Rows, machine_line, print_rows, save
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
 
 PHASES = ("imported", "database", "ready")
 
@@ -35,22 +35,30 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-async def measure(big: Path, small: Path, repeats: int) -> dict[str, dict[str, list[float]]]:
-    """ms from exec to each phase, per variant; key "first" holds each variant's first start."""
-    variants = {
-        "bare": ("bare", None),
-        "bundled": ("laurel", small),
-        "papers": ("laurel", big),
-        "eager": ("laurel-eager", big),
+async def measure(
+    big: Path, small: Path, repeats: int, other: Path | None = None
+) -> dict[str, dict[str, list[float]]]:
+    """ms from exec to each phase, per variant; key "first" holds each variant's first start.
+
+    `other`: another checkout of Laurel (an earlier commit, say) started on the same papers
+    from that folder, as the variant "other", taking its turns with the rest: a before and
+    after measured in one run."""
+    variants: dict[str, tuple[str, Path | None, Path | None]] = {
+        "bare": ("bare", None, None),
+        "bundled": ("laurel", small, None),
+        "papers": ("laurel", big, None),
+        "eager": ("laurel-eager", big, None),
     }
+    if other is not None:
+        variants["other"] = ("laurel", big, other)
     times: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
     async with LocalDiscord(config=Config(heartbeat_interval_ms=HOUR_MS, lean=True)) as server:
         for round_ in range(repeats + 1):
             names = list(variants)
             names = names[round_ % len(names) :] + names[: round_ % len(names)]
             for name in names:
-                kind, db = variants[name]
-                child = await start_child(kind, server, db)
+                kind, db, cwd = variants[name]
+                child = await start_child(kind, server, db, cwd=cwd)
                 await child.stop()
                 for phase, ms in child.phases.items():
                     key = f"first {phase}" if round_ == 0 else phase
@@ -62,6 +70,35 @@ async def measure(big: Path, small: Path, repeats: int) -> dict[str, dict[str, l
     if problems:
         raise RuntimeError(f"the stand-in saw {problems} errors, unknown routes or violations")
     return times
+
+
+def cpu(times: dict[str, dict[str, list[float]]], variant: str, phase: str) -> float:
+    """Median CPU ms of `variant`'s process from exec to `phase`."""
+    return median(times[variant].get(f"cpu {phase}", []))
+
+
+def compare(times: dict[str, dict[str, list[float]]], other: Path) -> Rows:
+    """This checkout's start against the one in `other`, both on the same papers."""
+    rows: Rows = []
+    for phase in ("imported", "ready"):
+        mine, theirs = cpu(times, "papers", phase), cpu(times, "other", phase)
+        rows.append(
+            (
+                f"CPU to {phase}: this checkout / {other.name}",
+                f"{mine / theirs:.2f}x ({mine:,.0f} vs {theirs:,.0f} ms; floor "
+                f"{cpu(times, 'bare', phase):,.0f} ms: {mine / cpu(times, 'bare', phase):.2f}x"
+                f" vs {theirs / cpu(times, 'bare', phase):.2f}x)",
+            )
+        )
+    ready = median(times["papers"]["ready"]), median(times["other"]["ready"])
+    rows.append(
+        (
+            f"ready: this checkout / {other.name} (median)",
+            f"{ready[0] / ready[1]:.2f}x ({ready[0]:,.0f} vs {ready[1]:,.0f} ms; floor "
+            f"{median(times['bare']['ready']):,.0f} ms)",
+        )
+    )
+    return rows
 
 
 def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) -> Rows:
@@ -87,6 +124,22 @@ def report(times: dict[str, dict[str, list[float]]], papers: int, repeats: int) 
         (
             "imports alone: Laurel / floor",
             as_ratio(median(times["papers"]["imported"]) / median(times["bare"]["imported"])),
+        ),
+        # CPU time leaves out waiting for the CPUs: on a busy machine, the steadier figure.
+        (
+            f"CPU to ready: {papers:,} papers / floor",
+            f"{cpu(times, 'papers', 'ready') / cpu(times, 'bare', 'ready'):.2f}x "
+            f"({cpu(times, 'papers', 'ready'):,.0f} vs {cpu(times, 'bare', 'ready'):,.0f} ms)",
+        ),
+        (
+            "CPU to ready: bundled / floor",
+            f"{cpu(times, 'bundled', 'ready') / cpu(times, 'bare', 'ready'):.2f}x",
+        ),
+        (
+            "CPU to the end of imports: Laurel / floor",
+            f"{cpu(times, 'papers', 'imported') / cpu(times, 'bare', 'imported'):.2f}x "
+            f"({cpu(times, 'papers', 'imported'):,.0f} vs "
+            f"{cpu(times, 'bare', 'imported'):,.0f} ms)",
         ),
         (
             f"ready, {papers:,} papers, matplotlib imported up front (before)",
@@ -115,8 +168,10 @@ async def run(args: argparse.Namespace) -> None:
         big = await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
         small = await bundled_database(Path(tmp) / "bundled.db")
         papers = await count_papers(big)
-        times = await measure(big, small, args.repeats)
+        times = await measure(big, small, args.repeats, args.other)
     rows = report(times, papers, args.repeats)
+    if args.other is not None:
+        rows += compare(times, args.other)
     print_rows(rows)
     save(args.json, "startup", rows, {"papers": papers, "repeats": args.repeats, "ms": times})
 
@@ -128,6 +183,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", type=Path, help="build the database here, or reuse it")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--other",
+        type=Path,
+        metavar="DIR",
+        help="also start the Laurel checked out in DIR (e.g. `git worktree add DIR main`) on "
+        "the same papers, interleaved: this checkout against that one in one run",
+    )
     args = parser.parse_args(argv)
     if args.papers < 10 or args.repeats < 1:
         parser.error("--papers >= 10, --repeats >= 1")

@@ -28,7 +28,6 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
-from bot.catalog.enrich_job import enrich_in_background
 from bot.commands.command_sync import same_commands
 from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
@@ -93,7 +92,7 @@ class LaurelBot(commands.Bot):
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
         self.chart_fonts = ChartFonts()
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics or Metrics(enabled=settings.metrics.enabled)
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -171,6 +170,8 @@ class LaurelBot(commands.Bot):
             if not self.scheduler.running:  # a test may hand in one it started paused
                 self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
+            from bot.catalog.enrich_job import enrich_in_background  # only then: not at start
+
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
                     self.db, self.arxiv, batch=self.settings.arxiv.ids_per_request

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
-from bot.localdiscord.config import Config
-from bot.localdiscord.limits import SpecValidatorProtocol
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.limits import SpecValidatorProtocol
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
 
@@ -28,7 +28,7 @@ def spec_validator() -> SpecValidatorProtocol | None:
     """
     if not SPEC.is_file():
         return None
-    from bot.localdiscord.spec import SpecValidator
+    from laurel_console.localdiscord.spec import SpecValidator
 
     return SpecValidator.from_file(SPEC)
 

@@ -59,10 +59,10 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("bot.settings", "catalog"): "catalog.nesting: the nesting-depth check every TOML read shares",
     ("bot.settings", "observability"): "observability.redact: the pattern that keeps tokens out",
     # The test harness lives in the stand-in's package until issue 13 item 5 moves it out.
-    ("bot.localdiscord.harness", "app"): "the test harness builds a LaurelBot",
-    ("bot.localdiscord.harness", "domain"): "the test harness hands the bot a clock",
-    ("bot.localdiscord.harness", "settings"): "the test harness makes settings",
-    ("bot.localdiscord.harness", "store"): "the test harness opens the database",
+    ("laurel_console.harness", "app"): "the test harness builds a LaurelBot",
+    ("laurel_console.harness", "domain"): "the test harness hands the bot a clock",
+    ("laurel_console.harness", "settings"): "the test harness makes settings",
+    ("laurel_console.harness", "store"): "the test harness opens the database",
 }
 
 MAX_FILE_LINES = 450

@@ -28,7 +28,7 @@ _TITLE_MAX, _NAME_MAX, _ABSTRACT_MAX, _SHORT_MAX = 500, 300, 10_000, 200
 class ArxivEntry(BaseModel):
     """One paper as arXiv describes it: `id` names the paper, `version` its revision."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built when arXiv first answers
 
     id: ArxivId
     version: int | None

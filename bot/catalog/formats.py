@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from bot.catalog.document import DocumentError, merge, read_document, write_document
-from bot.catalog.importers import ai_bestpapers, csv_format
 from bot.domain.models import CatalogBatch, Venue
 
 Format = Literal["toml", "csv", "ai-bestpapers"]
@@ -44,8 +43,13 @@ def read(path: Path, fmt: Format, known: Sequence[Venue] = ()) -> CatalogBatch:
         raise DocumentError(
             f"{path} is a directory; the {fmt} format reads one file", key="missing"
         )
+    # The importers (and PyYAML, for ai-bestpapers) load with the first file of their format.
     if fmt == "csv":
+        from bot.catalog.importers import csv_format
+
         return csv_format.parse(path)
+    from bot.catalog.importers import ai_bestpapers
+
     return ai_bestpapers.parse(path, known)
 
 
@@ -56,7 +60,12 @@ def write(path: Path, batch: CatalogBatch, *, overwrite: bool = False) -> None:
     by a hard link, which refuses an existing file, unless `overwrite` (then by a rename).
     """
     is_csv = path.suffix == ".csv"
-    text = csv_format.write(batch) if is_csv else write_document(batch)
+    if is_csv:
+        from bot.catalog.importers import csv_format
+
+        text = csv_format.write(batch)
+    else:
+        text = write_document(batch)
     # A byte-order mark lets spreadsheets read CSV as UTF-8 (CJK titles stay legible).
     data = text.encode("utf-8-sig" if is_csv else "utf-8")
     partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")

@@ -4,14 +4,13 @@ The parsers (tomllib, PyYAML's composer, json) recurse once per level of nesting
 thousand `[` end in a RecursionError. A catalogue is five levels deep, settings three; past
 MAX_DEPTH a document is refused with NestedTooDeep: TOML by a scan of its brackets before
 tomllib sees it (dotted keys nest without recursion, and are measured after), YAML while it is
-composed, at the level that goes too deep. A RecursionError that slips by is refused the same.
+composed, at the level that goes too deep (bot.catalog.yaml_reader). A RecursionError that
+slips by is refused the same.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import yaml
 
 from bot.errors import LaurelError
 
@@ -84,31 +83,3 @@ def check_data(data: Any, origin: str) -> None:
             stack += [(item, depth + 1) for item in value.values()]
         elif isinstance(value, list | tuple):
             stack += [(item, depth + 1) for item in value]
-
-
-class BoundedSafeLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing to compose a node deeper than MAX_DEPTH."""
-
-    origin = "document"
-    _depth = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                raise NestedTooDeep(self.origin)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
-def load_yaml(text: str, origin: str) -> Any:
-    """yaml.safe_load, nested no deeper than MAX_DEPTH."""
-    loader = BoundedSafeLoader(text)
-    loader.origin = origin
-    try:
-        return loader.get_single_data()
-    except RecursionError:
-        raise NestedTooDeep(origin) from None
-    finally:
-        loader.dispose()

@@ -1,24 +1,48 @@
-"""The `laurel` command line: one module per group of subcommands, wired here."""
+"""The `laurel` command line: one module per group of subcommands, wired here.
+
+Only the module of the subcommand being run is imported (`laurel db init` needs neither
+discord.py nor the bot's commands, and `laurel run` none of the stand-ins): COMMANDS says which
+module declares each subcommand; `laurel --help`, or a name that is none of them, imports all.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.cli import catalog, console, db, enrich, health, localdiscord, run, sync
 from bot.domain.clock import Clock, SystemClock
 from bot.errors import LaurelError
 from bot.settings import load_settings
 from bot.store.errors import describe_os_error, refused, sqlite_reason
 
+# Subcommand -> the module under bot.cli that registers it (tests/cli/test_lazy_cli.py checks
+# this against what the modules register).
+COMMANDS = {
+    "db": "db",
+    "import": "catalog",
+    "export": "catalog",
+    "stats": "catalog",
+    "run": "run",
+    "console": "standins",
+    "localdiscord": "standins",
+    "localarxiv": "standins",
+    "health": "health",
+    "enrich": "enrich",
+    "sync": "sync",
+}
 
-def build_parser(clock: Clock | None = None) -> argparse.ArgumentParser:
-    """The command line; every subcommand reads time from `clock` (one SystemClock by default)."""
+
+def build_parser(
+    argv: Sequence[str] | None = None, clock: Clock | None = None
+) -> argparse.ArgumentParser:
+    """The parser, with only the subcommand module `argv` names (all of them without `argv`, or
+    when it names none); every subcommand reads time from `clock` (one SystemClock by default)."""
     parser = argparse.ArgumentParser(
         prog="laurel", description="Laurel: a Discord bot about award-winning research papers."
     )
@@ -28,19 +52,27 @@ def build_parser(clock: Clock | None = None) -> argparse.ArgumentParser:
         "--config", type=Path, help="settings file (default: $LAUREL_CONFIG, else ./laurel.toml)"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    db.register(commands)
-    catalog.register(commands)
-    run.register(commands)
-    console.register(commands)
-    localdiscord.register(commands)
-    health.register(commands)
-    enrich.register(commands)
-    sync.register(commands)
+    named = COMMANDS.get(_command(argv)) if argv is not None else None
+    for name in [named] if named else dict.fromkeys(COMMANDS.values()):
+        importlib.import_module(f"bot.cli.{name}").register(commands)
     return parser
 
 
+def _command(argv: Sequence[str]) -> str:
+    """The subcommand's name in `argv`: its first word that is neither an option nor the value
+    of --config."""
+    words = iter(argv)
+    for word in words:
+        if word == "--config":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return ""
+
+
 def main(argv: Sequence[str] | None = None, *, clock: Clock | None = None) -> int:
-    args = build_parser(clock).parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv, clock).parse_args(argv)
     try:
         settings = load_settings(args.config)
         code: int = asyncio.run(args.handler(settings, args))

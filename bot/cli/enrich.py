@@ -1,4 +1,4 @@
-"""`laurel enrich`: fill in what imported papers lack from arXiv; `laurel localarxiv`: a stand-in.
+"""`laurel enrich`: fill in what imported papers lack from arXiv.
 
 enrich reads the papers with an arXiv id that lack an abstract, authors or links, asks arXiv for
 them many ids at a time and one request every `min_interval_seconds`, and writes each batch as it
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -28,12 +27,8 @@ from bot.catalog.arxiv_enrich import EnrichReport
 from bot.catalog.enrich_job import plan_enrich
 from bot.catalog.enrich_job import run_enrich as run_job
 from bot.cli.common import clock_of, open_database
-from bot.errors import LaurelError
-from bot.localarxiv.server import serve
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
-
-RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 
 
 def register(commands: Any) -> None:
@@ -52,20 +47,6 @@ def register(commands: Any) -> None:
         help="ask again for ids arXiv did not know, and titles it did not match, in an earlier run",
     )
     parser.set_defaults(handler=run_enrich)
-    stand_in = commands.add_parser(
-        "localarxiv", help="serve a stand-in for the arXiv API on this machine, until Ctrl-C"
-    )
-    stand_in.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
-    stand_in.add_argument("--port", type=int, default=0, help="default: any free port")
-    stand_in.add_argument(
-        "--recordings", type=Path, default=RECORDINGS, help=f"default: {RECORDINGS}"
-    )
-    stand_in.add_argument(
-        "--synthesize",
-        action="store_true",
-        help="answer ids no recording has with made-up entries (marked as such)",
-    )
-    stand_in.set_defaults(handler=serve_localarxiv)
 
 
 def _positive(text: str) -> int:
@@ -162,17 +143,3 @@ def print_report(report: EnrichReport, *, dry_run: bool) -> int:
         )
         return 1
     return 0
-
-
-async def serve_localarxiv(settings: Settings, args: argparse.Namespace) -> int:
-    recordings = _recordings(args.recordings, synthesize=args.synthesize)
-    await serve(recordings, args.host, args.port, synthesize=args.synthesize)
-    return 0
-
-
-def _recordings(folder: Path, *, synthesize: bool) -> Path | None:
-    if folder.is_dir():
-        return folder
-    if synthesize:
-        return None  # made-up entries only: still enough to try `laurel enrich`
-    raise LaurelError(f"no recorded arXiv replies at {folder} (see --recordings, --synthesize)")

@@ -91,7 +91,9 @@ Count = Annotated[int, Field(ge=0, le=10_000_000)]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: each model's validator is built when first used, not at import: a bot
+    # starts without building the ones its start never needs (and a run, the ones it never uses).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class AwardKind(StrEnum):

@@ -72,7 +72,7 @@ TimeZoneName = Annotated[str, AfterValidator(check_timezone)]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # as domain.models
 
 
 class DigestFilter(_Model):

@@ -24,6 +24,9 @@ laurel_last_backup_timestamp_seconds   gauge                        Unix time of
 fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
 commands and components (a component is named by its custom_id's prefix, e.g. `paper:open`),
 and `ok` or `error` for backups. A gauge whose source is not connected or failed reads NaN.
+
+With metrics off (`[metrics] enabled = false`, the default) the bot's Metrics records nothing
+and prometheus_client is not even imported (a start is that much shorter).
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+if TYPE_CHECKING:
+    from prometheus_client import CollectorRegistry
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +58,11 @@ def _finite_or_nan(value: float) -> float:
 
 
 def _served(
-    what: str, count_help: str, seconds_help: str, registry: CollectorRegistry
-) -> tuple[Counter, Histogram]:
+    kinds: Any, what: str, count_help: str, seconds_help: str, registry: CollectorRegistry
+) -> tuple[Any, Any]:
     """How many of `what` were served, by outcome, and how long each took."""
-    served = Counter(f"laurel_{what}s", count_help, [what, "outcome"], registry=registry)
-    seconds = Histogram(
+    served = kinds.Counter(f"laurel_{what}s", count_help, [what, "outcome"], registry=registry)
+    seconds = kinds.Histogram(
         f"laurel_{what}_duration_seconds",
         seconds_help,
         [what],
@@ -67,15 +72,45 @@ def _served(
     return served, seconds
 
 
+class _Unrecorded:
+    """What each prometheus_client class is when metrics are off: the same calls, no record."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def labels(self, *args: Any, **kwargs: Any) -> _Unrecorded:
+        return self
+
+    def inc(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    observe = set = set_function = inc
+
+
+class _Off:
+    CollectorRegistry = Counter = Gauge = Histogram = _Unrecorded
+
+
 class Metrics:
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
-        r = self.registry
+    registry: CollectorRegistry
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        """`enabled`: whether anything will ever read these (the [metrics] setting)."""
+        kinds: Any = _Off
+        if enabled:
+            import prometheus_client as kinds
+        CollectorRegistry, Counter, Gauge = kinds.CollectorRegistry, kinds.Counter, kinds.Gauge
+        self.registry = r = CollectorRegistry()
+        self.enabled = enabled
         self._commands, self._command_seconds = _served(
-            "command", "Slash commands served", "Time from dispatch to the command's end", r
+            kinds, "command", "Slash commands served", "Time from dispatch to the command's end", r
         )
         self._components, self._component_seconds = _served(
-            "component", "Persistent buttons pressed", "Time from a press to its answer's end", r
+            kinds,
+            "component",
+            "Persistent buttons pressed",
+            "Time from a press to its answer's end",
+            r,
         )
         self._gateway_latency = Gauge(
             "laurel_gateway_latency_seconds", "Gateway heartbeat round trip", registry=r
@@ -153,7 +188,10 @@ class Metrics:
 
     def value(self, name: str, **labels: str) -> float:
         """The current value of a sample (`laurel_digests_posted_total`, theme=...): 0 when
-        nothing was counted yet. What the exposition would show, read without scraping."""
+        nothing was counted yet. What the exposition would show, read without scraping.
+        Metrics that are off have nothing to read: asking is a mistake, said at once."""
+        if not self.enabled:
+            raise RuntimeError("metrics are off ([metrics] enabled = false): nothing is counted")
         found = self.registry.get_sample_value(name, labels)
         return 0.0 if found is None else found
 
@@ -173,6 +211,8 @@ class Metrics:
 
     async def render(self) -> bytes:
         """The text exposition format, with the awaited sources read first."""
+        from prometheus_client import generate_latest
+
         await self._refresh_pending()
         return generate_latest(self.registry)
 

@@ -15,7 +15,6 @@ from types import TracebackType
 from typing import Self
 
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.errors import LaurelError
 from bot.observability.health import HealthReport
@@ -90,5 +89,7 @@ class OpsServer:
         )
 
     async def _serve_metrics(self, request: web.Request) -> web.Response:
+        from prometheus_client import CONTENT_TYPE_LATEST  # loaded by the bot's Metrics already
+
         body = await self._metrics.render()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

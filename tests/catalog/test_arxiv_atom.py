@@ -12,7 +12,7 @@ import pytest
 from bot.catalog.arxiv_atom import ArxivEntry, parse_feed
 from bot.catalog.arxiv_errors import ArxivBadResponseError, ArxivQueryError
 from bot.domain.identifiers import ArxivId
-from bot.localarxiv.feeds import error_feed
+from laurel_console.localarxiv.feeds import error_feed
 from tests.conftest import SHARED
 
 RECORDINGS = SHARED / "datasets" / "arxiv-api-responses"

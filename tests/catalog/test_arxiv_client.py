@@ -18,8 +18,8 @@ from bot.catalog.arxiv import (
     ArxivUnavailableError,
 )
 from bot.domain.identifiers import ArxivId, parse_arxiv_id
-from bot.localarxiv.server import LocalArxiv
 from bot.settings import ArxivSettings
+from laurel_console.localarxiv.server import LocalArxiv
 from tests.support.clock import ManualClock
 
 

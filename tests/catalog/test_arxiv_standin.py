@@ -12,7 +12,7 @@ import pytest
 
 from bot.catalog.arxiv_atom import parse_feed
 from bot.catalog.arxiv_errors import ArxivQueryError
-from bot.localarxiv.server import LocalArxiv
+from laurel_console.localarxiv.server import LocalArxiv
 
 
 @pytest.fixture

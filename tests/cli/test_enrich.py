@@ -19,11 +19,11 @@ from bot.catalog.arxiv_atom import parse_feed
 from bot.catalog.arxiv_enrich import enrich, to_enrich
 from bot.cli import build_parser
 from bot.domain.models import Paper
-from bot.localarxiv.server import LocalArxiv
 from bot.settings import ArxivSettings, Settings
 from bot.store.database import Database
 from bot.store.enrichment import EnrichmentRepository
 from bot.store.papers import PaperRepository
+from laurel_console.localarxiv.server import LocalArxiv
 from tests.support.clock import ManualClock
 
 # Papers whose arXiv ids the recordings hold, each lacking something else.

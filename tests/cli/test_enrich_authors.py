@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.localarxiv.server import LocalArxiv
+from laurel_console.localarxiv.server import LocalArxiv
 from tests.cli.test_enrich import (
     audit_rows,
     laurel,

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.arxiv_enrich import to_enrich
-from bot.localarxiv.recordings import entries_of, load
-from bot.localarxiv.server import LocalArxiv
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
+from laurel_console.localarxiv.recordings import entries_of, load
+from laurel_console.localarxiv.server import LocalArxiv
 from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for, with_awards
 
 __all__ = ["no_outside_settings"]  # the autouse fixture, shared

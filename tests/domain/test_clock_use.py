@@ -2,8 +2,8 @@
 from the system directly: a test that moves a ManualClock then moves all of Laurel's time,
 and nothing depends on the wall clock (crossing midnight, a real sleep, a real minute).
 
-The stand-ins (bot/localdiscord, bot/localarxiv) keep the real clock: they play Discord and
-arXiv, whose clocks are not Laurel's.
+The stand-ins (laurel_console/localdiscord, laurel_console/localarxiv) keep the real clock:
+they play Discord and arXiv, whose clocks are not Laurel's.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 import re
 
 from bot.app import LaurelBot
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import CurationSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 async def test_about_answers_with_the_catalogue_coverage(

@@ -9,9 +9,9 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.domain.areas import ResearchArea
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
 
 EPHEMERAL = 64

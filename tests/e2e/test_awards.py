@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 
 EPHEMERAL = 64
 ICML_2025 = {  # by heading, in the order shown

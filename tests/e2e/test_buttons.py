@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_paper import EPHEMERAL, _show, custom_ids
 
 

@@ -15,10 +15,10 @@ import pytest
 
 from bot.cli.sync import sync
 from bot.errors import LaurelError
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import load_settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
 
 PUT = "PUT /applications/{application_id}/commands"

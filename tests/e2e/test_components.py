@@ -15,11 +15,11 @@ import pytest
 import bot.commands
 from bot.app import LaurelBot
 from bot.commands.paper_buttons import PaperButton
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.interactions import Interaction
-from bot.localdiscord.server import LocalDiscord
 from bot.render.i18n import Strings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.interactions import Interaction
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import EPHEMERAL, FORM, MASKED_ARXIV, ada, curate, settings_for
 
 # Every prefix of a custom_id the bot makes for a component that lives only in memory.

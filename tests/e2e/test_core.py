@@ -12,10 +12,10 @@ from discord import app_commands
 
 from bot.app import LaurelBot
 from bot.errors import UserError
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import DiscordSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 
 SYNC = "PUT /applications/{application_id}/commands"
 CREATE = "POST /channels/{channel_id}/messages"

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localarxiv.server import LocalArxiv
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.interactions import Interaction
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import ArxivSettings, CurationSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.server import LocalArxiv
+from laurel_console.localdiscord.interactions import Interaction
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.payloads import fields
 
 EPHEMERAL = 64

@@ -7,7 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import ada, curator_bot, grace
 
 __all__ = ["curator_bot"]

@@ -12,9 +12,9 @@ from bot.app import LaurelBot
 from bot.catalog.document import read_document
 from bot.catalog.importers import csv_format
 from bot.domain.models import Award, CatalogBatch
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import (
     EPHEMERAL,
     MASKED_ARXIV,

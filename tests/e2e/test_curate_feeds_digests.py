@@ -6,8 +6,8 @@ import json
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Theme
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import MASKED_ARXIV, ada, button, curate, curator_bot
 from tests.e2e.test_curate_catalog import _paper_id
 from tests.e2e.test_digest_delivery import subscribe

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LaurelBot
-from bot.localarxiv.server import LocalArxiv
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.server import LocalArxiv
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import (
     EPHEMERAL,
     FORM,

@@ -15,8 +15,8 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Cadence, DigestFilter, Subscription, Theme
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import GUILD_CATEGORY, Overwrite, Perm
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import GUILD_CATEGORY, Overwrite, Perm
 
 EPHEMERAL = 64
 SYNC = "PUT /applications/{application_id}/commands"

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Cadence, Subscription
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_digest_commands import (
     ada_id,
     digest,

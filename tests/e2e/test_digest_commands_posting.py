@@ -14,12 +14,12 @@ import pytest
 from bot.app import LaurelBot
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import Subscription
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import Overwrite, Perm
 from bot.settings import DigestSettings, Settings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import Overwrite, Perm
 from tests.e2e.test_digest_commands import POST, digest, stamps, stored_sub
 from tests.store.conftest import award, batch
 from tests.support.clock import ManualClock

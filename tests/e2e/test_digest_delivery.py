@@ -18,11 +18,11 @@ from bot.app import LaurelBot
 from bot.digests.delivery import DiscordDelivery
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import Subscription, Theme
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.render.digest_posts import Post
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
 
 POST = "POST /channels/{channel_id}/messages"

@@ -12,14 +12,14 @@ import pytest
 
 from bot.catalog.arxiv_titles import UNRESOLVED
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
-from bot.localarxiv.server import LocalArxiv
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import Settings
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
+from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.server import LocalArxiv
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from apscheduler.schedulers.base import STATE_PAUSED
 from bot.app import SEARCH_FOLLOW_JOB
 from bot.digests.tick_job import TICK_JOB
 from bot.domain.clock import SystemClock
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
 
 

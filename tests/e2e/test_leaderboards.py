@@ -7,9 +7,9 @@ from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 
 EPHEMERAL = 64
 INSTITUTION = re.compile(r"\*\*(\d+)\.\*\* (.+) — \*\*(\d+\.\d\d)\*\* \(papers: (\d+)\)")

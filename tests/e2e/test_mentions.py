@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.config import Config
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.interactions import Interaction
-from bot.localdiscord.server import LocalDiscord
-from bot.localdiscord.state import Channel
 from bot.settings import ArxivSettings, BackupSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.interactions import Interaction
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.state import Channel
 from tests.support.mentions import (
     OptInHistory,
     count_messages,

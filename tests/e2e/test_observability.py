@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import logging
 import math
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,8 +21,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import LaurelBot
 from bot.backups import JOB_ID
 from bot.errors import UserError
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import (
@@ -33,6 +32,8 @@ from bot.settings import (
 )
 from bot.store import migrations
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_digest_delivery import subscribe
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -46,6 +47,17 @@ def _settings(*, metrics: bool = True) -> Settings:
 
 
 LATEST_SCHEMA = migrations.available()[-1].version
+
+
+@pytest.fixture
+async def laurel(
+    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[LaurelBot]:
+    """The bot with metrics on, as one serving /metrics runs (off, it records none)."""
+    settings = _settings().model_copy(update={"backups": BackupSettings(enabled=False)})
+    async with laurel_on(server, db, settings) as bot:
+        yield bot
+    assert [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR] == []
 
 
 @pytest.fixture

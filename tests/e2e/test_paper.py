@@ -8,10 +8,10 @@ from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.daily import paper_of_the_day
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
 from tests.support.clock import ManualClock
 from tests.support.payloads import opened

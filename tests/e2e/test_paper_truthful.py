@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import EPHEMERAL, ada, button, curate, curator_bot
 from tests.e2e.test_paper import _show
 from tests.store.conftest import award, batch

@@ -9,9 +9,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 
 SYNC = "PUT /applications/{application_id}/commands"
 

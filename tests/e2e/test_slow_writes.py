@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.config import Config
-from bot.localdiscord.interactions import Interaction
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.interactions import Interaction
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import FORM, MASKED_ARXIV, ada, button, curate, curator_bot
 from tests.e2e.test_curate_catalog import NEW_AWARDS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 
 EPHEMERAL = 64
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, DiscordSettings, Settings
+from laurel_console.localdiscord.server import LocalDiscord
 
 # Every piece of work counts as slow: it defers.
 DEFERS_AT_ONCE = Settings(

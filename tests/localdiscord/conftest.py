@@ -17,7 +17,7 @@ import pytest
 import yarl
 from discord import app_commands
 
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 @pytest.fixture

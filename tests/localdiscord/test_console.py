@@ -27,21 +27,21 @@ from hypothesis import strategies as st
 
 from bot.app import LaurelBot
 from bot.cli import main
-from bot.localdiscord.console import AttachmentSaver, Console
-from bot.localdiscord.console_complete import Completion, complete
-from bot.localdiscord.console_parse import (
+from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.console import AttachmentSaver, Console
+from laurel_console.localdiscord.console_complete import Completion, complete
+from laurel_console.localdiscord.console_parse import (
     CommandCatalog,
     CommandLineError,
     Invocation,
     parse_slash,
     tokenize,
 )
-from bot.localdiscord.console_render import modal_fields, render_message, render_modal
-from bot.localdiscord.console_repl import PROMPT, Display, Repl
-from bot.localdiscord.console_text import text_width, wrap
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
-from bot.store.database import Database
+from laurel_console.localdiscord.console_render import modal_fields, render_message, render_modal
+from laurel_console.localdiscord.console_repl import PROMPT, Display, Repl
+from laurel_console.localdiscord.console_text import text_width, wrap
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

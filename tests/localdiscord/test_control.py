@@ -10,8 +10,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.localdiscord import gateway as op
-from bot.localdiscord.server import LocalDiscord, serve
+from laurel_console.localdiscord import gateway as op
+from laurel_console.localdiscord.server import LocalDiscord, serve
 from tests.localdiscord.conftest import Laurel, connected
 
 

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.localdiscord.faults import Fault
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.faults import Fault
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 from tests.localdiscord.test_faults import CREATE, general
 

@@ -8,8 +8,8 @@ import asyncio
 import discord
 import pytest
 
-from bot.localdiscord.faults import Fault
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.faults import Fault
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 CREATE = "POST /channels/{channel_id}/messages"

@@ -8,8 +8,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.localdiscord import gateway as op
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord import gateway as op
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 

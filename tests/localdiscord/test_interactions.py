@@ -8,8 +8,8 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.localdiscord.messages import CHAT_INPUT_COMMAND, Flag
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.messages import CHAT_INPUT_COMMAND, Flag
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 BULK = "PUT /applications/{application_id}/commands"

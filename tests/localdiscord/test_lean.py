@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.localdiscord.config import Config
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 POST = "POST /channels/{channel_id}/messages"

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.localdiscord.commands import CommandRegistry
-from bot.localdiscord.faults import Fault, TokenBucket
-from bot.localdiscord.limits import check_limits
-from bot.localdiscord.state import Snowflakes, default_world, snowflake_time
+from laurel_console.localdiscord.commands import CommandRegistry
+from laurel_console.localdiscord.faults import Fault, TokenBucket
+from laurel_console.localdiscord.limits import check_limits
+from laurel_console.localdiscord.state import Snowflakes, default_world, snowflake_time
 
 MESSAGE = ("POST", "/channels/{channel_id}/messages")
 COMMANDS = ("PUT", "/applications/{application_id}/commands")

@@ -7,7 +7,7 @@ import io
 import discord
 import pytest
 
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.localdiscord.conftest import Laurel, connected
 
 CREATE = "POST /channels/{channel_id}/messages"
@@ -152,7 +152,7 @@ async def test_without_embed_links_discord_drops_embeds(server: LocalDiscord, bo
 
 
 async def test_a_hidden_channel_is_missing_access(server: LocalDiscord, bot: Laurel) -> None:
-    from bot.localdiscord.state import Overwrite, Perm
+    from laurel_console.localdiscord.state import Overwrite, Perm
 
     general = server.channel("general")
     general.overwrites.append(Overwrite(server.world.default_guild().id, 0, deny=Perm.VIEW_CHANNEL))

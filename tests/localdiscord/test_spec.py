@@ -22,7 +22,7 @@ from discord.webhook.async_ import (
     interaction_response_params,
 )
 
-from bot.localdiscord.spec import SpecValidator
+from laurel_console.localdiscord.spec import SpecValidator
 
 MESSAGES = "/channels/{channel_id}/messages"
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"

@@ -5,8 +5,9 @@ would, as far as it can without one: ENV, WORKDIR, COPY (through .dockerignore) 
 order, with the image's own directories (/app, /opt/…, /data) moved under a temporary root.
 Steps marked `# replay: skip` (making the system account, chown) need root and are not run;
 USER is not switched. Then it runs the image's commands there: `laurel --help`,
-`laurel db init`, `laurel run` without a token (refused), and `laurel run` against the
-loopback Discord stand-in with `laurel health` (the HEALTHCHECK) reporting it live.
+`laurel db init`, `laurel run` without a token (refused), `laurel console` (refused: the image
+holds neither the stand-ins nor the console extra), and `laurel run` against the loopback
+Discord stand-in (run from this checkout) with `laurel health` reporting it live.
 
     .venv/bin/python -m tests.ops.dockerfile_replay [--keep]
 
@@ -237,7 +238,23 @@ def check_image_commands(replay: Replay) -> Iterator[str]:
     assert refused.returncode == 1
     assert "DISCORD_TOKEN is not set" in refused.stderr
     yield "ok    laurel run without DISCORD_TOKEN: refused (no token in the image)"
+    yield from _only_the_runtime(replay, laurel)
     yield from _live_bot(replay, laurel)
+
+
+def _only_the_runtime(replay: Replay, laurel: str) -> Iterator[str]:
+    """The image holds what `laurel run` needs: neither the console extra nor the stand-ins,
+    and `laurel console` says so in one line."""
+    python = str(Path(laurel).with_name("python"))
+    for module in ("laurel_console", "jsonschema", "referencing"):
+        found = replay.call([python, "-c", f"import {module}"])
+        assert found.returncode != 0, f"the image can import {module}"
+    yield "ok    the image has no laurel_console, jsonschema or referencing"
+    console = replay.call([laurel, "console", "-c", "/about"])
+    assert console.returncode == 1, console
+    assert console.stderr.count("\n") == 1, console.stderr
+    assert "pip install" in console.stderr, console.stderr
+    yield f"ok    laurel console in the image: 1 ({console.stderr.strip()})"
 
 
 def _free_port() -> int:
@@ -254,8 +271,13 @@ def _live_bot(replay: Replay, laurel: str) -> Iterator[str]:
     idle = replay.call(health)
     assert idle.returncode == 1, idle
     yield f"ok    {' '.join(health)} with no bot: 1 ({idle.stderr.strip()})"
+    # The stand-in is no part of the image: it runs from this checkout, as a test's would.
     stand = subprocess.Popen(
-        [laurel, "localdiscord", "--port", "0"], env=replay.env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "laurel_console.localdiscord", "--port", "0"],
+        cwd=ROOT,
+        env=replay.env,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     bot_log = replay.root / "bot.log"
     try:

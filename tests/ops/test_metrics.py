@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import socket
 
@@ -91,3 +92,27 @@ def test_the_digest_engines_counts_read_back_by_name_and_label() -> None:
     assert metrics.value("laurel_digests_paused_total", reason="not-found") == 0
     assert metrics.value("laurel_digest_retries_total") == 2
     assert metrics.value("laurel_digest_rows_settled_total") == 1
+
+
+async def test_metrics_off_take_every_call_and_record_nothing() -> None:
+    off = Metrics(enabled=False)
+    off.digest_posted("daily")
+    off.digest_failed("daily")
+    off.digest_late("daily")
+    off.backup_done(True, at=dt.datetime(2026, 3, 2, tzinfo=dt.UTC))
+    off.backup_done(False, at=dt.datetime(2026, 3, 2, tzinfo=dt.UTC))
+    off.digest_empty("daily")
+    off.digest_paused("forbidden", 2)
+    off.digest_retried()
+    off.digest_settled()
+    off.watch_gateway(lambda: 0.1, lambda: 1)
+
+    async def pending() -> int:
+        return 3
+
+    off.set_pending_source(pending)
+    # Nothing to scrape: the registry is a stand-in that holds no samples.
+    assert not hasattr(off.registry, "get_sample_value")
+    assert Metrics().registry.get_sample_value("laurel_guilds") is not None  # NaN, but there
+    with pytest.raises(RuntimeError, match="metrics are off"):
+        off.value("laurel_digests_posted_total", theme="daily")

@@ -72,7 +72,7 @@ def test_authorization_headers_and_ordinary_text() -> None:
     redact = Redactor()
     assert redact("{'Authorization': 'Bot abc.def'}") == "{'Authorization': '[redacted]'}"
     assert redact("authorization=Bearer xyz") == "authorization=[redacted]"
-    ordinary = "bot.localdiscord.rest_interactions took 0.25 s for 3.11.7 at example.com"
+    ordinary = "laurel_console.localdiscord.rest_interactions took 0.25 s for 3.11.7 at example.com"
     assert redact(ordinary) == ordinary
 
 

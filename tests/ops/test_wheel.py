@@ -6,6 +6,9 @@ index, about 20 s). It is installed without dependencies into a fresh virtual en
 borrows this environment's installed dependencies through a path file (not the checkout:
 path files in a borrowed folder are not processed, so the editable install of `bot` stays
 out of sight), and run from an empty folder: it works only if the package holds its data.
+
+The wheel ships the console and stand-ins (laurel_console) beside `bot`, but these commands of
+a plain install never import them or the console extra.
 """
 
 from __future__ import annotations
@@ -20,6 +23,16 @@ import pytest
 
 from bot.catalog.bundled import load_bundled
 from tests.ops.dockerfile_replay import ROOT
+
+# `laurel ARGS`, then one line naming the modules of the console that the command imported.
+WATCHED = ("laurel_console", "jsonschema", "referencing")
+PROBE = f"""
+import sys
+from bot.__main__ import main
+code = main(sys.argv[1:])
+print("console modules:", sorted({{m.split(".")[0] for m in sys.modules}} & set({WATCHED!r})))
+sys.exit(code)
+"""
 
 
 def _run(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -71,10 +84,13 @@ def test_db_init_in_an_empty_folder_loads_the_whole_catalogue(
     installed: Path, tmp_path: Path
 ) -> None:
     env = {"LAUREL_DATABASE__PATH": str(tmp_path / "laurel.db")}
-    init = _run([str(installed), "db", "init"], tmp_path, **env)
+    python = str(installed.parent / "python")
+    init = _run([python, "-c", PROBE, "db", "init"], tmp_path, **env)
     assert init.returncode == 0, init.stderr
-    stats = _run([str(installed), "stats"], tmp_path, **env)
+    stats = _run([python, "-c", PROBE, "stats"], tmp_path, **env)
     assert stats.returncode == 0, stats.stderr
+    for run in (init, stats):
+        assert run.stdout.splitlines()[-1] == "console modules: []", run.stdout
     totals = re.search(r"(\d+) venues, (\d+) editions, (\d+) papers, (\d+) awards", stats.stdout)
     assert totals is not None, stats.stdout
     venues, _, papers, awards = map(int, totals.groups())
@@ -82,3 +98,10 @@ def test_db_init_in_an_empty_folder_loads_the_whole_catalogue(
     assert awards >= 800
     assert papers >= 700
     assert re.search(r"^CVPR\s+2023\s+\d+", stats.stdout, re.MULTILINE)
+
+
+def test_the_wheel_ships_the_console_apart_from_the_runtime(installed: Path) -> None:
+    (site,) = (installed.parents[1] / "lib").glob("python3*/site-packages")
+    assert (site / "laurel_console" / "localdiscord" / "server.py").is_file()
+    assert (site / "laurel_console" / "harness.py").is_file()
+    assert not (site / "bot" / "localdiscord").exists()

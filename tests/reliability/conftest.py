@@ -22,10 +22,10 @@ import pytest
 from _pytest.terminal import TerminalReporter
 
 from bot.app import LaurelBot
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 

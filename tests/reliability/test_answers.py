@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, DiscordSettings, Settings
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import CALLBACK, settled
 
 ANSWER = "answer"

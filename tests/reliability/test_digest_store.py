@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord.server import LocalDiscord
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.test_digests import (
     NINE,
     PATH,

@@ -20,11 +20,11 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Subscription, Theme
-from bot.localdiscord import gateway as op
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, DigestSettings, Settings
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord import gateway as op
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.test_gateway import ReadyCount
 from tests.support.clock import ManualClock
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.localdiscord import gateway as op
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord import gateway as op
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import settled
 
 PATH = "gateway session"

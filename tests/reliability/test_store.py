@@ -23,10 +23,10 @@ from bot.catalog import formats
 from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.server import LocalDiscord
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import settled
 
 PATH = "catalogue write"

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from bot.domain.subscriptions import Subscription
-from bot.localdiscord.rest import RecordedRequest
 from bot.store.database import Database
 from bot.store.errors import StoreError
 from bot.store.subscriptions import SubscriptionRepository
+from laurel_console.localdiscord.rest import RecordedRequest
 
 CALLBACK_MESSAGE_TYPES = frozenset({4, 7})
 MESSAGE_FIELDS = frozenset({"content", "embeds", "components", "attachments", "poll"})

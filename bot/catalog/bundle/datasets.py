@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bot.catalog.importers import ai_bestpapers
 from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.awards import classify_award
@@ -199,8 +197,11 @@ def _taxonomy(
 def _venue_records(root: Path, known: Sequence[Venue]) -> list[Venue]:
     """Venue records for every venue a dataset names that `known` lacks, from both venue files."""
     taken = {label.casefold() for v in known for label in _labels(v)}
+    from bot.catalog.yaml_reader import load_yaml  # PyYAML: on use only
+
     described: dict[str, dict[str, Any]] = {}
-    for item in yaml.safe_load((root / "ai-bestpapers" / "venues.yml").read_text("utf-8")):
+    venues_yml = root / "ai-bestpapers" / "venues.yml"
+    for item in load_yaml(venues_yml.read_text("utf-8"), venues_yml.name):
         described.setdefault(str(item["name"]).casefold(), {}).update(
             name=str(item["name"]),
             full_name=item.get("long"),

@@ -19,11 +19,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from bot.catalog.document import DocumentError, describe_errors
-from bot.catalog.nesting import load_yaml
 from bot.domain.awards import classify_award
 from bot.domain.identifiers import IdentifierError, normalize_doi, parse_arxiv_id
 from bot.domain.models import (
@@ -95,18 +93,14 @@ def parse(path: Path, known: Sequence[Venue] = ()) -> CatalogBatch:
     )
 
 
-def yaml_line(error: Exception) -> str:
-    """The line a YAML error points at, or "?" (a decoding error has none)."""
-    mark = getattr(error, "problem_mark", None)
-    return str(mark.line + 1) if mark is not None else "?"
-
-
 def _load_list(path: Path, *, missing_ok: bool = False) -> list[Any]:
     if missing_ok and not path.is_file():
         return []
+    from bot.catalog.yaml_reader import YAMLError, load_yaml, yaml_line  # PyYAML: on use only
+
     try:
         data = load_yaml(path.read_text(encoding="utf-8"), path.name)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, YAMLError) as exc:
         raise DocumentError(
             f"{path.name}: cannot be read as YAML: {exc}", key="not-yaml", line=yaml_line(exc)
         ) from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.localdiscord.console_text import pad, text_width, wrap
+from laurel_console.localdiscord.console_text import pad, text_width, wrap
 
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
 BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4

@@ -6,9 +6,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.localdiscord import errors, payloads
-from bot.localdiscord.rest import API_PREFIX, BODY, Backend, json_response, no_content
-from bot.localdiscord.rest_channels import body_dict
+from laurel_console.localdiscord import errors, payloads
+from laurel_console.localdiscord.rest import API_PREFIX, BODY, Backend, json_response, no_content
+from laurel_console.localdiscord.rest_channels import body_dict
 
 COMMANDS = "/applications/{application_id}/commands"
 GUILD_COMMANDS = "/applications/{application_id}/guilds/{guild_id}/commands"

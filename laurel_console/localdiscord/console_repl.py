@@ -16,16 +16,22 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from bot.localdiscord.console import TRANSLATED, Answer, AttachmentSaver, Console, canonical_locale
-from bot.localdiscord.console_parse import TYPE_NAMES, CommandLineError, localized, usage
-from bot.localdiscord.console_render import (
+from laurel_console.localdiscord.console import (
+    TRANSLATED,
+    Answer,
+    AttachmentSaver,
+    Console,
+    canonical_locale,
+)
+from laurel_console.localdiscord.console_parse import TYPE_NAMES, CommandLineError, localized, usage
+from laurel_console.localdiscord.console_render import (
     ModalField,
     Style,
     modal_fields,
     render_message,
     render_modal,
 )
-from bot.localdiscord.console_text import text_width
+from laurel_console.localdiscord.console_text import text_width
 
 log = logging.getLogger(__name__)
 

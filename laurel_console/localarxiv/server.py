@@ -30,8 +30,8 @@ from aiohttp import web
 
 from bot.domain.identifiers import ArxivId
 from bot.domain.text import title_key
-from bot.localarxiv import feeds
-from bot.localarxiv.recordings import Recording, entries_of, load, query_key
+from laurel_console.localarxiv import feeds
+from laurel_console.localarxiv.recordings import Recording, entries_of, load, query_key
 
 ATOM_TYPE = "application/atom+xml"
 # arXiv's own check of an id's form, looser than Laurel's parser: it answers 0000.0000 or

@@ -1,7 +1,15 @@
-"""`laurel console`: Laurel in this terminal, against a Discord stand-in on 127.0.0.1.
+"""What `laurel console`, `laurel localdiscord` and `laurel localarxiv` run (their arguments are
+in bot/cli/standins.py, which imports this module only when one of them runs).
 
-The bot is the real one, on the configured database, holding the same single-instance lock as
-`laurel run`; only Discord is local. Type slash commands as in Discord, or run one with -c.
+`laurel console`: Laurel in this terminal, against a Discord stand-in on 127.0.0.1. The bot is
+the real one, on the configured database, holding the same single-instance lock as `laurel run`;
+only Discord is local. Type slash commands as in Discord, or run one with -c.
+
+`laurel localdiscord`: the loopback Discord stand-in as a process of its own. A bot started with
+`laurel run` and pointed at it (LAUREL_DISCORD__API_BASE_URL) can be killed and restarted while
+the stand-in keeps its record of everything the bot sent.
+
+`laurel localarxiv`: the arXiv API stand-in, answering from recorded replies.
 """
 
 from __future__ import annotations
@@ -15,80 +23,31 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
-from bot.cli.enrich import RECORDINGS
+from bot.cli.standins import RECORDINGS
 from bot.errors import LaurelError
-from bot.localarxiv.server import LocalArxiv
-from bot.localdiscord.console import AttachmentSaver, Console, canonical_locale
-from bot.localdiscord.console_complete import console_completer, install_readline
-from bot.localdiscord.console_parse import CommandLineError
-from bot.localdiscord.console_repl import PROMPT, Display, Reader, Repl, run_lines
-from bot.localdiscord.harness import laurel_on
-from bot.localdiscord.limits import SpecValidatorProtocol
-from bot.localdiscord.server import LocalDiscord
 from bot.logs import configure_logging
 from bot.settings import LoggingSettings, Settings
 from bot.store.lock import InstanceLock
+from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.server import LocalArxiv
+from laurel_console.localarxiv.server import serve as serve_arxiv
+from laurel_console.localdiscord.console import AttachmentSaver, Console, canonical_locale
+from laurel_console.localdiscord.console_complete import console_completer, install_readline
+from laurel_console.localdiscord.console_parse import CommandLineError
+from laurel_console.localdiscord.console_repl import PROMPT, Display, Reader, Repl, run_lines
+from laurel_console.localdiscord.limits import SpecValidatorProtocol
+from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import serve as serve_discord
 
 MIN_WIDTH, MAX_WIDTH = 24, 100  # at most about as wide as Discord draws an embed
 
 
-def register(commands: Any) -> None:
-    console = commands.add_parser(
-        "console",
-        help="try Laurel in this terminal, on a local stand-in for Discord",
-        description="Run Laurel against a Discord stand-in on 127.0.0.1 and type slash "
-        "commands as in Discord (/about, /help); `help` at the prompt lists the rest.",
-    )
-    console.add_argument(
-        "-c",
-        "--command",
-        dest="lines",
-        action="append",
-        metavar="LINE",
-        help='run LINE (e.g. "/about") and exit instead of prompting; repeat to run several',
-    )
-    console.add_argument(
-        "--json", action="store_true", help="print the JSON the bot sent instead of drawing it"
-    )
-    console.add_argument(
-        "--locale",
-        type=_locale,
-        default="en-US",
-        help="your Discord language: en-US (default), zh-TW or zh-CN",
-    )
-    console.add_argument(
-        "--attachments",
-        type=Path,
-        metavar="DIR",
-        help="where files the bot sends are saved (default: a new folder in the temp dir)",
-    )
-    console.add_argument(
-        "--spec",
-        type=Path,
-        metavar="PATH",
-        help="Discord's openapi.json: check every request the bot makes against it",
-    )
-    console.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        metavar="SECONDS",
-        help="how long to wait for a deferred answer (default: 60)",
-    )
-    console.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="show the bot's log at the configured level (default: warnings and errors only)",
-    )
-    console.set_defaults(handler=run_console)
-
-
-def _locale(value: str) -> str:
+def canonical_console_locale(value: str) -> str:
+    """`--locale`'s value as Discord spells it (argparse's type, via bot/cli/standins.py)."""
     try:
         return canonical_locale(value)
     except CommandLineError as exc:
@@ -171,7 +130,7 @@ def _terminal_restored() -> Iterator[None]:
 def _validator(path: Path | None) -> SpecValidatorProtocol | None:
     if path is None:
         return None
-    from bot.localdiscord.spec import SpecValidator
+    from laurel_console.localdiscord.spec import SpecValidator
 
     try:
         return SpecValidator.from_file(path)
@@ -214,3 +173,22 @@ def _logging(settings: LoggingSettings, *, verbose: bool) -> Iterator[None]:
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
+
+
+async def serve_localdiscord(settings: Settings, args: argparse.Namespace) -> int:
+    await serve_discord(args.host, args.port, spec_path=args.spec)
+    return 0
+
+
+async def serve_localarxiv(settings: Settings, args: argparse.Namespace) -> int:
+    recordings = _recordings(args.recordings, synthesize=args.synthesize)
+    await serve_arxiv(recordings, args.host, args.port, synthesize=args.synthesize)
+    return 0
+
+
+def _recordings(folder: Path, *, synthesize: bool) -> Path | None:
+    if folder.is_dir():
+        return folder
+    if synthesize:
+        return None  # made-up entries only: still enough to try `laurel enrich`
+    raise LaurelError(f"no recorded arXiv replies at {folder} (see --recordings, --synthesize)")

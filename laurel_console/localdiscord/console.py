@@ -17,20 +17,20 @@ from typing import Any
 
 import discord
 
-from bot.localdiscord.console_parse import (
+from laurel_console.localdiscord.console_parse import (
     CommandCatalog,
     CommandLineError,
     Invocation,
     parse_slash,
     tokenize,
 )
-from bot.localdiscord.interactions import (
+from laurel_console.localdiscord.interactions import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
     MODAL,
     Interaction,
 )
-from bot.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.server import LocalDiscord
 
 LOCALES = tuple(locale.value for locale in discord.Locale)
 TRANSLATED = ("en-US", "zh-TW", "zh-CN")  # the locales Laurel answers in; others get English

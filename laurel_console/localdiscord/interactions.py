@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.localdiscord.messages import Flag, MessageStore
+from laurel_console.localdiscord.messages import Flag, MessageStore
 
 # Interaction types
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5

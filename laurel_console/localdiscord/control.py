@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.localdiscord.faults import Fault
-from bot.localdiscord.rest import json_response
+from laurel_console.localdiscord.faults import Fault
+from laurel_console.localdiscord.rest import json_response
 
 if TYPE_CHECKING:
-    from bot.localdiscord.interactions import Interaction
-    from bot.localdiscord.server import LocalDiscord
+    from laurel_console.localdiscord.interactions import Interaction
+    from laurel_console.localdiscord.server import LocalDiscord
 
 PREFIX = "/_control"
 

@@ -9,8 +9,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.localdiscord import errors, payloads
-from bot.localdiscord.state import THREAD_TYPES, Channel, Perm, StoredMessage, User, World, iso
+from laurel_console.localdiscord import errors, payloads
+from laurel_console.localdiscord.state import (
+    THREAD_TYPES,
+    Channel,
+    Perm,
+    StoredMessage,
+    User,
+    World,
+    iso,
+)
 
 
 class Flag:

@@ -23,11 +23,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.localdiscord import payloads
-from bot.localdiscord.config import KNOWN_INTENTS, PRIVILEGED_INTENTS
-from bot.localdiscord.faults import FaultPlan
-from bot.localdiscord.interactions import Pulse
-from bot.localdiscord.state import World
+from laurel_console.localdiscord import payloads
+from laurel_console.localdiscord.config import KNOWN_INTENTS, PRIVILEGED_INTENTS
+from laurel_console.localdiscord.faults import FaultPlan
+from laurel_console.localdiscord.interactions import Pulse
+from laurel_console.localdiscord.state import World
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME = 0, 1, 2, 3, 4, 6
 RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 7, 8, 9, 10, 11

@@ -7,9 +7,9 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.localdiscord import payloads
-from bot.localdiscord.messages import number_components
-from bot.localdiscord.state import Channel, Guild, Role, User, World
+from laurel_console.localdiscord import payloads
+from laurel_console.localdiscord.messages import number_components
+from laurel_console.localdiscord.state import Channel, Guild, Role, User, World
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = (
     3,

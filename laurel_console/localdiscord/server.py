@@ -18,20 +18,20 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.localdiscord.commands import CommandRegistry
-from bot.localdiscord.config import Config
-from bot.localdiscord.control import ControlRoutes
-from bot.localdiscord.driver import Driver, Options
-from bot.localdiscord.faults import Fault, FaultPlan
-from bot.localdiscord.gateway import Gateway
-from bot.localdiscord.interactions import Interaction
-from bot.localdiscord.limits import SpecValidatorProtocol, Violation
-from bot.localdiscord.messages import MessageStore
-from bot.localdiscord.rest import Backend, RecordedRequest, RestLayer
-from bot.localdiscord.rest_application import ApplicationRoutes
-from bot.localdiscord.rest_channels import ChannelRoutes
-from bot.localdiscord.rest_interactions import InteractionRoutes
-from bot.localdiscord.state import Channel, World, default_world
+from laurel_console.localdiscord.commands import CommandRegistry
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.control import ControlRoutes
+from laurel_console.localdiscord.driver import Driver, Options
+from laurel_console.localdiscord.faults import Fault, FaultPlan
+from laurel_console.localdiscord.gateway import Gateway
+from laurel_console.localdiscord.interactions import Interaction
+from laurel_console.localdiscord.limits import SpecValidatorProtocol, Violation
+from laurel_console.localdiscord.messages import MessageStore
+from laurel_console.localdiscord.rest import Backend, RecordedRequest, RestLayer
+from laurel_console.localdiscord.rest_application import ApplicationRoutes
+from laurel_console.localdiscord.rest_channels import ChannelRoutes
+from laurel_console.localdiscord.rest_interactions import InteractionRoutes
+from laurel_console.localdiscord.state import Channel, World, default_world
 
 _UPLOAD_LIMIT = 10 * 1024 * 1024
 
@@ -291,7 +291,7 @@ async def serve(host: str, port: int, *, spec_path: Path | None) -> None:
     """Run a stand-in until cancelled, printing what a bot needs to connect to it."""
     validator: SpecValidatorProtocol | None = None
     if spec_path is not None:
-        from bot.localdiscord.spec import SpecValidator
+        from laurel_console.localdiscord.spec import SpecValidator
 
         validator = SpecValidator.from_file(spec_path)
     server = await LocalDiscord(validator=validator).start(host, port)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.localdiscord.config import INTENT_GUILD_MEMBERS, INTENT_GUILD_PRESENCES, Config
+from laurel_console.localdiscord.config import INTENT_GUILD_MEMBERS, INTENT_GUILD_PRESENCES, Config
 
 if TYPE_CHECKING:
-    from bot.localdiscord.interactions import Interaction
+    from laurel_console.localdiscord.interactions import Interaction
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 

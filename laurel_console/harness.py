@@ -17,9 +17,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, use_endpoints
 from bot.domain.clock import Clock, SystemClock
-from bot.localdiscord.server import LocalDiscord
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
+from laurel_console.localdiscord.server import LocalDiscord
 
 
 class HarnessBot(LaurelBot):

@@ -11,8 +11,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.localdiscord import errors
-from bot.localdiscord.interactions import (
+from laurel_console.localdiscord import errors
+from laurel_console.localdiscord.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -25,10 +25,10 @@ from bot.localdiscord.interactions import (
     UPDATE_MESSAGE,
     Interaction,
 )
-from bot.localdiscord.messages import CHAT_INPUT_COMMAND, DEFAULT, Flag, Origin
-from bot.localdiscord.rest import API_PREFIX, FILES, Backend, json_response, no_content
-from bot.localdiscord.rest_channels import ChannelRoutes, body_dict, has_message_content
-from bot.localdiscord.state import Channel, StoredMessage
+from laurel_console.localdiscord.messages import CHAT_INPUT_COMMAND, DEFAULT, Flag, Origin
+from laurel_console.localdiscord.rest import API_PREFIX, FILES, Backend, json_response, no_content
+from laurel_console.localdiscord.rest_channels import ChannelRoutes, body_dict, has_message_content
+from laurel_console.localdiscord.state import Channel, StoredMessage
 
 ALLOWED_CALLBACKS = {
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},

@@ -18,15 +18,20 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from bot.localdiscord import errors
-from bot.localdiscord.commands import CommandRegistry
-from bot.localdiscord.errors import DiscordError
-from bot.localdiscord.faults import SERVER_ERRORS, Fault, FaultPlan
-from bot.localdiscord.gateway import Gateway
-from bot.localdiscord.interactions import Pulse
-from bot.localdiscord.limits import SpecValidatorProtocol, Violation, check_limits, violations_from
-from bot.localdiscord.messages import MessageStore, UploadedFile
-from bot.localdiscord.state import World
+from laurel_console.localdiscord import errors
+from laurel_console.localdiscord.commands import CommandRegistry
+from laurel_console.localdiscord.errors import DiscordError
+from laurel_console.localdiscord.faults import SERVER_ERRORS, Fault, FaultPlan
+from laurel_console.localdiscord.gateway import Gateway
+from laurel_console.localdiscord.interactions import Pulse
+from laurel_console.localdiscord.limits import (
+    SpecValidatorProtocol,
+    Violation,
+    check_limits,
+    violations_from,
+)
+from laurel_console.localdiscord.messages import MessageStore, UploadedFile
+from laurel_console.localdiscord.state import World
 
 _log = logging.getLogger(__name__)
 API_PREFIX = "/api/v10"

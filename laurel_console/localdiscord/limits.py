@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.localdiscord.errors import FieldError
+from laurel_console.localdiscord.errors import FieldError
 
 
 class SpecValidatorProtocol(Protocol):
-    """What the server needs from bot.localdiscord.spec.SpecValidator."""
+    """What the server needs from laurel_console.localdiscord.spec.SpecValidator."""
 
     def validate(self, method: str, route: str, body: object | None) -> list[str]: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.localdiscord.state import World
+from laurel_console.localdiscord.state import World
 
 CHAT_INPUT, USER, MESSAGE = 1, 2, 3
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2

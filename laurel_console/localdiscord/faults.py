@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from bot.localdiscord import errors
+from laurel_console.localdiscord import errors
 
 KINDS = frozenset(
     {

@@ -12,19 +12,19 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.localdiscord import payloads
-from bot.localdiscord.commands import CommandRegistry
-from bot.localdiscord.gateway import Gateway
-from bot.localdiscord.interactions import (
+from laurel_console.localdiscord import payloads
+from laurel_console.localdiscord.commands import CommandRegistry
+from laurel_console.localdiscord.gateway import Gateway
+from laurel_console.localdiscord.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     Interaction,
 )
-from bot.localdiscord.messages import MessageStore, find_component
-from bot.localdiscord.options import Resolver
-from bot.localdiscord.state import Channel, Guild, World
+from laurel_console.localdiscord.messages import MessageStore, find_component
+from laurel_console.localdiscord.options import Resolver
+from laurel_console.localdiscord.state import Channel, Guild, World
 
 Options = Mapping[str, object]
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.localdiscord.console import LOCALES, SELECTS, Console
-from bot.localdiscord.console_parse import (
+from laurel_console.localdiscord.console import LOCALES, SELECTS, Console
+from laurel_console.localdiscord.console_parse import (
     BOOLEAN,
     CommandCatalog,
     CommandLineError,

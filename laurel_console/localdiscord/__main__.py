@@ -1,4 +1,4 @@
-"""python -m bot.localdiscord [--host H] [--port P] [--spec PATH]: serve until Ctrl-C."""
+"""python -m laurel_console.localdiscord [--host H] [--port P] [--spec PATH]: serve until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from bot.localdiscord.server import serve
+from laurel_console.localdiscord.server import serve
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.localdiscord",
+        prog="python -m laurel_console.localdiscord",
         description="Serve the loopback Discord stand-in on this machine until Ctrl-C.",
     )
     parser.add_argument("--host", default="127.0.0.1")

@@ -7,11 +7,18 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.localdiscord import errors, payloads
-from bot.localdiscord.config import INTENT_GUILD_MESSAGES, INTENT_GUILDS
-from bot.localdiscord.messages import Origin, UploadedFile
-from bot.localdiscord.rest import API_PREFIX, BODY, FILES, Backend, json_response, no_content
-from bot.localdiscord.state import (
+from laurel_console.localdiscord import errors, payloads
+from laurel_console.localdiscord.config import INTENT_GUILD_MESSAGES, INTENT_GUILDS
+from laurel_console.localdiscord.messages import Origin, UploadedFile
+from laurel_console.localdiscord.rest import (
+    API_PREFIX,
+    BODY,
+    FILES,
+    Backend,
+    json_response,
+    no_content,
+)
+from laurel_console.localdiscord.state import (
     GUILD_ANNOUNCEMENT,
     GUILD_FORUM,
     GUILD_TEXT,

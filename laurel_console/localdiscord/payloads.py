@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.localdiscord.config import INTENT_GUILD_PRESENCES
-from bot.localdiscord.state import (
+from laurel_console.localdiscord.config import INTENT_GUILD_PRESENCES
+from laurel_console.localdiscord.state import (
     GUILD_FORUM,
     PRIVATE_THREAD,
     Channel,
