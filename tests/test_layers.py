@@ -9,12 +9,14 @@ only what is listed for it:
     errors <- domain <- store <- {catalog, digests} <- commands <- app <- cli <- __main__
     render imports domain only (pure: model in, embed out)
     settings, observability, logs, backups: beside the store, below the features
-    the stand-ins (localdiscord, localarxiv) import nothing of store, digests or commands
+    the stand-ins live beside bot, in laurel_console: bot imports them only in bot.cli.standins,
+    on demand (`laurel console`)
     nothing imports app but cli, and nothing imports cli but __main__
 """
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
@@ -48,9 +50,7 @@ ALLOWED: dict[str, set[str]] = {
     "digests": {"domain", "errors", "settings", "store", "render", "observability"},
     "commands": {*FEATURES, "catalog", "digests"},
     "app": {*FEATURES, "catalog", "digests", "commands", "backups", "http_client"},
-    "localarxiv": {"domain"},
-    "localdiscord": {"errors"},
-    "cli": {*FEATURES, "bot", "catalog", "app", "logs", "localarxiv", "localdiscord"},
+    "cli": {*FEATURES, "bot", "catalog", "app", "logs"},
     "__main__": {"cli", "observability"},
 }
 # Single modules allowed to import a unit theirs may not, each with why. An entry no import
@@ -58,11 +58,6 @@ ALLOWED: dict[str, set[str]] = {
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("bot.settings", "catalog"): "catalog.nesting: the nesting-depth check every TOML read shares",
     ("bot.settings", "observability"): "observability.redact: the pattern that keeps tokens out",
-    # The test harness lives in the stand-in's package until issue 13 item 5 moves it out.
-    ("laurel_console.harness", "app"): "the test harness builds a LaurelBot",
-    ("laurel_console.harness", "domain"): "the test harness hands the bot a clock",
-    ("laurel_console.harness", "settings"): "the test harness makes settings",
-    ("laurel_console.harness", "store"): "the test harness opens the database",
 }
 
 MAX_FILE_LINES = 450
@@ -111,9 +106,6 @@ def test_every_exception_is_still_needed() -> None:
         ("store", "catalog"),
         ("commands", "app"),
         ("digests", "commands"),
-        ("localdiscord", "store"),
-        ("localdiscord", "commands"),
-        ("localarxiv", "digests"),
         ("app", "cli"),
     ],
 )
@@ -144,10 +136,26 @@ def test_the_direction_is_one_way_and_says_what_the_drawing_says() -> None:
     assert ALLOWED["render"] == {"domain"}
     assert ALLOWED["domain"] <= {"errors"}
     assert ALLOWED["store"] <= {"domain", "errors"}
-    for stand_in in ("localdiscord", "localarxiv"):
-        assert not ALLOWED[stand_in] & {"store", "digests", "commands", "app", "catalog"}
     assert [u for u, allowed in ALLOWED.items() if "app" in allowed] == ["cli"]
     assert [u for u, allowed in ALLOWED.items() if "cli" in allowed] == ["__main__"]
+
+
+def test_the_runtime_imports_the_stand_ins_only_to_run_them() -> None:
+    """bot/ names laurel_console (the stand-ins, the console, the harness) in one module only,
+    the one that starts them for `laurel console`, `localdiscord` and `localarxiv`."""
+    naming = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n == "laurel_console" or n.startswith("laurel_console.") for n in names):
+                naming.add(module_name(path))
+    assert naming == {"bot.cli.standins"}
 
 
 def test_no_module_is_longer_than_the_limit() -> None:
