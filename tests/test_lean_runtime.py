@@ -50,11 +50,14 @@ def unwanted(modules: set[str]) -> list[str]:
         # A LaurelBot built as `laurel run` builds it, metrics off (the default).
         "from bot.app import LaurelBot; from bot.settings import Settings; "
         "from apscheduler.schedulers.asyncio import AsyncIOScheduler; "
-        "from bot.store.database import Database; import asyncio, tempfile, pathlib\n"
+        "from bot.store.database import Database; from bot.domain.clock import SystemClock\n"
+        "import asyncio, tempfile, pathlib\n"
         "async def build():\n"
         "    path = pathlib.Path(tempfile.mkdtemp()) / 'l.db'\n"
         "    async with await Database.open(path) as db:\n"
-        "        LaurelBot(settings=Settings(), db=db, scheduler=AsyncIOScheduler())\n"
+        "        LaurelBot(\n"
+        "            settings=Settings(), db=db, scheduler=AsyncIOScheduler(), clock=SystemClock()\n"
+        "        )\n"
         "asyncio.run(build())",
     ],
     ids=["import bot.app", "laurel run's modules", "LaurelBot built"],
