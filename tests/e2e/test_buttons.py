@@ -6,9 +6,18 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.app import LaurelBot
+from bot.settings import BackupSettings, MetricsSettings, Settings
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_paper import EPHEMERAL, _show, custom_ids
+
+
+@pytest.fixture
+def laurel_settings() -> Settings:
+    """Metrics on (off, the default, they record nothing): the counts are what is tested."""
+    return Settings(metrics=MetricsSettings(enabled=True), backups=BackupSettings(enabled=False))
 
 
 async def _counted(bot: LaurelBot, component: str, outcome: str) -> float | None:
