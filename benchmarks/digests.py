@@ -45,7 +45,7 @@ from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.observability.metrics import Metrics
-from bot.settings import DigestSettings, Settings
+from bot.settings import DigestSettings, MetricsSettings, Settings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
@@ -210,7 +210,9 @@ async def fan_out(
     clock = DueClock(due - dt.timedelta(seconds=30))
     before = Counter({k: v for k, v in server.rest.counts.items() if k[0] == POST})
     result: dict[str, Any] = {"load_before": load()}
-    async with laurel_on(server, db, Settings(digests=settings), clock=clock) as bot:
+    # Metrics on: the posts are counted there (off, the default, nothing is counted).
+    on = Settings(digests=settings, metrics=MetricsSettings(enabled=True))
+    async with laurel_on(server, db, on, clock=clock) as bot:
         engine = bot.digest_engine
         await engine.run_due()  # builds the schedule: nothing is due yet
         searcher = Searcher(stand)
