@@ -27,10 +27,10 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -94,6 +94,10 @@ class SearchIndex:
         self._closed = False
         self._rebuilding = False
         self._dirty = False
+        # Each searcher thread's own read-only connection to the store (`search_then`).
+        self._readers = threading.local()
+        self._opened: list[sqlite3.Connection] = []
+        self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -172,6 +176,10 @@ class SearchIndex:
                 await self._background
         await asyncio.to_thread(self._executor.shutdown, True)
         await asyncio.to_thread(self._searchers.shutdown, True)
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for conn in opened:  # no searcher runs any more
+            conn.close()
         self._writer = None
         self._index = None
 
@@ -180,8 +188,13 @@ class SearchIndex:
 
     # -- the worker's side ------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(f"file:{self.store}?mode=ro", uri=True, isolation_level=None)
+    def _connect(self, *, same_thread: bool = True) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            f"file:{self.store}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=same_thread,
+        )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 5000")
         return conn
@@ -304,19 +317,48 @@ class SearchIndex:
         """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
         so the event loop answers other interactions meanwhile (a common word at 100,000
         papers takes milliseconds)."""
+        return await self.search_then(
+            parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
+            limit=limit, offset=offset,
+        )  # fmt: skip
+
+    async def search_then(
+        self,
+        parsed: Parsed,
+        load: Callable[[sqlite3.Connection, list[int]], T],
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> T | None:
+        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
+        read-only connection of that thread's to the store: one hop off the event loop for a
+        whole answer (ranking, reading the page, building its models), not one for the index
+        and another for the store. None while the index is not ready."""
         if not self.ready:
             return None
-        search = partial(
-            self.search_now,
-            parsed,
-            venue=venue,
-            year=year,
-            kind=kind,
-            area=area,
-            limit=limit,
-            offset=offset,
-        )
-        return await asyncio.get_running_loop().run_in_executor(self._searchers, search)
+
+        def search_and_load() -> T | None:
+            ids = self.search_now(
+                parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+            )
+            return None if ids is None else load(self._reader(), ids)
+
+        return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
+
+    def _reader(self) -> sqlite3.Connection:
+        """This searcher thread's read-only connection to the store, opened at its first use."""
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = self._connect(same_thread=False)  # closed by `close`, from another thread
+            conn.execute("PRAGMA query_only = ON")
+            self._readers.conn = conn
+            with self._opened_lock:
+                self._opened.append(conn)
+        return conn
 
     def search_now(
         self,
