@@ -25,11 +25,19 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from benchmarks.catalog import BASE, as_ratio
-from benchmarks.processes import bundled_database, count_papers, database, start_child, world_of
+from benchmarks.processes import (
+    bundled_database,
+    count_papers,
+    database,
+    start_child,
+    with_index,
+    world_of,
+)
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import MESSAGEABLE_TYPES, World
+from bot.settings import SearchSettings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 
@@ -55,6 +63,9 @@ async def seed_subscriptions(path: Path, count: int, world: World, folder: Path)
     while the bot is measured, so the figure is the schedule held in memory, not a fan-out."""
     copy = folder / f"{path.stem}-{count}-subscriptions.db"
     await asyncio.to_thread(shutil.copyfile, path, copy)
+    index, copied = SearchSettings().index_for(path), SearchSettings().index_for(copy)
+    if index is not None and copied is not None and index.exists():  # not rebuilt: copied
+        await asyncio.to_thread(shutil.copytree, index, copied)
     guilds = [
         [c.id for c in guild.channels.values() if c.type in MESSAGEABLE_TYPES and not c.is_thread]
         for guild in world.guilds.values()
@@ -127,7 +138,9 @@ async def run(args: argparse.Namespace) -> None:
     print(f"machine: {machine_line()}")
     g, s = args.guilds, args.subscriptions
     with tempfile.TemporaryDirectory(prefix="laurel-memory-") as tmp:
-        big = await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
+        big = await with_index(
+            await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
+        )
         small = await bundled_database(Path(tmp) / "bundled.db")
         papers = await count_papers(big)
         started = time.perf_counter()

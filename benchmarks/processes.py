@@ -108,16 +108,31 @@ async def database(path: Path, papers: int, seed: int) -> Path:
 
     raw, _ = synthesize(papers, 6, seed)
     await build(path, raw)
-    return path
+    return await with_index(path)
 
 
 async def bundled_database(path: Path) -> Path:
-    """A database holding the bundled catalogue only, as a first `laurel run` leaves it."""
+    """A database holding the bundled catalogue only, as a first `laurel run` leaves it (with
+    its derived search index beside it)."""
     from bot.catalog.bundled import load_bundled_into
     from bot.store.database import Database
 
     async with await Database.open(path) as db:
         await load_bundled_into(db)
+    return await with_index(path)
+
+
+async def with_index(path: Path) -> Path:
+    """`path` with the derived search index beside it, where `laurel run` keeps it, built or
+    brought up to date now: a bot measured on it opens the index, as a running deployment does,
+    instead of rebuilding it while it is measured (a rebuild is a start's work, not its
+    steady state)."""
+    from bot.settings import SearchSettings
+    from bot.store.search_index import SearchIndex
+
+    index = SearchIndex(path, SearchSettings().index_for(path))
+    await index.start(background_over=2**62)
+    await index.close()
     return path
 
 
