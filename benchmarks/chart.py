@@ -21,11 +21,13 @@ CHART = Path("docs/benchmarks.png")
 FLOOR, LAUREL, PENDING = "#9aa5b1", "#2f6f9f", "#c8ccd0"
 
 
-def load(results: Path) -> dict[str, dict[str, Any]]:
+def load(results: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """The benchmarks' results in `results`: those of `names` only (one run's), or all."""
     found = {}
     for path in sorted(results.glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
-        found[document["benchmark"]] = document
+        if "benchmark" in document and (names is None or document["benchmark"] in names):
+            found[document["benchmark"]] = document
     return found
 
 
@@ -150,13 +152,51 @@ def fan_out(axes: Axes, data: dict[str, Any] | None) -> None:
     return None
 
 
-def draw(results: Path, out: Path) -> Path:
-    found = load(results)
-    figure = Figure(figsize=(13, 10), dpi=110, layout="constrained")
+def commands(axes: Axes, data: dict[str, Any] | None) -> None:
+    if data is None or "bundled" not in data["figures"]:
+        return pending(axes, "Per-command cost", "no results: python -m benchmarks.search")
+    bundled = data["figures"]["bundled"]
+    engine = "tantivy" if "tantivy /ping" in bundled else "fts5"
+    names = [k.split(" ", 1)[1] for k, v in bundled.items()
+             if k.startswith(f"{engine} ") and isinstance(v, dict)]  # fmt: skip
+    names.sort(key=lambda n: n != "/ping")  # the floor first
+    trips = [round(bundled[f"{engine} {n}"]["round_trips"]) for n in names]
+    labels = [
+        f"{n} ({t} store trip{'' if t == 1 else 's'})" for n, t in zip(names, trips, strict=True)
+    ]
+    bars(axes, labels, [bundled[f"{engine} {n}"]["p50"] for n in names], 1, "ms")
+    axes.set_title(f"Per command p50, bundled catalogue ({engine})", fontsize=9, loc="left")
+    return None
+
+
+def engines(axes: Axes, data: dict[str, Any] | None) -> None:
+    figures = data["figures"] if data else {}
+    if "tantivy" not in figures and "fts5" not in figures:
+        return pending(axes, "Search at scale", "no results: python -m benchmarks.search")
+    floor = figures["tantivy" if "tantivy" in figures else "fts5"]["ping"]["p99"]
+    labels, values = ["/ping p99 (floor)"], [floor]
+    for engine in ("fts5", "tantivy"):
+        if engine in figures:
+            labels += [f"{engine}: /paper search p99", f"{engine}: autocomplete p99"]
+            values += [figures[engine]["search"]["p99"], figures[engine]["autocomplete_p99"]]
+    bars(axes, labels, values, 1, "ms")
+    axes.set_xscale("log")
+    ratios = ", ".join(
+        f"{e} {figures[e]['throughput_ratio']:.2f}" for e in ("fts5", "tantivy") if e in figures
+    )
+    axes.set_xlabel(f"search ÷ ping throughput, 8 in flight: {ratios}", fontsize=7)
+    axes.set_title("Search at scale, one at a time (p99)", fontsize=9, loc="left")
+    return None
+
+
+def draw(results: Path, out: Path, names: list[str] | None = None) -> Path:
+    found = load(results, names)
+    figure = Figure(figsize=(13, 13), dpi=110, layout="constrained")
     FigureCanvasAgg(figure)
-    grid = figure.subplots(3, 2)
-    panels = ((latency, "interactions"), (throughput, "interactions"), (catalogue, "catalog"),
-              (startup, "startup"), (memory, "memory"), (fan_out, "digests"))  # fmt: skip
+    grid = figure.subplots(4, 2)
+    panels = ((latency, "interactions"), (throughput, "interactions"), (engines, "search"),
+              (commands, "search"), (catalogue, "catalog"), (startup, "startup"),
+              (memory, "memory"), (fan_out, "digests"))  # fmt: skip
     for axes, (panel, name) in zip(grid.flat, panels, strict=True):
         panel(axes, found.get(name))
     machine = next(iter(found.values()))["machine"] if found else {}

@@ -157,24 +157,34 @@ async def warm_up(db: Database, search: Callable[[str], Interact], ping: Interac
 
 
 async def latencies(
-    bot: LaurelBot, queries: list[Query], search: Callable[[str], Interact], ping: Interact
-) -> tuple[dict[tuple[str, str], list[float]], int]:
+    bot: LaurelBot,
+    stand: ThreadedStandIn,
+    queries: list[Query],
+    search: Callable[[str], Interact],
+    ping: Interact,
+) -> tuple[dict[tuple[str, str], list[float]], int, dict[str, CpuSplit]]:
     """Per query: /paper search and /ping, the order alternating, then the store's search
-    alone. Times by (what, query kind); and how many searches found something."""
+    alone. Times by (what, query kind); how many searches found something; and the CPU each
+    command cost, the bot's and the stand-in's."""
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    cpu = {"search": CpuSplit(stand), "ping": CpuSplit(stand)}
     hits = 0
     for i, (kind, text) in enumerate(queries):
         store = partial(bot.papers.search, text, limit=6)  # what /paper search asks for (5 + 1)
         calls: list[tuple[str, Interact]] = [("search", search(text)), ("ping", ping)]
         for what, call in calls if i % 2 else calls[::-1]:
+            split = CpuSplit(stand)
             ms, answer = await timed(call)
+            split.stop()
+            cpu[what].total += split.total
+            cpu[what].stand_in += split.stand_in
             times[what, kind].append(ms)
             times[what, "all"].append(ms)
             hits += what == "search" and bool(answer["embeds"])
         start = time.perf_counter_ns()
         await store()
         times["store", "all"].append(ms_since(start))
-    return times, hits
+    return times, hits, cpu
 
 
 async def sustain(
@@ -261,8 +271,12 @@ async def throughput(
 
 
 def report_latencies(
-    times: dict[tuple[str, str], list[float]], hits: int, n: int, figures: dict[str, Any]
+    times: dict[tuple[str, str], list[float]],
+    hits: int,
+    cpu: dict[str, CpuSplit],
+    figures: dict[str, Any],
 ) -> Rows:
+    n = len(times["search", "all"])
     print(f"\none at a time, {n} queries, each with a /ping beside it (order alternating):")
     print(f"  {'kind':<13} {'n':>4} {'/paper search p50 / p99':>24} {'/ping p50 / p99':>20}")
     for kind in QUERY_KINDS:
@@ -275,10 +289,17 @@ def report_latencies(
         name: {"p50": pct(values, 0.5), "p99": pct(values, 0.99)}
         for name, values in (("search", search), ("ping", ping), ("store", store))
     }
+    each = {what: (c.bot / n * 1e3, c.stand_in / n * 1e3) for what, c in cpu.items()}
+    figures["one_at_a_time_cpu_ms"] = each
     return [
         ("searches that found papers", f"{hits / n:.0%}"),
         ("/paper search p50 / p99", p50_p99(search)),
         ("/ping (the floor) p50 / p99", p50_p99(ping)),
+        (
+            "CPU an answer, search / ping: bot; stand-in beside it",
+            f"{each['search'][0]:.2f} / {each['ping'][0]:.2f} ms;"
+            f" {each['search'][1]:.2f} / {each['ping'][1]:.2f} ms",
+        ),
         ("search / floor at p50, p99", f"{as_ratio(ratio[0])}, {as_ratio(ratio[1])}"),
         ("store search alone p50 / p99", p50_p99(store)),
         (
@@ -370,7 +391,13 @@ async def measure(
         server.rest.validator = validator(args.spec)
         await stack.enter_async_context(stand)
         server.driver.settle = no_settle
-        bot = await stack.enter_async_context(laurel_on(server, db))
+        start = time.perf_counter_ns()
+        bot = await stack.enter_async_context(laurel_on(server, db, ready_timeout=60))
+        engine = "FTS5 (no derived index)"
+        if bot.search_index is not None:  # a rebuild at start runs in the background: await it
+            await bot.search_index.wait_ready()
+            engine = f"the derived index (tantivy), ready in {ms_since(start) / 1e3:,.1f} s"
+        print(f"search: {engine}")
         bot.tree.add_command(ping_command())
         await bot.tree.sync()  # all of them: a reused database says /paper is synced already
         search, ping = commands(stand)
@@ -378,10 +405,10 @@ async def measure(
         if args.profile:
             await profile([search(text) for _, text in queries[: args.profile]])
             return rows
-        times, hits = await latencies(bot, queries, search, ping)
-        rows += [("papers", f"{count:,}"), ("database file", mib(size))]
+        times, hits, cpu = await latencies(bot, stand, queries, search, ping)
+        rows += [("papers", f"{count:,}"), ("database file", mib(size)), ("search", engine)]
         figures["papers"] = count
-        rows += report_latencies(times, hits, len(queries), figures)
+        rows += report_latencies(times, hits, cpu, figures)
         rows += await throughput(stand, queries, args, figures)
         forget_messages(server)
         after = [(await timed(ping))[0] for _ in range(len(queries))]

@@ -29,12 +29,13 @@ from benchmarks.processes import (
     bundled_database,
     count_papers,
     database,
-    fresh_index,
     start_child,
+    with_index,
     world_of,
 )
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
+from bot.settings import SearchSettings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.localdiscord.server import LocalDiscord
@@ -62,6 +63,9 @@ async def seed_subscriptions(path: Path, count: int, world: World, folder: Path)
     while the bot is measured, so the figure is the schedule held in memory, not a fan-out."""
     copy = folder / f"{path.stem}-{count}-subscriptions.db"
     await asyncio.to_thread(shutil.copyfile, path, copy)
+    index, copied = SearchSettings().index_for(path), SearchSettings().index_for(copy)
+    if index is not None and copied is not None and index.exists():  # not rebuilt: copied
+        await asyncio.to_thread(shutil.copytree, index, copied)
     guilds = [
         [c.id for c in guild.channels.values() if c.type in MESSAGEABLE_TYPES and not c.is_thread]
         for guild in world.guilds.values()
@@ -134,11 +138,13 @@ async def run(args: argparse.Namespace) -> None:
     print(f"machine: {machine_line()}")
     g, s = args.guilds, args.subscriptions
     with tempfile.TemporaryDirectory(prefix="laurel-memory-") as tmp:
-        big = await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
+        big = await with_index(
+            await database(args.db or Path(tmp) / "papers.db", args.papers, args.seed)
+        )
         small = await bundled_database(Path(tmp) / "bundled.db")
         papers = await count_papers(big)
         started = time.perf_counter()
-        subscribed = await fresh_index(await seed_subscriptions(big, s, world_of(g), Path(tmp)))
+        subscribed = await with_index(await seed_subscriptions(big, s, world_of(g), Path(tmp)))
         seeding = time.perf_counter() - started
         print(f"{s:,} subscriptions stored one by one in {seeding:.1f} s ({s / seeding:,.0f}/s)")
         n = f"{papers:,} papers"

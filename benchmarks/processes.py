@@ -108,42 +108,37 @@ async def database(path: Path, papers: int, seed: int) -> Path:
     benchmarks.interactions builds it (synthetic awards through the one write path)."""
     if path.exists():  # noqa: ASYNC240 (one stat, before the benchmark starts)
         print(f"reusing {path}: not rebuilt")
-        return await fresh_index(path)
+        return await with_index(path)
     from benchmarks.interactions import build, synthesize
 
     raw, _ = synthesize(papers, 6, seed)
     await build(path, raw)
-    return await fresh_index(path)
-
-
-async def fresh_index(path: Path) -> Path:
-    """Bring the search index beside `path` up to date, as a bot that has run once leaves it.
-
-    A start that finds it missing or stale rebuilds it in the background, and a benchmark's
-    bot stops soon after it is ready: without this, every start of a large database would
-    rebuild (and be measured rebuilding) an index that never gets finished."""
-    from bot.settings import Settings
-    from bot.store.search_index import SearchIndex
-
-    folder = Settings().search.index_for(path)
-    if folder is None:
-        return path
-    index = SearchIndex(path, folder)
-    try:
-        await index.start(background_over=2**62)
-    finally:
-        await index.close()
-    return path
+    return await with_index(path)
 
 
 async def bundled_database(path: Path) -> Path:
-    """A database holding the bundled catalogue only, as a first `laurel run` leaves it."""
+    """A database holding the bundled catalogue only, as a first `laurel run` leaves it (with
+    its derived search index beside it)."""
     from bot.catalog.bundled import load_bundled_into
     from bot.store.database import Database
 
     async with await Database.open(path) as db:
         await load_bundled_into(db)
-    return await fresh_index(path)
+    return await with_index(path)
+
+
+async def with_index(path: Path) -> Path:
+    """`path` with the derived search index beside it, where `laurel run` keeps it, built or
+    brought up to date now: a bot measured on it opens the index, as a running deployment does,
+    instead of rebuilding it while it is measured (a rebuild is a start's work, not its
+    steady state)."""
+    from bot.settings import SearchSettings
+    from bot.store.search_index import SearchIndex
+
+    index = SearchIndex(path, SearchSettings().index_for(path))
+    await index.start(background_over=2**62)
+    await index.close()
+    return path
 
 
 async def count_papers(path: Path) -> int:

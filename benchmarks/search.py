@@ -1,66 +1,80 @@
 """Search and per-command cost, FTS5 against the derived index, in one run:
-`python -m benchmarks.search [--papers N] [--queries Q] [--db PATH] [--seconds S]`.
+`python -m benchmarks.search [--papers N] [--queries Q] [--db PATH] [--seconds S]
+[--engines E ...] [--profile NAME]`.
 
-The real LaurelBot answers interactions from the LocalDiscord stand-in, in this process (as
-benchmarks/interactions.py does). Two parts:
+The real LaurelBot answers interactions from the lean LocalDiscord stand-in, which runs on an
+event loop in a thread of its own (benchmarks/standin.py): every figure has the bot's CPU and,
+beside it, the stand-in's. Two parts:
 1. the bundled catalogue: for /ping, /paper search, /paper show (by id and by title),
-   /awards edition and /stats edition, p50 / p99 one at a time and the store round trips per
-   answer; and search ÷ ping throughput with C in flight;
-2. N synthetic papers (benchmarks/catalog.py's generator; `--db` keeps the database for the
-   next run): for each engine, /paper search p50 / p99 against the /ping p99 of the same
-   phase, autocomplete p99 (/paper search's query, /paper show's title, as one types), and
-   search ÷ ping throughput with C in flight; the index's rebuild time.
-Read the ratios: the stand-in shares the loop with the bot, so the floor includes its work.
+   /awards edition, /stats edition and both autocompletes, p50 / p99 one at a time, the store
+   round trips and the CPU per answer; and search ÷ ping throughput with C in flight;
+2. N synthetic papers (benchmarks/catalog.py's generator; `--db` keeps the database, and the
+   index beside it, for the next run): for each engine, /paper search p50 / p99 against the
+   /ping p99 of the same phase, autocomplete p99 (/paper search's query, /paper show's title,
+   as one types), and search ÷ ping throughput with C in flight; the index's start time.
+Throughput alternates search and ping rounds (ROUNDS of each), so that a change in the
+machine's load falls on both sides. `--profile NAME` cProfiles the bot's loop over one command
+instead of timing it. Read the ratios, and the CPU: milliseconds say how busy the machine was.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import pstats
 import random
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from benchmarks.catalog import Query, as_ratio, p50_p99, pct
 from benchmarks.interactions import (
-    HOUR_MS,
     build,
     forget_messages,
     machine,
     ms_since,
     no_settle,
+    part_of,
     ping_command,
     sustain,
     synthesize,
     timed,
 )
 from benchmarks.report import save
+from benchmarks.standin import CpuSplit, ThreadedStandIn, lean_config
 from bot.catalog.bundled import load_bundled_into
 from bot.settings import BackupSettings, SearchSettings, Settings
 from bot.store.database import Database
+from bot.store.search_index import SearchIndex
 from laurel_console.harness import laurel_on
-from laurel_console.localdiscord.config import Config
-from laurel_console.localdiscord.server import LocalDiscord
 
 Engine = Literal["fts5", "tantivy"]
 Interact = Callable[[], Awaitable[Any]]
 Rows = list[tuple[str, str]]
 ENGINES: tuple[Engine, ...] = ("fts5", "tantivy")
+ROUNDS = 8  # of throughput, search and ping alternating (4 of each)
 
 
 class RoundTrips:
-    """Counts the store's statements (reads and writes) made through `db`."""
+    """Counts the store's round trips: statements made through `db`, and each answer the
+    derived index reads on its searcher thread (`SearchIndex.search_then`: one hop, one read)."""
 
     def __init__(self, db: Database) -> None:
         self.count = 0
         for name in ("fetchall", "fetchone", "write", "snapshot"):
             original = getattr(db, name)
             setattr(db, name, self._counted(original))
+
+    def follow(self, index: SearchIndex | None) -> None:
+        if index is not None:
+            index.search_then = self._counted(index.search_then)  # type: ignore[method-assign,assignment]
 
     def _counted(self, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def counted(*args: Any, **kwargs: Any) -> Any:
@@ -72,40 +86,55 @@ class RoundTrips:
 
 @asynccontextmanager
 async def laurel(db: Database, engine: Engine, index_dir: Path) -> Any:
-    """The bot on a stand-in with /ping, searching with `engine`; its index in `index_dir`."""
+    """The bot with /ping, searching with `engine` (its index in `index_dir`), on the lean
+    stand-in in a thread of its own (benchmarks/standin.py): its CPU is counted apart."""
     async with AsyncExitStack() as stack:
-        server = LocalDiscord(config=Config(heartbeat_interval_ms=HOUR_MS))
-        await stack.enter_async_context(server)
-        server.driver.settle = no_settle
+        stand = await stack.enter_async_context(ThreadedStandIn(config=lean_config()))
+        stand.server.driver.settle = no_settle
         search = SearchSettings(engine=engine, index_path=index_dir)
         settings = Settings(backups=BackupSettings(enabled=False), search=search)
         start = time.perf_counter_ns()
-        bot = await stack.enter_async_context(laurel_on(server, db, settings, ready_timeout=60))
+        bot = await stack.enter_async_context(
+            laurel_on(stand.server, db, settings, ready_timeout=60)
+        )
         if bot.search_index is not None:
             await bot.search_index.wait_ready()
         ready_ms = ms_since(start)
         bot.tree.add_command(ping_command())
         await bot.tree.sync()
-        yield server, bot, ready_ms
+        yield stand, bot, ready_ms
 
 
-def commands(server: LocalDiscord) -> tuple[Callable[[str], Interact], Interact]:
-    """/paper search and /ping on a stand-in that shares the bot's loop (benchmarks.interactions
-    drives its own, threaded one; here both engines see the same stand-in cost)."""
+def commands(stand: ThreadedStandIn) -> tuple[Callable[[str], Interact], Interact]:
+    """/paper search and /ping, each issued on the stand-in's loop and awaited from the bot's."""
+    server = stand.server
 
-    async def search(text: str) -> dict[str, Any]:
+    async def searched(text: str) -> dict[str, Any]:
         return await (await server.slash("paper", {"query": text}, subcommand="search")).message()
 
-    async def ping() -> dict[str, Any]:
+    async def pinged() -> dict[str, Any]:
         return await (await server.slash("ping")).message()
+
+    async def search(text: str) -> dict[str, Any]:
+        return await stand.call(searched(text))
+
+    async def ping() -> dict[str, Any]:
+        return await stand.call(pinged())
 
     return (lambda text: partial(search, text)), ping
 
 
-def autocomplete(server: LocalDiscord, where: str, text: str) -> Interact:
+def autocomplete(stand: ThreadedStandIn, where: str, text: str) -> Interact:
+    server = stand.server
     if where == "search":
-        return partial(server.autocomplete, "paper", {"query": text}, "query", subcommand="search")
-    return partial(server.autocomplete, "paper", {"paper": text}, "paper", subcommand="show")
+        ask = partial(server.autocomplete, "paper", {"query": text}, "query", subcommand="search")
+    else:
+        ask = partial(server.autocomplete, "paper", {"paper": text}, "paper", subcommand="show")
+
+    async def call() -> Any:
+        return await stand.call(ask())
+
+    return call
 
 
 def typing(text: str) -> str:
@@ -124,38 +153,70 @@ async def one_at_a_time(calls: dict[str, Iterator[Interact]], n: int) -> dict[st
     return times
 
 
-async def throughput(server: LocalDiscord, queries: list[Query], seconds: float, c: int) -> float:
-    """Search ÷ ping interactions per second, C in flight, two alternating rounds of each."""
-    search, ping = commands(server)
+@dataclass
+class Measured:
+    """Answers timed, and the CPU they cost: the bot's and the stand-in's beside it."""
+
+    ms: list[float] = field(default_factory=list)
+    bot_cpu_s: float = 0.0
+    stand_in_cpu_s: float = 0.0
+
+    def cpu_ms(self) -> tuple[float, float]:
+        n = max(len(self.ms), 1)
+        return self.bot_cpu_s / n * 1e3, self.stand_in_cpu_s / n * 1e3
+
+    def cpu_total_ms(self) -> float:
+        return sum(self.cpu_ms())
+
+    def cpu_text(self) -> str:
+        bot, stand_in = self.cpu_ms()
+        return f"bot {bot:.2f} ms, stand-in {stand_in:.2f} ms"
+
+
+async def throughput(
+    stand: ThreadedStandIn, queries: list[Query], seconds: float, c: int
+) -> tuple[float, dict[str, Measured]]:
+    """Search ÷ ping interactions per second, C in flight, `seconds` of each in alternating
+    rounds; and each one's answers with their CPU."""
+    search, ping = commands(stand)
     streams = {
         "search": (search(text) for i in range(10**9) for _, text in [queries[i % len(queries)]]),
         "ping": (ping for _ in range(10**9)),
     }
-    done = {"search": 0, "ping": 0}
+    done = {"search": Measured(), "ping": Measured()}
     ns = {"search": 0, "ping": 0}
-    for round_ in range(4):
-        name = ("search", "ping")[round_ % 2]
-        forget_messages(server)
-        each, _, elapsed = await sustain(streams[name], c, seconds / 2)
-        done[name] += len(each)
+    for round_ in range(ROUNDS):
+        name = ("search", "ping", "ping", "search")[round_ % 4]  # a drift in load falls on both
+        forget_messages(stand.server)
+        split = CpuSplit(stand)
+        each, _, elapsed = await sustain(streams[name], c, seconds * 2 / ROUNDS)
+        split.stop()
+        done[name].ms += each
+        done[name].bot_cpu_s += split.bot
+        done[name].stand_in_cpu_s += split.stand_in
         ns[name] += elapsed
-    return (done["search"] / ns["search"]) / (done["ping"] / ns["ping"])
+    rate = {name: len(done[name].ms) / (ns[name] / 1e9) for name in done}
+    return rate["search"] / rate["ping"], done
 
 
 # -- 1. the bundled catalogue: per-command cost -----------------------------------------------
 def command_calls(
-    server: LocalDiscord,
+    stand: ThreadedStandIn,
     ids: list[int],
     titles: list[str],
     editions: list[tuple[str, int]],
     queries: list[Query],
 ) -> dict[str, Callable[[int], Interact]]:
     """Each command measured, as the i-th call of it."""
-    search, ping = commands(server)
+    search, ping = commands(stand)
+    server = stand.server
 
     def slash(name: str, options: dict[str, Any], sub: str) -> Interact:
-        async def call() -> Any:
+        async def answered() -> Any:
             return await (await server.slash(name, options, subcommand=sub)).message()
+
+        async def call() -> Any:
+            return await stand.call(answered())
 
         return call
 
@@ -172,8 +233,25 @@ def command_calls(
         ),
         "/awards edition": lambda i: slash("awards", edition(i), "edition"),
         "/stats edition": lambda i: slash("stats", {"venue": edition(i)["venue"]}, "edition"),
-        "autocomplete": lambda i: autocomplete(server, "show", typing(titles[i % len(titles)])),
+        "autocomplete (show)": lambda i: autocomplete(
+            stand, "show", typing(titles[i % len(titles)])
+        ),
+        "autocomplete (search)": lambda i: autocomplete(
+            stand, "search", typing(queries[i % len(queries)][1])
+        ),
     }
+
+
+async def measured(calls: Iterator[Interact], stand: ThreadedStandIn) -> Measured:
+    """Each of `calls` in turn, timed, with the CPU all of them cost."""
+    result = Measured()
+    split = CpuSplit(stand)
+    for call in calls:
+        ms, _ = await timed(call)
+        result.ms.append(ms)
+    split.stop()
+    result.bot_cpu_s, result.stand_in_cpu_s = split.bot, split.stand_in
+    return result
 
 
 async def per_command(tmp: Path, args: argparse.Namespace, figures: dict[str, Any]) -> Rows:
@@ -191,28 +269,58 @@ async def per_command(tmp: Path, args: argparse.Namespace, figures: dict[str, An
         words = [w for t in titles for w in t.split() if len(w) > 4]
         queries: list[Query] = [("word", rng.choice(words)) for _ in range(200)]
         trips = RoundTrips(db)
-        for engine in ENGINES:
-            async with laurel(db, engine, tmp / f"bundled-{engine}.search") as (server, _, _):
-                calls = command_calls(server, ids, titles, editions, queries)
+        for engine in args.engines:
+            async with laurel(db, engine, tmp / f"bundled-{engine}.search") as (stand, bot, _):
+                trips.follow(bot.search_index)
+                calls = command_calls(stand, ids, titles, editions, queries)
                 for name, make in calls.items():
                     for i in range(10):  # warm: charts drawn, caches filled
                         await make(i)()
-                    forget_messages(server)
+                    forget_messages(stand.server)
+                    if args.profile == name:
+                        await profile(name, [make(i) for i in range(args.commands)])
+                        continue
                     before = trips.count
-                    times = []
-                    for i in range(args.commands):
-                        ms, _ = await timed(make(i))
-                        times.append(ms)
+                    done = await measured((make(i) for i in range(args.commands)), stand)
                     per_answer = (trips.count - before) / args.commands
+                    bot_ms, stand_ms = done.cpu_ms()
                     figures.setdefault("bundled", {})[f"{engine} {name}"] = {
-                        "p50": pct(times, 0.5), "p99": pct(times, 0.99), "round_trips": per_answer
+                        "p50": pct(done.ms, 0.5), "p99": pct(done.ms, 0.99),
+                        "round_trips": per_answer, "bot_cpu_ms": bot_ms,
+                        "stand_in_cpu_ms": stand_ms,
                     }  # fmt: skip
-                    rows.append((f"bundled, {engine}: {name} p50 / p99, store round trips",
-                                 f"{p50_p99(times)}, {per_answer:.1f}"))  # fmt: skip
-                ratio = await throughput(server, queries, args.seconds, args.concurrency)
-                rows.append((f"bundled, {engine}: search ÷ ping, {args.concurrency} in flight",
-                             as_ratio(ratio)))  # fmt: skip
+                    label = f"bundled, {engine}: {name} p50 / p99; round trips; CPU an answer"
+                    value = f"{p50_p99(done.ms)}; {per_answer:.1f}; {done.cpu_text()}"
+                    rows.append((label, value))
+                ratio, each = await throughput(stand, queries, args.seconds, args.concurrency)
+                figures.setdefault("bundled", {})[f"{engine} throughput_ratio"] = ratio
+                rows.append((f"bundled, {engine}: search ÷ ping, {args.concurrency} in flight"
+                             " (goal ≥ 0.6); CPU a search, a ping",
+                             f"{as_ratio(ratio)}; {each['search'].cpu_text()};"
+                             f" {each['ping'].cpu_text()}"))  # fmt: skip
     return rows
+
+
+async def profile(name: str, calls: list[Interact]) -> None:
+    """cProfile the bot's loop (this thread) over `calls`, one at a time; the stand-in's
+    thread, SQLite's and tantivy's are not profiled (their time shows as the loop waiting)."""
+    profiler = cProfile.Profile()
+    start = time.perf_counter_ns()
+    profiler.enable()
+    for call in calls:
+        await call()
+    profiler.disable()
+    wall = ms_since(start)
+    stats = pstats.Stats(profiler)
+    own: dict[str, float] = defaultdict(float)
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    for (filename, _, function), (_, _, tottime, _, _) in raw.items():
+        own[part_of(filename, function)] += tottime
+    print(f"\n== cProfile of {len(calls)} {name}, one at a time: {wall:,.0f} ms wall ==")
+    for part, seconds in sorted(own.items(), key=lambda kv: -kv[1]):
+        print(f"  {part:<46} {seconds * 1e3 / len(calls):>8.3f} ms a call")
+    stats.strip_dirs().sort_stats("tottime").print_stats(30)
+    stats.sort_stats("cumulative").print_stats(60)
 
 
 # -- 2. N papers: FTS5 against the index --------------------------------------------------------
@@ -223,25 +331,31 @@ async def at_scale(
     async with await Database.open(path) as db:
         (count,) = await db.fetchone("SELECT count(*) FROM live_papers") or (0,)
         rows.append(("papers", f"{count:,}"))
-        for engine in ENGINES:
-            async with laurel(db, engine, tmp / f"scale-{engine}.search") as (server, bot, ready):
+        for engine in args.engines:
+            # Beside a kept database (--db), the index is kept too: a rerun opens it.
+            index = path.with_name(path.name + ".search") if args.db else tmp / "scale.search"
+            rebuilt = "reused" if (index / "meta.json").exists() else "rebuilt"
+            async with laurel(db, engine, index) as (stand, bot, ready):
                 if engine == "tantivy":
-                    rows.append(("tantivy: start to ready (index rebuilt)", f"{ready:,.0f} ms"))
-                search, ping = commands(server)
+                    rows.append((f"tantivy: start to ready (index {rebuilt})", f"{ready:,.0f} ms"))
+                search, ping = commands(stand)
                 for _, text in queries[:20]:
                     await search(text)()
                     await ping()
                 n = len(queries)
+                if args.profile == "search at scale":
+                    await profile(f"{engine} /paper search", [search(t) for _, t in queries])
+                    continue
                 times = await one_at_a_time(
                     {
                         "search": (search(queries[i % n][1]) for i in range(10**9)),
                         "ping": (ping for _ in range(10**9)),
                         "autocomplete search": (
-                            autocomplete(server, "search", typing(queries[i % n][1]))
+                            autocomplete(stand, "search", typing(queries[i % n][1]))
                             for i in range(10**9)
                         ),
                         "autocomplete show": (
-                            autocomplete(server, "show", typing(queries[i % n][1]))
+                            autocomplete(stand, "show", typing(queries[i % n][1]))
                             for i in range(10**9)
                         ),
                     },
@@ -249,13 +363,15 @@ async def at_scale(
                 )
                 search_t, ping_t = times["search"], times["ping"]
                 complete = times["autocomplete search"] + times["autocomplete show"]
-                ratio = await throughput(server, queries, args.seconds, args.concurrency)
+                ratio, each = await throughput(stand, queries, args.seconds, args.concurrency)
                 figures[engine] = {
                     "search": {"p50": pct(search_t, 0.5), "p99": pct(search_t, 0.99)},
                     "ping": {"p50": pct(ping_t, 0.5), "p99": pct(ping_t, 0.99)},
                     "autocomplete_p99": pct(complete, 0.99),
                     "throughput_ratio": ratio,
-                }
+                    "cpu_ms": {name: dict(zip(("bot", "stand_in"), m.cpu_ms(), strict=True))
+                               for name, m in each.items()},
+                }  # fmt: skip
                 rows += [
                     (f"{engine}: /paper search p50 / p99", p50_p99(search_t)),
                     (f"{engine}: /ping p50 / p99", p50_p99(ping_t)),
@@ -264,6 +380,13 @@ async def at_scale(
                     (f"{engine}: autocomplete p50 / p99 (goal p99 ≤ 20 ms)", p50_p99(complete)),
                     (f"{engine}: search ÷ ping, {args.concurrency} in flight (goal ≥ 0.3)",
                      as_ratio(ratio)),
+                    (f"{engine}: search ÷ ping by CPU (bot and stand-in), {args.concurrency}"
+                     " in flight", as_ratio(each["ping"].cpu_total_ms()
+                                            / each["search"].cpu_total_ms())),
+                    (f"{engine}: CPU a search, {args.concurrency} in flight",
+                     each["search"].cpu_text()),
+                    (f"{engine}: CPU a ping, {args.concurrency} in flight",
+                     each["ping"].cpu_text()),
                 ]  # fmt: skip
                 store = [
                     (await timed(partial(bot.papers.search, text, limit=6)))[0]
@@ -306,6 +429,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", type=Path, help="build the database here, or reuse it")
     parser.add_argument("--skip-bundled", action="store_true")
+    parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES))
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="cProfile the bot's loop over one command instead of timing it: a bundled"
+        " command's name (e.g. '/paper search') or 'search at scale'",
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     asyncio.run(run(parser.parse_args(argv)))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
 from bot.domain.awards import TEST_OF_TIME_WORDS
@@ -44,6 +46,14 @@ _PAPER_COLUMNS = """
          WHERE a.paper_id = p.id
          ORDER BY e.year DESC, e.venue, a.id)) AS award_list
 """
+_BY_IDS = f"""
+    SELECT {_PAPER_COLUMNS} FROM live_papers AS p
+    WHERE p.id IN (SELECT value FROM json_each(?))
+"""  # noqa: S608
+_CHOICES_BY_IDS = f"""
+    SELECT {CHOICE_COLUMNS} FROM live_papers AS p
+    WHERE p.id IN (SELECT value FROM json_each(?))
+"""  # noqa: S608
 # Words too common in titles to say two papers are alike.
 _STOPWORDS = frozenset(
     {
@@ -52,6 +62,7 @@ _STOPWORDS = frozenset(
         "without",
     }
 )
+T = TypeVar("T")
 _SIMILAR_MIN_WORD = 3
 _SIMILAR_MAX_TERMS = 12
 
@@ -181,9 +192,9 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
-        found = await self._from_index(text, scope, limit, offset)
+        found = await self._from_index(text, scope, limit, offset, self._papers_now)
         if found is not None:
-            return await self.by_ids(found)
+            return found
         query = match_query(text, self._institutions)
         if query is None:
             return []
@@ -197,17 +208,9 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
-        found = await self._from_index(text, scope, limit, 0)
+        found = await self._from_index(text, scope, limit, 0, _choices_now)
         if found is not None:
-            if not found:
-                return []
-            sql = f"""
-                SELECT {CHOICE_COLUMNS} FROM live_papers AS p
-                WHERE p.id IN (SELECT value FROM json_each(:ids))
-            """  # noqa: S608
-            rows_ = await self._db.fetchall(sql, {"ids": json.dumps(found)})
-            by_id = {choice.id: choice for choice in choices(rows_)}
-            return [by_id[i] for i in found if i in by_id]
+            return found
         query = match_query(text, self._institutions)
         if query is None:
             return []
@@ -215,16 +218,23 @@ class PaperRepository(LeaderboardQueries):
         return choices(await self._db.fetchall(sql, fts_params(query, scope, limit, 0)))
 
     async def _from_index(
-        self, text: str, scope: Scope, limit: int, offset: int
-    ) -> list[int] | None:
-        """The ids the derived index ranks first, or None when FTS5 is to answer."""
+        self,
+        text: str,
+        scope: Scope,
+        limit: int,
+        offset: int,
+        load: Callable[[sqlite3.Connection, list[int]], list[T]],
+    ) -> list[T] | None:
+        """What `load` reads for the ids the derived index ranks first, in one hop to a
+        searcher thread; None when FTS5 is to answer."""
         if self._index is None or not self._index.ready:
             return None
         parsed = parse(text, self._institutions)
         if parsed is None:
             return []
-        return await self._index.search(
+        return await self._index.search_then(
             parsed,
+            load,
             venue=scope.venue,
             year=scope.year,
             kind=scope.kind,
@@ -237,14 +247,16 @@ class PaperRepository(LeaderboardQueries):
         """These papers, in this order, those still live; one query with their awards."""
         if not paper_ids:
             return []
-        found = await self._load(
-            f"""
-            SELECT {_PAPER_COLUMNS} FROM live_papers AS p
-            WHERE p.id IN (SELECT value FROM json_each(?))
-            """,  # noqa: S608
-            (json.dumps(paper_ids),),
-        )
+        found = await self._load(_BY_IDS, (json.dumps(paper_ids),))
         by_id = {paper.id: paper for paper in found}
+        return [by_id[i] for i in paper_ids if i in by_id]
+
+    def _papers_now(self, conn: sqlite3.Connection, paper_ids: list[int]) -> list[StoredPaper]:
+        """`by_ids` on a connection of the calling thread's (a searcher thread's)."""
+        if not paper_ids:
+            return []
+        found = conn.execute(_BY_IDS, (json.dumps(paper_ids),)).fetchall()
+        by_id = {r["id"]: self._models.get(r, _stored_paper) for r in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
     async def ids(
@@ -338,6 +350,15 @@ class PaperRepository(LeaderboardQueries):
         """Papers with their awards (the `award_list` column): one round trip to the store."""
         found = await self._db.fetchall(sql, params)
         return [self._models.get(r, _stored_paper) for r in found]
+
+
+def _choices_now(conn: sqlite3.Connection, paper_ids: list[int]) -> list[PaperChoice]:
+    """Autocomplete's choices for these ids, in this order, on the calling thread's connection."""
+    if not paper_ids:
+        return []
+    found = conn.execute(_CHOICES_BY_IDS, (json.dumps(paper_ids),)).fetchall()
+    by_id = {choice.id: choice for choice in choices(found)}
+    return [by_id[i] for i in paper_ids if i in by_id]
 
 
 def _stored_paper(r: sqlite3.Row) -> StoredPaper:

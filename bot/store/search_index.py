@@ -14,9 +14,7 @@ index's commit and the generation file replays changes that are already in, whic
 Until the index is ready (a rebuild of a large catalogue runs in the background), `search`
 answers None and the caller asks FTS5.
 
-Ranking: BM25 with the FTS5 column weights as boosts; every word must match in some field;
-the last word, still being typed, matches whole words or the per-word edge n-grams (prefix
-fields), so a prefix is ranked by how rare and where it is, not given a constant score.
+Its schema and how a query is ranked: bot/store/search_query.py.
 """
 
 from __future__ import annotations
@@ -27,31 +25,24 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import tantivy
 
 from bot.store import search_docs
-from bot.store.search import PREFIX_MAX, Parsed
-from bot.store.search_docs import SearchDocument, area_token, filter_token
+from bot.store.search import Parsed
+from bot.store.search_docs import SearchDocument
+from bot.store.search_query import build_query, schema
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FORMAT = 1  # bump when the schema or the tokens change: an index of another format is rebuilt
-WEIGHTS = {"title": 10.0, "authors": 4.0, "affiliations": 2.0, "summaries": 1.0, "abstract": 1.0}
-PREFIX_WEIGHTS = {
-    "title_prefix": 10.0,
-    "authors_prefix": 4.0,
-    "affiliations_prefix": 2.0,
-    "text_prefix": 1.0,
-}
-AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
@@ -63,24 +54,13 @@ SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
 
 
-def _schema() -> tantivy.Schema:
-    builder = tantivy.SchemaBuilder()
-    builder.add_integer_field("id", stored=True, indexed=True, fast=True)
-    for name in WEIGHTS:
-        builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
-    for name in PREFIX_WEIGHTS:
-        builder.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
-    builder.add_text_field("filters", tokenizer_name="raw", index_option="basic")
-    return builder.build()
-
-
 class SearchIndex:
     """One process's index over one store; `path` None keeps it in memory (tests)."""
 
     def __init__(self, store: Path, path: Path | None) -> None:
         self.store = store
         self.path = path
-        self.schema = _schema()
+        self.schema = schema()
         self.generation = -1  # the store's generation the committed index reflects
         self.ready = False
         self._index: tantivy.Index | None = None
@@ -94,6 +74,10 @@ class SearchIndex:
         self._closed = False
         self._rebuilding = False
         self._dirty = False
+        # Each searcher thread's own read-only connection to the store (`search_then`).
+        self._readers = threading.local()
+        self._opened: list[sqlite3.Connection] = []
+        self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -172,6 +156,10 @@ class SearchIndex:
                 await self._background
         await asyncio.to_thread(self._executor.shutdown, True)
         await asyncio.to_thread(self._searchers.shutdown, True)
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for conn in opened:  # no searcher runs any more
+            conn.close()
         self._writer = None
         self._index = None
 
@@ -180,8 +168,13 @@ class SearchIndex:
 
     # -- the worker's side ------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(f"file:{self.store}?mode=ro", uri=True, isolation_level=None)
+    def _connect(self, *, same_thread: bool = True) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            f"file:{self.store}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=same_thread,
+        )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 5000")
         return conn
@@ -304,19 +297,48 @@ class SearchIndex:
         """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
         so the event loop answers other interactions meanwhile (a common word at 100,000
         papers takes milliseconds)."""
+        return await self.search_then(
+            parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
+            limit=limit, offset=offset,
+        )  # fmt: skip
+
+    async def search_then(
+        self,
+        parsed: Parsed,
+        load: Callable[[sqlite3.Connection, list[int]], T],
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> T | None:
+        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
+        read-only connection of that thread's to the store: one hop off the event loop for a
+        whole answer (ranking, reading the page, building its models), not one for the index
+        and another for the store. None while the index is not ready."""
         if not self.ready:
             return None
-        search = partial(
-            self.search_now,
-            parsed,
-            venue=venue,
-            year=year,
-            kind=kind,
-            area=area,
-            limit=limit,
-            offset=offset,
-        )
-        return await asyncio.get_running_loop().run_in_executor(self._searchers, search)
+
+        def search_and_load() -> T | None:
+            ids = self.search_now(
+                parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+            )
+            return None if ids is None else load(self._reader(), ids)
+
+        return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
+
+    def _reader(self) -> sqlite3.Connection:
+        """This searcher thread's read-only connection to the store, opened at its first use."""
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = self._connect(same_thread=False)  # closed by `close`, from another thread
+            conn.execute("PRAGMA query_only = ON")
+            self._readers.conn = conn
+            with self._opened_lock:
+                self._opened.append(conn)
+        return conn
 
     def search_now(
         self,
@@ -332,7 +354,7 @@ class SearchIndex:
         """Paper ids, best first (ties by id), or None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        query = self._query(parsed, venue, year, kind, area)
+        query = build_query(self.schema, parsed, venue, year, kind, area)
         searcher = self._index.searcher()
         end = offset + limit
         wanted = end
@@ -347,61 +369,9 @@ class SearchIndex:
         ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
         return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
 
-    def _query(
-        self,
-        parsed: Parsed,
-        venue: str | None,
-        year: int | None,
-        kind: str | None,
-        area: str | None,
-    ) -> tantivy.Query:
-        # Each group is one flat union of boosted term (or phrase) queries: a union of terms
-        # alone at the top is what tantivy prunes with block-max WAND, so a one-word query
-        # (the commonest, and the costliest: its posting lists are the longest) is left bare.
-        groups = [self._anywhere(words, WEIGHTS) for words in parsed.terms]
-        for typed, names in parsed.institutions:
-            clauses = self._anywhere(typed, WEIGHTS)
-            clauses += [self._match("affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
-            groups.append(clauses)
-        if parsed.prefix is not None:
-            # A word is one of its own prefixes: the prefix fields find whole words too; the
-            # title's whole words alone get a bonus, so "graph" puts Graph before Graphene.
-            whole = self._match("title", (parsed.prefix,), WEIGHTS["title"])
-            groups.append([whole, *self._anywhere((parsed.prefix[:PREFIX_MAX],), PREFIX_WEIGHTS)])
-        filters = []
-        if venue is not None or year is not None or kind is not None:
-            filters.append(self._filter(filter_token(venue, year, kind)))
-        if area is not None:
-            filters.append(self._filter(area_token(area)))
-        if len(groups) == 1 and not filters:
-            return _any(groups[0])
-        must = tantivy.Occur.Must
-        return tantivy.Query.boolean_query(
-            [(must, _any(group)) for group in groups] + [(must, f) for f in filters]
-        )
-
-    def _anywhere(self, words: tuple[str, ...], weights: dict[str, float]) -> list[tantivy.Query]:
-        return [self._match(field, words, weight) for field, weight in weights.items()]
-
-    def _match(self, field: str, words: tuple[str, ...], weight: float) -> tantivy.Query:
-        if len(words) == 1:
-            found = tantivy.Query.term_query(self.schema, field, words[0])
-        else:
-            found = tantivy.Query.phrase_query(self.schema, field, list(words))
-        return tantivy.Query.boost_query(found, weight)
-
-    def _filter(self, token: str) -> tantivy.Query:
-        return tantivy.Query.const_score_query(
-            tantivy.Query.term_query(self.schema, "filters", token), 0.0
-        )
-
 
 class _Stopped(Exception):
     """A catch-up interrupted because the index is closing; what it did is rolled back."""
-
-
-def _any(clauses: list[tantivy.Query]) -> tantivy.Query:
-    return tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
 
 
 def _mark(conn: sqlite3.Connection, generation: int) -> str | None:

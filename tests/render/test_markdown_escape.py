@@ -97,3 +97,19 @@ def test_one_helper_escapes_markdown_for_every_renderer() -> None:
         if "escape_markdown(" in p.read_text(encoding="utf-8")
     )
     assert callers == ["render/markdown.py"]
+
+
+def test_a_short_text_is_escaped_once_and_kept_a_long_one_every_time() -> None:
+    """Names and titles recur across answers: the second escape of one is the kept result,
+    the same text; an abstract-sized text is not kept (memory), and escapes the same way."""
+    title = f"[Attention]({EVIL}) is *all* you need <{EVIL}>"
+    first = markdown.esc(title)
+    hits = markdown._kept.cache_info().hits
+    assert markdown.esc(title) == first
+    assert markdown._kept.cache_info().hits == hits + 1
+    long = " ".join([title] * (markdown.KEPT_UP_TO // len(title) + 1))
+    kept = markdown._kept.cache_info().currsize
+    assert len(long) > markdown.KEPT_UP_TO
+    assert markdown.esc(long) == markdown._escape(long)
+    assert markdown._kept.cache_info().currsize == kept
+    assert first.startswith("\\[Attention\\](")

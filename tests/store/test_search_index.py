@@ -336,3 +336,33 @@ async def test_closing_stops_a_rebuild_under_way_and_the_next_start_rebuilds(
     assert await _titles(db, again, "indexed") == ["Indexed at last"]
     assert again.count() == 1
     await again.close()
+
+
+async def test_an_answer_is_ranked_and_read_in_one_hop_off_the_loop(
+    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page of results (and autocomplete's choices) is read on the searcher thread that
+    ranked it, with that thread's own read-only connection: the event loop's readers are not
+    asked at all, the papers come with their awards, and closing closes those connections."""
+    await _add(catalog, "Hop once for graphs", "Graphs hop twice")
+    index = SearchIndex(db.path, None)
+    await index.start()
+    papers = PaperRepository(db, index=index)
+    expected = await papers.by_ids([await _paper_id(db, t) for t in ("Hop once for graphs",)])
+
+    async def no_reader(*args: object) -> None:
+        raise AssertionError("an answer from the index asked the event loop's readers")
+
+    monkeypatch.setattr(db, "fetchall", no_reader)
+    monkeypatch.setattr(db, "fetchone", no_reader)
+    found = await papers.search("hop once")
+    assert found == expected
+    assert found[0].awards  # with its awards, from the same query
+    choices = await papers.titles("graph")
+    assert sorted(c.title for c in choices) == ["Graphs hop twice", "Hop once for graphs"]
+    assert all(c.venue_name for c in choices)
+    opened = list(index._opened)
+    assert 1 <= len(opened) <= search_index.SEARCHERS
+    await index.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        opened[0].execute("SELECT 1")
