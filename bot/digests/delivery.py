@@ -65,22 +65,53 @@ class Deliverer(Protocol):
 
 
 class Pacer:
-    """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed."""
+    """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed.
+
+    The schedule is kept, not the gaps: a request that finds its slot already past (the loop or
+    the process was busy for a moment) goes at once, and the next slot stays where it was, so
+    a moment's delay is made up rather than added to the whole fan-out. Only lateness within
+    `CATCH_UP` seconds is made up, so no window of w seconds ever holds more than
+    `rate * (w + CATCH_UP) + 1` requests; a longer gap (a quiet spell, a long stall) starts
+    the schedule again from now. `lost` adds up the seconds of schedule given up that way.
+    """
+
+    CATCH_UP = 0.1
 
     def __init__(self, rate: float | None, clock: Clock) -> None:
         self._clock = clock
         self._interval = 0.0 if rate is None else 1.0 / rate
         self._next = 0.0
         self._lock = asyncio.Lock()
+        self._callers = 0  # waiting or in the lock
+        self._queue_behind = False  # others were waiting when the last request went
+        self.lost = 0.0  # seconds of schedule given up to stalls longer than CATCH_UP
+        self.made_up = 0  # requests sent late but in their slot's stead
 
     async def wait(self) -> None:
         if not self._interval:
             return
-        async with self._lock:
-            now = self._clock.monotonic()
-            if self._next > now:
-                await self._clock.sleep(self._next - now)
-            self._next = max(now, self._next) + self._interval
+        self._callers += 1
+        try:
+            async with self._lock:
+                await self._take_slot()
+                self._queue_behind = self._callers > 1
+        finally:
+            self._callers -= 1
+
+    async def _take_slot(self) -> None:
+        now = self._clock.monotonic()
+        late = now - self._next
+        if late < 0:
+            await self._clock.sleep(-late)
+            slot = self._next
+        elif late <= self.CATCH_UP:
+            slot = self._next  # made up: the schedule stands
+            self.made_up += 1
+        else:
+            if self._queue_behind:  # a stall with requests queued, not a quiet spell
+                self.lost += late - self.CATCH_UP
+            slot = now
+        self._next = slot + self._interval
 
 
 def allowed_mentions(role_id: int | None) -> discord.AllowedMentions:
@@ -107,7 +138,7 @@ class DiscordDelivery:
 
     def __init__(self, client: discord.Client, rate: float | None, clock: Clock) -> None:
         self._client = client
-        self._pacer = Pacer(rate, clock)
+        self.pacer = Pacer(rate, clock)
         # channel id -> guild id. discord.py's `get_channel` asks every guild in turn: a
         # fan-out to 10,000 channels in 400 guilds would make that O(N^2) over the fan-out.
         self._guild_of: dict[int, int] = {}
@@ -145,7 +176,7 @@ class DiscordDelivery:
         # Files are read once per attempt: a fresh File for every try.
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
         mentions = allowed_mentions(role_id)
-        await self._pacer.wait()
+        await self.pacer.wait()
         try:
             if isinstance(channel, discord.ForumChannel):
                 created = await channel.create_thread(
