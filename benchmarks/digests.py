@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import gc
 import logging
 import os
 import shutil
@@ -41,6 +42,7 @@ from benchmarks.report import Rows, machine_line, print_rows, save
 from benchmarks.standin import ProcessCpu, ProcessStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
+from bot.digests import content
 from bot.digests.delivery import DiscordDelivery
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
@@ -115,6 +117,36 @@ async def subscribe(db: Database, places: list[tuple[int, int]], created: dt.dat
             }
         )
         await repo.add(sub)
+
+
+@contextmanager
+def bodies_rendered_each_time() -> Iterator[None]:
+    """The "before" of the body cache: every post reads and renders its paper again."""
+    with mock.patch.object(content, "BODIES_TTL", 0.0):
+        yield
+
+
+class GcTime:
+    """CPU the cyclic garbage collector takes on the bot's loop thread, and its collections."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.collections = [0, 0, 0]
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.thread_time()
+        else:
+            self.seconds += time.thread_time() - self._began
+            self.collections[info["generation"]] += 1
+
+    def __enter__(self) -> GcTime:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
 
 
 @contextmanager
@@ -217,11 +249,13 @@ async def fan_out(
         cpu = await ProcessCpu.start(stand)
         start = time.perf_counter()
 
-        running = asyncio.create_task(engine.run_due())
-        if quiet:
-            result["loaded_ms"] = await searcher.until(running)
-        await running
-        result["seconds"] = time.perf_counter() - start
+        with GcTime() as collected:
+            running = asyncio.create_task(engine.run_due())
+            if quiet:
+                result["loaded_ms"] = await searcher.until(running)
+            await running
+            result["seconds"] = time.perf_counter() - start
+        result["gc_s"], result["gc_collections"] = collected.seconds, collected.collections
         await cpu.stop()
         result |= {"cpu_s": cpu.total, "bot_cpu_s": cpu.bot, "stand_in_cpu_s": cpu.stand_in}
         result["posted"] = posted(bot.metrics) - posted_before
@@ -280,8 +314,10 @@ def describe(label: str, run: dict[str, Any]) -> None:
           f"{one_core(run):,.0f} posts/s), stand-in {per_post_ms(run, 'stand_in_cpu_s'):.2f} ms;"
           f" bot {run['bot_cpu_s'] / run['seconds']:.0%} of one core, stand-in "
           f"{run['stand_in_cpu_s'] / run['seconds']:.0%}")  # fmt: skip
-    print(f"   pacer: {run['pacer_made_up']:,} slots made up, {run['pacer_lost_s']:.2f} s of "
-          f"schedule lost to stalls")  # fmt: skip
+    print(f"   pacer: {run['pacer_made_up']:,} requests late in their own slot, "
+          f"{run['pacer_lost_s']:.2f} s of schedule lost to stalls; GC {run['gc_s']:.2f} s "
+          f"({per_post_ms(run, 'gc_s'):.3f} ms a post), collections "
+          f"{run['gc_collections']}")  # fmt: skip
     print(f"   bucket sweeps {run['sweeps']}, buckets scanned a new bucket "
           f"{run['buckets_scanned'] / max(run['buckets_created'], 1):.1f}; ledger writes a "
           f"transaction {run['ledger_writes'] / max(run['transactions'], 1):.1f}")  # fmt: skip
@@ -326,12 +362,15 @@ async def run(args: argparse.Namespace) -> None:
         try:
             runs["unlimited"] = await fan_out(stand, db, free, due)
             describe(f"1b. {args.subs:,} channels, unpaced", runs["unlimited"])
-            day = 1
+            with bodies_rendered_each_time():
+                runs["uncached"] = await fan_out(stand, db, free, due + dt.timedelta(days=1))
+            describe(f"1c. {args.subs:,} channels, each body rendered anew", runs["uncached"])
+            day = 2
             if args.upstream:
                 with upstream_sweep():
-                    runs["upstream"] = await fan_out(stand, db, free, due + dt.timedelta(days=1))
+                    runs["upstream"] = await fan_out(stand, db, free, due + dt.timedelta(days=2))
                 describe(f"2. {args.subs:,} channels, discord.py's own sweep", runs["upstream"])
-                day = 2
+                day = 3
             await stand.call("limit_rate", args.rate)
             runs["limited"] = await fan_out(
                 stand, db, paced, due + dt.timedelta(days=day), quiet=args.quiet
@@ -372,6 +411,13 @@ def summarise(
          f" at {args.subs:,})"),
         (f"share of one core at {args.subs:,}: bot / stand-in",
          f"{big['bot_cpu_s'] / big['seconds']:.0%} / {big['stand_in_cpu_s'] / big['seconds']:.0%}"),
+        (f"bot CPU a post at {args.subs:,}, each body rendered anew (the before) / cached",
+         f"{per_post_ms(runs['uncached'], 'bot_cpu_s'):.2f} / {per_post_ms(big, 'bot_cpu_s'):.2f}"
+         f" ms = {per_post_ms(big, 'bot_cpu_s') / per_post_ms(runs['uncached'], 'bot_cpu_s'):.2f}x;"
+         f" posts/s {runs['uncached']['per_s']:,.0f} / {big['per_s']:,.0f}"),
+        (f"GC on the bot's loop a post at {args.subs:,} / {args.small:,}",
+         f"{per_post_ms(big, 'gc_s'):.3f} / {per_post_ms(small, 'gc_s'):.3f} ms;"
+         f" full collections {big['gc_collections'][2]} / {small['gc_collections'][2]}"),
         ("buckets scanned a new bucket (discord.py's sweep)",
          f"{big['buckets_scanned'] / max(big['buckets_created'], 1):.1f}"),
         ("ledger writes a transaction (group commit)",
@@ -389,7 +435,7 @@ def summarise(
     rows += [
         (f"3. paced at {args.rate:g}/s: fan-out time / theoretical N/R",
          f"{limited['seconds']:.1f} s / {theory:.1f} s = {ratio:.3f}x ({verdict})"),
-        ("   the pacer's own account: slots made up / schedule lost to stalls",
+        ("   the pacer's own account: requests late in their own slot / schedule lost",
          f"{limited['pacer_made_up']:,} / {limited['pacer_lost_s']:.2f} s"),
         ("/paper search p50 / p99 during it / quiet",
          f"{pct(loaded, 0.5):.1f} / {pct(loaded, 0.99):.1f} ms vs {pct(quiet, 0.5):.1f} /"
@@ -410,6 +456,7 @@ def summarise(
         "unlimited": big,
         "small_run": small,
         "upstream": runs.get("upstream"),
+        "uncached": runs["uncached"],
         "limited": limited | {"theoretical_s": theory},
     }
     return rows, figures

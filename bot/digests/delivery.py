@@ -72,7 +72,8 @@ class Pacer:
     a moment's delay is made up rather than added to the whole fan-out. Only lateness within
     `CATCH_UP` seconds is made up, so no window of w seconds ever holds more than
     `rate * (w + CATCH_UP) + 1` requests; a longer gap (a quiet spell, a long stall) starts
-    the schedule again from now. `lost` adds up the seconds of schedule given up that way.
+    the schedule again from now. `lost` adds up the seconds of schedule given up that way;
+    `made_up` counts the requests that went late in their own slot.
     """
 
     CATCH_UP = 0.1
@@ -85,7 +86,7 @@ class Pacer:
         self._callers = 0  # waiting or in the lock
         self._queue_behind = False  # others were waiting when the last request went
         self.lost = 0.0  # seconds of schedule given up to stalls longer than CATCH_UP
-        self.made_up = 0  # requests sent late but in their slot's stead
+        self.made_up = 0  # requests sent late, in their own slot
 
     async def wait(self) -> None:
         if not self._interval:
