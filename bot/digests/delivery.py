@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
 from discord.utils import time_snowflake
 
 from bot.domain.clock import Clock
@@ -188,14 +189,18 @@ class DiscordDelivery:
                     allowed_mentions=mentions,
                 )
                 return created.message.id
-            message = await self._messageable(channel, channel_id).send(
+            # What `Messageable.send` does, less the `Message` it builds from the answer (a
+            # fan-out needs only the id): the same payload, through the same HTTP client.
+            with handle_message_parameters(
                 content=post.content,
                 embeds=post.embeds,
                 files=files,
-                nonce=nonce,  # discord.py sends it with enforce_nonce: a retry is not a repeat
+                nonce=nonce,  # sent with enforce_nonce: a retry is not a repeat
                 allowed_mentions=mentions,
-            )
-            return message.id
+                previous_allowed_mentions=self._client.allowed_mentions,
+            ) as params:
+                data = await self._client.http.send_message(channel_id, params=params)
+            return int(data["id"])
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             raise _classify(exc) from exc
 
