@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
+
 from bot.digests.themes import new_awards, next_in_cycle
 from bot.domain.clock import Clock
-from bot.domain.models import AwardKind, StoredPaper
+from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.domain.subscriptions import CycleState, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.render.awards import AwardEntry
@@ -18,9 +20,10 @@ from bot.render.charts import trend_chart
 from bot.render.digest_posts import (
     Frame,
     Post,
+    framed,
     new_awards_post,
     numbers_post,
-    paper_post,
+    paper_body,
     spotlight_post,
 )
 from bot.render.i18n import Strings
@@ -34,6 +37,10 @@ NEW_AWARDS_SHOWN = 20
 # Candidate ids per (theme, filter) are kept this long: 10,000 subscriptions due in one minute
 # share a handful of filters, and a catalogue change may take this long to reach the pickers.
 CANDIDATES_TTL = 60.0
+# A paper's post body per language is kept as long: a fan-out shows each of a few hundred
+# papers to dozens of subscriptions, and rendering it is most of the bot's CPU a post.
+BODIES_TTL = CANDIDATES_TTL
+BODIES_KEPT = 5_000
 
 
 class ContentGone(Exception):
@@ -59,6 +66,7 @@ class DigestContent:
         self._candidates_cache: dict[
             tuple[Theme, DigestFilter], tuple[float, tuple[str, list[int]]]
         ] = {}
+        self._bodies: dict[tuple[int, Language], tuple[float, discord.Embed]] = {}
 
     async def chooser(self, sub: Subscription) -> Chooser:
         """A pure function of the stored picker state, over the catalogue as read now."""
@@ -114,10 +122,8 @@ class DigestContent:
 
     async def render(self, sub: Subscription, content: dict[str, Any], frame: Frame) -> Post:
         if "paper" in content:
-            stored = await self._papers.get(int(content["paper"]))
-            if stored is None:
-                raise ContentGone(f"paper {content['paper']}")
-            return paper_post(frame, stored, self._strings)
+            body = await self._paper_body(int(content["paper"]), frame.language)
+            return framed(frame, self._strings, [body])
         if "awards" in content:
             return await self._new_awards(content["awards"], frame)
         ref = await self._content.edition(int(content["edition"]))
@@ -152,6 +158,24 @@ class DigestContent:
             trend_chart, labels, tuple(trend_points(editions)), ref.year
         )
         return numbers_post(frame, venue, edition, previous, chart, self._strings)
+
+    async def _paper_body(self, paper_id: int, language: Language) -> discord.Embed:
+        """The paper's post body, read and rendered once per `BODIES_TTL` (a curator's edit
+        or removal reaches digests within that time, as it reaches the pickers)."""
+        key = (paper_id, language)
+        cached = self._bodies.get(key)
+        now = self._clock.monotonic()
+        if cached is not None and now - cached[0] < BODIES_TTL:
+            return cached[1]
+        stored = await self._papers.get(paper_id)
+        if stored is None:
+            self._bodies.pop(key, None)
+            raise ContentGone(f"paper {paper_id}")
+        body = paper_body(stored, self._strings, language)
+        if len(self._bodies) >= BODIES_KEPT:
+            self._bodies.clear()
+        self._bodies[key] = (now, body)
+        return body
 
     async def _new_awards(self, award_ids: list[int], frame: Frame) -> Post:
         pairs = await self._content.award_papers([int(a) for a in award_ids])

@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
 from discord.utils import time_snowflake
 
 from bot.domain.clock import Clock
@@ -65,22 +66,43 @@ class Deliverer(Protocol):
 
 
 class Pacer:
-    """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed."""
+    """Spaces requests `1/rate` seconds apart: Discord's global limit is kept, not probed.
+
+    Strictly: a request that finds its slot already past (the loop or the process was busy)
+    goes at once and the schedule starts again from then, so no window of w seconds ever holds
+    more than `rate * w + 1` requests — a stall is never made up by sending faster than the
+    rate, which Discord would answer with 429s (and counts toward its invalid-request limit).
+    `lost` adds up the seconds of schedule given up that way while requests were queued (a
+    quiet spell with nothing to send is not counted).
+    """
 
     def __init__(self, rate: float | None, clock: Clock) -> None:
         self._clock = clock
         self._interval = 0.0 if rate is None else 1.0 / rate
         self._next = 0.0
         self._lock = asyncio.Lock()
+        self._callers = 0  # waiting or in the lock
+        self._queue_behind = False  # others were waiting when the last request went
+        self.lost = 0.0  # seconds of schedule given up to stalls with requests queued
 
     async def wait(self) -> None:
         if not self._interval:
             return
-        async with self._lock:
-            now = self._clock.monotonic()
-            if self._next > now:
-                await self._clock.sleep(self._next - now)
-            self._next = max(now, self._next) + self._interval
+        self._callers += 1
+        try:
+            async with self._lock:
+                await self._take_slot()
+                self._queue_behind = self._callers > 1
+        finally:
+            self._callers -= 1
+
+    async def _take_slot(self) -> None:
+        now = self._clock.monotonic()
+        if self._next > now:
+            await self._clock.sleep(self._next - now)
+        elif self._queue_behind and self._next:  # a stall with requests queued
+            self.lost += now - self._next
+        self._next = max(now, self._next) + self._interval
 
 
 def allowed_mentions(role_id: int | None) -> discord.AllowedMentions:
@@ -107,7 +129,7 @@ class DiscordDelivery:
 
     def __init__(self, client: discord.Client, rate: float | None, clock: Clock) -> None:
         self._client = client
-        self._pacer = Pacer(rate, clock)
+        self.pacer = Pacer(rate, clock)
         # channel id -> guild id. discord.py's `get_channel` asks every guild in turn: a
         # fan-out to 10,000 channels in 400 guilds would make that O(N^2) over the fan-out.
         self._guild_of: dict[int, int] = {}
@@ -145,7 +167,7 @@ class DiscordDelivery:
         # Files are read once per attempt: a fresh File for every try.
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
         mentions = allowed_mentions(role_id)
-        await self._pacer.wait()
+        await self.pacer.wait()
         try:
             if isinstance(channel, discord.ForumChannel):
                 created = await channel.create_thread(
@@ -156,14 +178,18 @@ class DiscordDelivery:
                     allowed_mentions=mentions,
                 )
                 return created.message.id
-            message = await self._messageable(channel, channel_id).send(
+            # What `Messageable.send` does, less the `Message` it builds from the answer (a
+            # fan-out needs only the id): the same payload, through the same HTTP client.
+            with handle_message_parameters(
                 content=post.content,
                 embeds=post.embeds,
                 files=files,
-                nonce=nonce,  # discord.py sends it with enforce_nonce: a retry is not a repeat
+                nonce=nonce,  # sent with enforce_nonce: a retry is not a repeat
                 allowed_mentions=mentions,
-            )
-            return message.id
+                previous_allowed_mentions=self._client.allowed_mentions,
+            ) as params:
+                data = await self._client.http.send_message(channel_id, params=params)
+            return int(data["id"])
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             raise _classify(exc) from exc
 

@@ -90,6 +90,18 @@ def paper_post(frame: Frame, stored: StoredPaper, strings: Strings) -> Post:
     return _post(frame, strings, [paper_embed(stored, strings, frame.language)], [])
 
 
+def paper_body(stored: StoredPaper, strings: Strings, language: Language) -> discord.Embed:
+    """What every paper-of-the-day or test-of-time post of `stored` in `language` shows
+    (rendered once for a fan-out; `framed` makes each post from a copy)."""
+    return paper_embed(stored, strings, language)
+
+
+def framed(frame: Frame, strings: Strings, bodies: Sequence[discord.Embed]) -> Post:
+    """One post from embeds rendered for many (`paper_body`): copies, so the marker in the
+    footer and any cut are this post's alone and the bodies stay as they were."""
+    return _post(frame, strings, [body.copy() for body in bodies], [])
+
+
 def spotlight_post(
     frame: Frame, venue: Venue, year: int, entries: Sequence[AwardEntry], strings: Strings
 ) -> Post:

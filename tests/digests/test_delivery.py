@@ -5,6 +5,7 @@ stand-in is tests/e2e/test_digest_delivery.py."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import aiohttp
@@ -91,4 +92,37 @@ async def test_the_pacer_spaces_requests_by_the_rate_and_lets_all_through_withou
     assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
     clock.advance(10)  # after a quiet spell, the next goes at once again
     await paced.wait()
+    assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
+
+
+async def test_the_pacer_never_makes_up_a_stall_by_going_faster_than_the_rate() -> None:
+    clock = ManualClock()
+    paced = Pacer(20.0, clock)  # slots 50 ms apart
+    await paced.wait()  # slot 0
+    clock.advance(0.08)  # the loop was busy: slot 1 (at 50 ms) is 30 ms past
+    await paced.wait()  # goes at once, and the schedule starts again from now
+    await paced.wait()  # a full 50 ms after it, not the 20 ms left of the old schedule
+    assert [round(s, 6) for s in clock.sleeps] == [0.05]
+    assert paced.lost == 0.0  # nothing was queued behind the stall
+    clock.advance(5)  # a quiet spell
+    await paced.wait()
+    await paced.wait()
+    assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
+    assert paced.lost == 0.0
+
+
+async def test_the_pacer_counts_a_long_stall_with_requests_queued_as_lost() -> None:
+    clock = ManualClock()
+    paced = Pacer(20.0, clock)
+    stalls = iter([0.0, 0.5])  # the third request's sleep overruns by 0.5 s (a stall)
+
+    async def sleep(seconds: float) -> None:
+        clock.sleeps.append(seconds)
+        clock.advance(max(0.0, seconds) + next(stalls, 0.0))
+        await asyncio.sleep(0)
+
+    clock.sleep = sleep  # type: ignore[method-assign]
+    await asyncio.gather(*(paced.wait() for _ in range(4)))
+    # the fourth finds its slot (150 ms) 0.45 s past, with requests queued: all of it is lost
+    assert round(paced.lost, 6) == 0.45
     assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
