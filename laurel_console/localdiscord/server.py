@@ -283,8 +283,9 @@ class LocalDiscord:
     def limit_rate(self, rate: float | None, burst: int | None = None) -> None:
         self.faults.limit_rate(rate, burst)
 
-    async def drop_gateway(self, *, code: int | None = None) -> int:
-        return await self.gateway.drop(code=code)
+    async def drop_gateway(self, *, code: int | None = None, shard: int | None = None) -> int:
+        """Drop the gateway connections (only shard `shard`'s, if given); see Gateway.drop."""
+        return await self.gateway.drop(code=code, shard=shard)
 
 
 async def serve(host: str, port: int, *, spec_path: Path | None) -> None:
