@@ -43,9 +43,9 @@ class Frame:
     t: str | None
     d: Any
     at: float = field(default_factory=time.monotonic)
-    # The [shard_id, shard_count] of the session it went to or came from (None: unsharded,
+    # The (shard_id, shard_count) of the session it went to or came from (None: unsharded,
     # or not yet identified).
-    shard: list[int] | None = None
+    shard: shards.Shard | None = None
 
 
 def _compressor(kind: str | None) -> Callable[[bytes], bytes] | None:
@@ -163,7 +163,7 @@ class Gateway:
             await connection.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
             return
         session = connection.session
-        self._log(Frame("in", op, None, data, shard=_shard(session)))
+        self._log(Frame("in", op, None, data, shard=session.shard if session else None))
         if op == IDENTIFY:
             await self._identify(connection, data)
         elif op == RESUME:
@@ -338,7 +338,8 @@ class Gateway:
     async def _send(
         self, connection: Connection, payload: dict[str, Any], session: Session | None = None
     ) -> None:
-        shard = _shard(session or connection.session)
+        session = session or connection.session
+        shard = session.shard if session else None
         self._log(Frame("out", payload["op"], payload.get("t"), payload.get("d"), shard=shard))
         await connection.send(payload)
 
@@ -355,7 +356,7 @@ class Gateway:
         connections = [
             c
             for c in self.connections
-            if shard is None or (c.session is not None and _shard_id(c.session) == shard)
+            if shard is None or (c.session and c.session.shard and c.session.shard[0] == shard)
         ]
         for connection in connections:
             if code is None:
@@ -395,11 +396,3 @@ class Gateway:
     @property
     def connected(self) -> bool:
         return any(c.session is not None for c in self.connections)
-
-
-def _shard(session: Session | None) -> list[int] | None:
-    return None if session is None or session.shard is None else list(session.shard)
-
-
-def _shard_id(session: Session) -> int | None:
-    return None if session.shard is None else session.shard[0]
