@@ -3,6 +3,7 @@ events on the shard of their guild, a shard resuming alone, invalid shards refus
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import aiohttp
@@ -11,10 +12,13 @@ import pytest
 from discord import app_commands
 
 from laurel_console.localdiscord import gateway as op
-from laurel_console.localdiscord.server import LocalDiscord
+from laurel_console.localdiscord.__main__ import main
+from laurel_console.localdiscord.config import Config
+from laurel_console.localdiscord.server import LocalDiscord, serve
 from laurel_console.localdiscord.shards import add_spread_guilds
 from laurel_console.localdiscord.state import Guild
 from tests.localdiscord.conftest import connected
+from tests.localdiscord.test_control import call, free_port
 
 COUNT = 4
 
@@ -252,3 +256,56 @@ async def test_an_event_of_no_guild_goes_to_shard_0_only(server: LocalDiscord) -
         no_guild, of_guild = sent(server, "CHANNEL_PINS_UPDATE")
         assert no_guild.shard == (0, 2)
         assert of_guild.shard == ((guild.id >> 22) % 2, 2)
+
+
+async def test_one_shard_is_dropped_over_the_control_api(
+    server: LocalDiscord, spread: list[Guild]
+) -> None:
+    client = ShardedLaurel(shard_count=COUNT)
+    async with connected(client, server):
+        mark = len(server.gateway.frames)
+        status, dropped = await call(server, "POST", "/gateway/drop", {"shard": 3})
+        assert (status, dropped) == (200, {"dropped": 1})
+        resumed = await server.gateway.wait_frame("out", op.DISPATCH, t="RESUMED", after=mark)
+        assert resumed.shard == (3, COUNT)
+        status, world = await call(server, "GET", "/world")
+        assert sorted(s["shard"] for s in world["gateway_sessions"]) == [
+            [n, COUNT] for n in range(COUNT)
+        ]
+        assert len(world["guilds"]) == 9
+
+
+async def test_serve_spreads_guilds_and_recommends_shards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    port = free_port()
+    config = Config(recommended_shards=4, max_concurrency=2)
+    task = asyncio.create_task(serve("127.0.0.1", port, spec_path=None, config=config, guilds=8))
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(200):  # until it listens
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/_control/world") as response:
+                        world = await response.json()
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    spread = [int(g["id"]) for g in world["guilds"] if g["name"].startswith("Guild ")]
+    assert sorted(on_shard(g) for g in spread) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert "guilds   9, shards 4" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv", [["--shards", "0"], ["--max-concurrency", "0"], ["--guilds", "-1"]]
+)
+def test_python_m_refuses_a_shard_setting_out_of_range(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert "--shards and --max-concurrency >= 1" in capsys.readouterr().err
