@@ -113,6 +113,27 @@ async def test_an_interaction_reaches_the_shard_of_its_guild_only(
         assert sorted(client.answered_on) == [0, 1, 2, 3]
 
 
+async def test_two_processes_split_the_shards_and_each_command_is_answered_once(
+    server: LocalDiscord, spread: list[Guild]
+) -> None:
+    """What `laurel run --shards 0-1` and `--shards 2-3` of 4 do, as two clients here."""
+    low = ShardedLaurel(shard_ids=[0, 1], shard_count=COUNT)
+    high = ShardedLaurel(shard_ids=[2, 3], shard_count=COUNT)
+    async with connected(low, server), connected(high, server):
+        await low.tree.sync()
+        assert {g.id for g in low.guilds} | {g.id for g in high.guilds} == set(server.world.guilds)
+        assert not {g.id for g in low.guilds} & {g.id for g in high.guilds}
+        for guild in spread:
+            interaction = await server.slash("hello", guild_id=guild.id)
+            assert (await interaction.message())["content"] == f"shard {on_shard(guild.id)}"
+        assert sorted(low.answered_on) == [0, 0, 1, 1]
+        assert sorted(high.answered_on) == [2, 2, 3, 3]
+        callbacks = server.requests_to(
+            "POST /interactions/{interaction_id}/{interaction_token}/callback"
+        )
+        assert [r.status for r in callbacks] == [200] * len(spread)  # one each, none refused
+
+
 async def test_a_dropped_shard_resumes_alone(server: LocalDiscord, spread: list[Guild]) -> None:
     client = ShardedLaurel(shard_count=COUNT)
     async with connected(client, server):
