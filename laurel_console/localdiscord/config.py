@@ -35,6 +35,19 @@ class Config:
     resume_window: float = 120.0
     # Events kept per session for replay on RESUME.
     resume_buffer: int = 1_000
+    # GET /gateway/bot: the shard count Discord recommends (`shards`) and how many shards may
+    # IDENTIFY at once (`session_start_limit.max_concurrency`); `remaining` counts down from
+    # `session_start_total` with every IDENTIFY. The stand-in does not delay IDENTIFYs.
+    recommended_shards: int = 1
+    max_concurrency: int = 1
+    session_start_total: int = 1000
+    # Close an unsharded IDENTIFY with 4011 (Sharding required) when the bot is in more guilds
+    # than this (Discord's threshold is 2,500); None never requires sharding.
+    sharding_required_above: int | None = None
+    # Close an IDENTIFY with 4010 (Invalid shard) when its shard count differs from that of
+    # another live session. Off by default, so that a bot changing its shard count while its
+    # old sessions are still resumable is not refused.
+    enforce_shard_count: bool = False
     # Privileged intents this application has been granted in the developer portal.
     granted_intents: int = 0
     # Reported in X-RateLimit-* headers; generous, so that discord.py never waits by default.

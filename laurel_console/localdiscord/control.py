@@ -7,8 +7,10 @@ POST   /_control/faults               a Fault as JSON, or {"kind": "fail_resume"
                                       or {"kind": "limit_rate", "rate": r, "burst": b}
 GET    /_control/faults | DELETE /_control/faults
 GET    /_control/messages?channel_id=ID_OR_NAME
-GET    /_control/requests?route=KEY&since=N | GET /_control/violations | GET /_control/world
-POST   /_control/gateway/drop         {"code": optional close code; none drops abruptly}
+GET    /_control/requests?route=KEY&since=N | GET /_control/violations
+GET    /_control/world                guilds, commands and gateway sessions (with their shard)
+POST   /_control/gateway/drop         {"code": optional close code; none drops abruptly,
+                                       "shard": optional shard id; none drops every shard}
 POST   /_control/gateway/reconnect    sends op 7
 """
 
@@ -230,13 +232,19 @@ class ControlRoutes:
                     for scope, commands in world.commands.items()
                 },
                 "gateway_connected": self.server.gateway.connected,
+                "gateway_sessions": [
+                    {"shard": s.shard and list(s.shard), "connected": s.connection is not None}
+                    for s in self.server.gateway.sessions.values()
+                ],
             }
         )
 
     async def drop(self, request: web.Request) -> web.Response:
         body = await self._json(request)
-        code = body.get("code")
-        dropped = await self.server.drop_gateway(code=None if code is None else int(code))
+        code, shard = body.get("code"), body.get("shard")
+        dropped = await self.server.drop_gateway(
+            code=None if code is None else int(code), shard=None if shard is None else int(shard)
+        )
         return json_response({"dropped": dropped})
 
     async def reconnect(self, request: web.Request) -> web.Response:

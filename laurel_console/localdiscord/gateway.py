@@ -1,7 +1,8 @@
 """The gateway: Discord's websocket protocol at /gateway, with sessions that survive drops.
 
 HELLO, heartbeats and ACKs, IDENTIFY (token and intents checked) answered by READY and one
-GUILD_CREATE per guild, RESUME replaying what the session missed, INVALID_SESSION, and
+GUILD_CREATE per guild (per guild of its shard, when IDENTIFY names one: see shards.py), RESUME
+replaying what the session missed, INVALID_SESSION, and
 zlib-stream transport compression (one compressor per connection, each message flushed with
 Z_SYNC_FLUSH), or zstd-stream when the zstandard module is there.
 """
@@ -23,7 +24,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from laurel_console.localdiscord import payloads
+from laurel_console.localdiscord import payloads, shards
 from laurel_console.localdiscord.config import KNOWN_INTENTS, PRIVILEGED_INTENTS
 from laurel_console.localdiscord.faults import FaultPlan
 from laurel_console.localdiscord.interactions import Pulse
@@ -42,6 +43,9 @@ class Frame:
     t: str | None
     d: Any
     at: float = field(default_factory=time.monotonic)
+    # The (shard_id, shard_count) of the session it went to or came from (None: unsharded,
+    # or not yet identified).
+    shard: shards.Shard | None = None
 
 
 def _compressor(kind: str | None) -> Callable[[bytes], bytes] | None:
@@ -89,11 +93,14 @@ class Connection:
 class Session:
     id: str
     intents: int
-    shard: list[int] | None
+    shard: shards.Shard | None
     buffer: deque[dict[str, Any]]
     seq: int = 0
     connection: Connection | None = None
     disconnected_at: float | None = None
+
+    def holds(self, guild_id: int | None) -> bool:
+        return shards.holds(self.shard, guild_id)
 
 
 class Gateway:
@@ -105,6 +112,7 @@ class Gateway:
         self.connections: set[Connection] = set()
         self.frames: list[Frame] = []
         self.heartbeats = 0
+        self.identifies = 0
         self._pulse = Pulse()
 
     # -- the websocket handler -----------------------------------------------------------
@@ -154,7 +162,8 @@ class Gateway:
             self.heartbeats += 1
             await connection.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
             return
-        self._log(Frame("in", op, None, data))
+        session = connection.session
+        self._log(Frame("in", op, None, data, shard=session.shard if session else None))
         if op == IDENTIFY:
             await self._identify(connection, data)
         elif op == RESUME:
@@ -180,16 +189,25 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.world.config.granted_intents:
             await connection.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        live = [s.shard[1] for s in self._live() if s.shard is not None]
+        if refused := shards.refusal(
+            data.get("shard"), self.world.config, len(self.world.guilds), live
+        ):
+            await connection.ws.close(code=refused[0], message=refused[1].encode())
+            return
+        self.identifies += 1
         session = Session(
             secrets.token_hex(16),
             intents,
-            data.get("shard"),
+            shards.parse(data.get("shard")),
             deque(maxlen=self.world.config.resume_buffer),
         )
         self.sessions[session.id] = session
         self._attach(session, connection)
         await self._dispatch_to(session, "READY", self._ready(session))
         for guild in self.world.guilds.values():
+            if not session.holds(guild.id):
+                continue
             data = payloads.guild_create(self.world, guild, intents=intents)
             await self._dispatch_to(session, "GUILD_CREATE", data)
 
@@ -197,7 +215,9 @@ class Gateway:
         ready: dict[str, Any] = {
             "v": 10,
             "user": payloads.current_user(self.world),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in self.world.guilds if session.holds(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self._url(),
@@ -215,7 +235,7 @@ class Gateway:
             "_trace": ['["localdiscord",{"micros":0}]'],
         }
         if session.shard is not None:
-            ready["shard"] = session.shard
+            ready["shard"] = list(session.shard)
         return ready
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -240,7 +260,7 @@ class Gateway:
         sent = int(data.get("seq") or 0)
         while missed := [m for m in session.buffer if m["s"] > sent]:
             for payload in missed:
-                await self._send(connection, payload)
+                await self._send(connection, payload, session)
                 sent = payload["s"]
         self._attach(session, connection)
         await self._dispatch_to(session, "RESUMED", {"_trace": ['["localdiscord",{}]']})
@@ -284,19 +304,26 @@ class Gateway:
         if close_code in (1000, 1001):  # a clean close from the client ends the session
             self.sessions.pop(session.id, None)
 
+    def _live(self) -> list[Session]:
+        """The sessions still connected or resumable (expired ones are forgotten here)."""
+        for session in list(self.sessions.values()):
+            if self._expired(session):
+                self.sessions.pop(session.id, None)
+        return list(self.sessions.values())
+
     def _expired(self, session: Session) -> bool:
         since = session.disconnected_at
         return since is not None and time.monotonic() - since > self.world.config.resume_window
 
     # -- sending ---------------------------------------------------------------------------
     async def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> int:
-        """Send an event to every session that asked for it (by intent); a dropped session
-        keeps it for its RESUME. Returns how many sessions got it."""
+        """Send an event to every session that asked for it (by intent) and, when sharded,
+        is on the shard of the event's `guild_id` (shard 0 for an event of no guild); a
+        dropped session keeps it for its RESUME. Returns how many sessions got it."""
+        guild_id = shards.guild_id_of(data)
         count = 0
-        for session in list(self.sessions.values()):
-            if self._expired(session):
-                self.sessions.pop(session.id, None)
-            elif intent is None or session.intents & intent:
+        for session in self._live():
+            if (intent is None or session.intents & intent) and session.holds(guild_id):
                 await self._dispatch_to(session, event, data)
                 count += 1
         return count
@@ -308,8 +335,12 @@ class Gateway:
         if session.connection is not None:
             await self._send(session.connection, payload)
 
-    async def _send(self, connection: Connection, payload: dict[str, Any]) -> None:
-        self._log(Frame("out", payload["op"], payload.get("t"), payload.get("d")))
+    async def _send(
+        self, connection: Connection, payload: dict[str, Any], session: Session | None = None
+    ) -> None:
+        session = session or connection.session
+        shard = session.shard if session else None
+        self._log(Frame("out", payload["op"], payload.get("t"), payload.get("d"), shard=shard))
         await connection.send(payload)
 
     def _log(self, frame: Frame) -> None:
@@ -318,10 +349,15 @@ class Gateway:
         self._pulse.fire()
 
     # -- driving ---------------------------------------------------------------------------
-    async def drop(self, *, code: int | None = None) -> int:
-        """Drop every connection: abruptly (no close frame, like a network failure) when
-        `code` is None, else with that close code. Sessions stay resumable."""
-        connections = list(self.connections)
+    async def drop(self, *, code: int | None = None, shard: int | None = None) -> int:
+        """Drop every connection (only those of sessions on shard `shard`, if given):
+        abruptly (no close frame, like a network failure) when `code` is None, else with that
+        close code. Sessions stay resumable."""
+        connections = [
+            c
+            for c in self.connections
+            if shard is None or (c.session and c.session.shard and c.session.shard[0] == shard)
+        ]
         for connection in connections:
             if code is None:
                 connection.abort()

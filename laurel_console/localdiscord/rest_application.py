@@ -42,15 +42,17 @@ class ApplicationRoutes:
         return json_response({"url": self.b.gateway_url()})
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
+        config = self.b.world.config
+        total = config.session_start_total
         return json_response(
             {
                 "url": self.b.gateway_url(),
-                "shards": 1,
+                "shards": config.recommended_shards,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
+                    "total": total,
+                    "remaining": max(0, total - self.b.gateway.identifies),
                     "reset_after": 86_400_000,
-                    "max_concurrency": 1,
+                    "max_concurrency": config.max_concurrency,
                 },
             }
         )

@@ -31,6 +31,7 @@ from laurel_console.localdiscord.rest import Backend, RecordedRequest, RestLayer
 from laurel_console.localdiscord.rest_application import ApplicationRoutes
 from laurel_console.localdiscord.rest_channels import ChannelRoutes
 from laurel_console.localdiscord.rest_interactions import InteractionRoutes
+from laurel_console.localdiscord.shards import add_spread_guilds
 from laurel_console.localdiscord.state import Channel, World, default_world
 
 _UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -283,23 +284,38 @@ class LocalDiscord:
     def limit_rate(self, rate: float | None, burst: int | None = None) -> None:
         self.faults.limit_rate(rate, burst)
 
-    async def drop_gateway(self, *, code: int | None = None) -> int:
-        return await self.gateway.drop(code=code)
+    async def drop_gateway(self, *, code: int | None = None, shard: int | None = None) -> int:
+        """Drop the gateway connections (only shard `shard`'s, if given); see Gateway.drop."""
+        return await self.gateway.drop(code=code, shard=shard)
 
 
-async def serve(host: str, port: int, *, spec_path: Path | None) -> None:
-    """Run a stand-in until cancelled, printing what a bot needs to connect to it."""
+async def serve(
+    host: str,
+    port: int,
+    *,
+    spec_path: Path | None,
+    config: Config | None = None,
+    guilds: int = 0,
+) -> None:
+    """Run a stand-in until cancelled, printing what a bot needs to connect to it; `guilds`
+    more guilds are spread over the shards (shards.add_spread_guilds)."""
     validator: SpecValidatorProtocol | None = None
     if spec_path is not None:
         from laurel_console.localdiscord.spec import SpecValidator
 
         validator = SpecValidator.from_file(spec_path)
-    server = await LocalDiscord(validator=validator).start(host, port)
+    server = LocalDiscord(config=config, validator=validator)
+    if guilds:
+        world = server.world
+        ada, grace = world.find_user("ada"), world.find_user("grace")
+        add_spread_guilds(world, guilds, owner=ada, members=[grace])
+    await server.start(host, port)
     try:
         print(f"REST     {server.rest_url}")
         print(f"gateway  {server.gateway_url}")
         print(f"control  {server.base_url}/_control/")
         print(f"token    {server.token}")
+        print(f"guilds   {len(server.world.guilds)}, shards {server.config.recommended_shards}")
         print(f"spec     {spec_path or 'not checked'}", flush=True)
         await asyncio.Event().wait()
     finally:

@@ -259,8 +259,8 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User) -> Guild:
-        guild = Guild(self.ids.next(), name, owner.id)
+    def add_guild(self, name: str, owner: User, *, guild_id: int | None = None) -> Guild:
+        guild = Guild(guild_id or self.ids.next(), name, owner.id)
         guild.roles[guild.id] = Role(guild.id, "@everyone", Perm.EVERYONE_DEFAULT)
         self.guilds[guild.id] = guild
         self.add_member(guild, owner)
