@@ -57,6 +57,11 @@ class Ticker:
         self._start_lock = asyncio.Lock()
         self._ticks = 0
 
+    @property
+    def shards(self) -> Shards | None:
+        """The shards whose guilds' digests this ticker runs (None: every guild's)."""
+        return self._shards
+
     async def tick(self, now: dt.datetime | None = None) -> int:
         """Start every post that is due; returns how many were started."""
         if not self._deliverer.ready():
