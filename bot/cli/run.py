@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import signal
 from typing import Any
 
@@ -69,10 +68,9 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
         )
     token = settings.token.get_secret_value()
     configure_logging(settings.logging, secrets=[token])
-    # Shard clusters share the database (the ledger keeps each post to one): the file lock
-    # that stops a second bot on it is for unsharded bots only.
-    lock = InstanceLock(settings.database.path) if settings.discord.shards is None else None
-    with lock or contextlib.nullcontext():
+    # Shard processes share the database (the ledger keeps each post to one), never with an
+    # unsharded bot.
+    with InstanceLock(settings.database.path, shared=settings.discord.shards is not None):
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
