@@ -16,6 +16,9 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import os
+import socket
+import uuid
 from typing import Any
 
 import aiohttp
@@ -52,6 +55,10 @@ from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
 SEARCH_FOLLOW_JOB = "laurel-search-follow"
+# Of several processes starting on one database, the one holding this lease pushes the
+# command tree; it is released once pushed, and runs out by itself if its holder dies.
+COMMAND_SYNC_LEASE = "command-sync"
+COMMAND_SYNC_LEASE_TTL = dt.timedelta(minutes=5)
 
 
 def use_endpoints(api_base_url: str, gateway_url: str | None) -> None:
@@ -103,8 +110,11 @@ class LaurelBot(commands.Bot):
             help_command=None,
             tree_cls=LaurelTree,
             guild_ready_timeout=guild_ready_timeout,
+            **_shard_options(settings, sharded=isinstance(self, commands.AutoShardedBot)),
         )
         self.settings = settings
+        # Who this process is, to the leases it takes in the shared database.
+        self.instance = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.commands_only = commands_only
         self.db = db
         self.scheduler = scheduler
@@ -138,6 +148,7 @@ class LaurelBot(commands.Bot):
             clock=clock,
             events=self.metrics,
             fonts=self.chart_fonts,
+            shards=settings.discord.shards,  # this process posts its own guilds' digests
         )
         self.digests = self.digest_engine.service  # what the /digest commands call
         self.metrics.set_pending_source(self.digest_engine.ledger.pending_count)
@@ -162,7 +173,7 @@ class LaurelBot(commands.Bot):
             await self.add_cog(group)
         if self.commands_only:
             return
-        await self.sync_commands()
+        await self._sync_commands_once()
         self.digest_engine.job.install()  # one job, replaced by id: a second setup never doubles it
         if self.scheduler is not None:
             schedule_backups(self.scheduler, self.db, self.settings, self.metrics, self.clock)
@@ -221,6 +232,19 @@ class LaurelBot(commands.Bot):
             # Another implementation tells us its own gateway, as Discord's REST API does.
             _, gateway, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+    async def _sync_commands_once(self) -> bool:
+        """`sync_commands`, by one process only of several starting on this database (shard
+        clusters): the one that takes the lease; the others leave the tree to it."""
+        lease, me = COMMAND_SYNC_LEASE, self.instance
+        ttl = COMMAND_SYNC_LEASE_TTL
+        if not await self.bot_state.take_lease(lease, me, now=self.clock.now(), ttl=ttl):
+            log.info("another Laurel on this database is syncing the command tree; not syncing")
+            return False
+        try:
+            return await self.sync_commands()
+        finally:
+            await self.bot_state.release_lease(lease, me)
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Push the command tree to Discord unless Discord holds it already (or `force`).
@@ -292,3 +316,24 @@ class LaurelBot(commands.Bot):
         finally:
             if self.http_session is not None:
                 await self.http_session.close()
+
+
+# LaurelBot._get_state wraps whichever base's state it gets (AutoShardedClient's here); mypy
+# only sees the two annotations differ.
+class ShardedLaurelBot(LaurelBot, commands.AutoShardedBot):  # type: ignore[misc]
+    """LaurelBot on several gateway shards in one process (discord.py's AutoShardedBot): the
+    shards `[discord] shard_ids` of `shard_count` (or `laurel run --shards`)."""
+
+
+def laurel_bot_class(settings: Settings) -> type[LaurelBot]:
+    """The bot to build for `settings`: sharded when shards are set, plain otherwise."""
+    return ShardedLaurelBot if settings.discord.shards is not None else LaurelBot
+
+
+def _shard_options(settings: Settings, *, sharded: bool) -> dict[str, Any]:
+    shards = settings.discord.shards
+    if shards is None:
+        return {}
+    if not sharded:
+        raise TypeError("shards are set: build the bot with laurel_bot_class(settings)")
+    return {"shard_ids": list(shards.ids), "shard_count": shards.count}

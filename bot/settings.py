@@ -16,10 +16,19 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pydantic_settings
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
+from bot.domain.shards import Shards
 from bot.errors import LaurelError
 from bot.observability.redact import TOKEN_SHAPED
 
@@ -91,6 +100,21 @@ class DiscordSettings(_Section):
     # this long, then the interaction is deferred ("thinking…") and answered by an edit.
     # bot.commands.timing.DEFER_AFTER is the same default.
     defer_after_seconds: float = Field(1.5, ge=0, le=2.5)
+    # Gateway sharding (Discord requires it from 2,500 servers): this process runs shards
+    # `shard_ids` (a list, or a range string such as "0-3") of `shard_count`. A count alone
+    # runs all its shards; neither: one unsharded connection. `laurel run --shards` overrides.
+    shard_ids: list[int] | str | None = None
+    shard_count: int | None = None
+
+    @model_validator(mode="after")
+    def _runnable_shards(self) -> DiscordSettings:
+        self.shards  # noqa: B018 (raises, with the reason, for shards that cannot be run)
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs; None: not sharded."""
+        return Shards.of(self.shard_ids, self.shard_count)
 
 
 class LoggingSettings(_Section):

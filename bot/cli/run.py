@@ -11,10 +11,11 @@ import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.app import LaurelBot, use_endpoints
+from bot.app import LaurelBot, laurel_bot_class, use_endpoints
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
 from bot.cli.reach import wait_for_discord
+from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
 from bot.logs import configure_logging
 from bot.observability.health import check_health
@@ -25,10 +26,40 @@ from bot.store.lock import InstanceLock
 
 def register(commands: Any) -> None:
     run = commands.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    run.add_argument(
+        "--shards",
+        metavar="IDS",
+        help='the gateway shards this process runs, e.g. "0-3" or "0,2" ([discord] shard_ids)',
+    )
+    run.add_argument(
+        "--shard-count",
+        metavar="N",
+        type=int,
+        help="how many shards the bot has in all ([discord] shard_count)",
+    )
     run.set_defaults(handler=run_bot)
 
 
+def with_shards(settings: Settings, args: argparse.Namespace) -> Settings:
+    """`settings` with `--shards` / `--shard-count` over `[discord] shard_ids / shard_count`;
+    shards that cannot be run stop here, said in one line."""
+    ids = getattr(args, "shards", None)
+    count = getattr(args, "shard_count", None)
+    if ids is None and count is None:
+        return settings
+    discord_settings = settings.discord
+    merged_ids = discord_settings.shard_ids if ids is None else ids
+    merged_count = discord_settings.shard_count if count is None else count
+    try:
+        Shards.of(merged_ids, merged_count)
+    except ShardError as exc:
+        raise LaurelError(f"laurel run --shards/--shard-count: {exc}") from None
+    update = {"shard_ids": merged_ids, "shard_count": merged_count}
+    return settings.model_copy(update={"discord": discord_settings.model_copy(update=update)})
+
+
 async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
+    settings = with_shards(settings, args)
     if settings.token is None:
         raise LaurelError(
             "DISCORD_TOKEN is not set: export your bot's token (Discord Developer Portal → "
@@ -37,7 +68,9 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
         )
     token = settings.token.get_secret_value()
     configure_logging(settings.logging, secrets=[token])
-    with InstanceLock(settings.database.path):
+    # Shard processes share the database (the ledger keeps each post to one), never with an
+    # unsharded bot.
+    with InstanceLock(settings.database.path, shared=settings.discord.shards is not None):
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
@@ -45,7 +78,9 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             await wait_for_discord(settings.discord, clock)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
-                LaurelBot(settings=settings, db=db, scheduler=scheduler, clock=clock) as bot,
+                laurel_bot_class(settings)(
+                    settings=settings, db=db, scheduler=scheduler, clock=clock
+                ) as bot,
                 OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
             ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.

@@ -23,6 +23,7 @@ from bot.digests.supervisor import PostSupervisor
 from bot.digests.tick_job import TickJob
 from bot.digests.ticker import Ticker
 from bot.domain.clock import Clock
+from bot.domain.shards import Shards
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -59,7 +60,11 @@ class DigestEngine:
         clock: Clock,
         events: DigestEvents,
         fonts: ChartFonts | None = None,
+        shards: Shards | None = None,
     ) -> DigestEngine:
+        """`shards`: the gateway shards of this process; it schedules and settles the digests
+        of their guilds only (None: of every guild). The ledger is shared: whichever process
+        reserves a (subscription, period) first posts it, and no other ever does."""
         ledger = LedgerRepository(db)
         content = DigestContent(
             DigestContentRepository(db), papers, editions, strings, fonts or ChartFonts(), clock
@@ -84,6 +89,7 @@ class DigestEngine:
             ledger=ledger,
             due=due,
             supervisor=supervisor,
+            shards=shards,
         )
         service = DigestService(
             clock=clock,
@@ -92,6 +98,7 @@ class DigestEngine:
             ledger=ledger,
             content=content,
             subscriptions=subscriptions,
+            shards=shards,
         )
         job = TickJob(scheduler, ticker, settings.tick_seconds)
         return cls(ledger, reconciler, due, supervisor, ticker, job, service)

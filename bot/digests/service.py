@@ -15,6 +15,7 @@ from bot.digests.periods import Period, next_firing
 from bot.digests.reconciler import PostResult, Reconciler
 from bot.digests.schedule import DueSet
 from bot.domain.clock import Clock
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import UserError
 from bot.render.digest_posts import Frame, Post
@@ -34,6 +35,7 @@ class DigestService:
         ledger: LedgerRepository,
         content: DigestContent,
         subscriptions: SubscriptionRepository,
+        shards: Shards | None = None,
     ) -> None:
         self._clock = clock
         self._due = due
@@ -41,6 +43,7 @@ class DigestService:
         self._ledger = ledger
         self._content = content
         self._subscriptions = subscriptions
+        self._shards = shards
 
     def now(self) -> dt.datetime:
         """The engine's clock (UTC): what "now" means for schedules, in tests too."""
@@ -53,7 +56,9 @@ class DigestService:
         """(Re)schedule after subscribe, edit or resume; the first post is the next firing."""
         if sub.id is None:
             return
-        if sub.status != "active":
+        if sub.status != "active" or (
+            self._shards is not None and not self._shards.owns(sub.guild_id)
+        ):  # another process's shard posts it (its interactions come to that one too)
             self.unscheduled(sub.id)
             return
         self._reconciler.reopen(sub.channel_id)

@@ -17,6 +17,7 @@ from bot.digests.delivery import Deliverer
 from bot.digests.schedule import DueSet
 from bot.digests.supervisor import PostSupervisor
 from bot.domain.clock import Clock
+from bot.domain.shards import Shards
 from bot.settings import DigestSettings
 from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
@@ -40,7 +41,10 @@ class Ticker:
         ledger: LedgerRepository,
         due: DueSet,
         supervisor: PostSupervisor,
+        shards: Shards | None = None,
     ) -> None:
+        """`shards`: this process's gateway shards; only their guilds' subscriptions are
+        scheduled, and only their pending rows settled (None: every guild's)."""
         self._settings = settings
         self._clock = clock
         self._deliverer = deliverer
@@ -48,9 +52,15 @@ class Ticker:
         self._ledger = ledger
         self._due = due
         self._supervisor = supervisor
+        self._shards = shards
         self._started = False
         self._start_lock = asyncio.Lock()
         self._ticks = 0
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards whose guilds' digests this ticker runs (None: every guild's)."""
+        return self._shards
 
     async def tick(self, now: dt.datetime | None = None) -> int:
         """Start every post that is due; returns how many were started."""
@@ -61,7 +71,7 @@ class Ticker:
         await self._ensure_started(now)
         self._ticks += 1
         if self._ticks % RESYNC_TICKS == 0:
-            self._due.resync(await self._subscriptions.active_timings(), now)
+            self._due.resync(await self._subscriptions.active_timings(self._shards), now)
             await self._settle_stranded(now)
         due = self._due.take_due(now, self._supervisor.running())
         subs = await self._subscriptions.by_ids([d.sub_id for d in due]) if due else {}
@@ -81,13 +91,13 @@ class Ticker:
                 return
             # Settled side by side, not one after another: one request stuck in flight must
             # not hold back every other channel's post.
-            pending = await self._ledger.pending()
+            pending = await self._ledger.pending(self._shards)
             if pending:
                 log.info("settling %s digest posts left pending by the last run", len(pending))
             for entry in pending:
                 self._supervisor.settle(entry)
             recent = await self._ledger.periods_since(now - _LEDGER_HORIZON)
-            self._due.build(await self._subscriptions.active_timings(), recent, now)
+            self._due.build(await self._subscriptions.active_timings(self._shards), recent, now)
             self._started = True
 
     async def _settle_stranded(self, now: dt.datetime) -> None:
@@ -96,7 +106,7 @@ class Ticker:
         their own nonce, until the catch-up window closes. Never silently left for a restart."""
         quiet = dt.timedelta(seconds=self._settings.retry_max_seconds)
         waiting = self._supervisor.waiting()
-        for entry in await self._ledger.pending():
+        for entry in await self._ledger.pending(self._shards):
             if entry.id in waiting:
                 continue
             if now - (entry.attempted_at or entry.reserved_at) >= quiet:

@@ -15,9 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
+from bot.store.subscriptions import on_shards
 
 EntryStatus = Literal["pending", "sent", "failed", "empty"]
 
@@ -185,9 +187,19 @@ class LedgerRepository:
         )
         return {(int(r[0]), str(r[1])) for r in found}
 
-    async def pending(self) -> list[LedgerEntry]:
+    async def pending(self, shards: Shards | None = None) -> list[LedgerEntry]:
+        """Rows left pending: those of the guilds on `shards` only, when given (a sharded
+        process settles its own; another's are that one's to settle)."""
+        if shards is None:
+            found = await self._db.fetchall(
+                "SELECT * FROM digest_ledger WHERE status = 'pending' ORDER BY id"
+            )
+            return [_entry(r) for r in found]
+        ours, params = on_shards(shards, "s.guild_id")
         found = await self._db.fetchall(
-            "SELECT * FROM digest_ledger WHERE status = 'pending' ORDER BY id"
+            "SELECT l.* FROM digest_ledger AS l JOIN subscriptions AS s"  # noqa: S608 (constant)
+            f" ON s.id = l.subscription_id WHERE l.status = 'pending' AND {ours} ORDER BY l.id",
+            params,
         )
         return [_entry(r) for r in found]
 

@@ -3,6 +3,10 @@
 Two bots on one database would both post every digest. The lock is an OS file lock (flock) on
 `<database>.lock` beside the real file (symlinks resolved), so it is released by the kernel when
 the process dies, even by SIGKILL: no stale lock to clean up by hand.
+
+Shard processes (`laurel run --shards`) share one database by design (each posts its own
+shards' digests; the ledger keeps every post to one): they take the lock shared, so they run
+side by side, but never beside an unsharded bot, which would post every guild's digests too.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from bot.store.errors import StoreError, describe_os_error
 
 
 class InstanceLock:
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, *, shared: bool = False) -> None:
         # Keyed on the file, not on the name it was given: a symlink (to the file or to a folder
         # on the way) or a relative path reaches the same lock. A hard link is a second name
         # SQLite itself cannot share a -wal through, so it is not made safe here either.
@@ -25,6 +29,7 @@ class InstanceLock:
         self.database = database
         self.path = real.with_name(real.name + ".lock")
         self._fd: int | None = None
+        self._shared = shared
 
     def acquire(self) -> None:
         try:
@@ -33,13 +38,14 @@ class InstanceLock:
         except OSError as exc:
             raise self._cannot(exc) from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if self._shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(fd)
+            shards = " (only shard processes share a database)" if self._shared else ""
             raise StoreError(
                 f"another Laurel is already running on {self.database} "
-                f"(pid {holder}); stop it first, or give this one another database"
+                f"(pid {holder}){shards}; stop it first, or give this one another database"
             ) from None
         try:
             # The pid is only for the message above; the flock is the lock.

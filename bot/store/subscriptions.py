@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
     Cadence,
@@ -32,6 +33,17 @@ _PLACEHOLDERS = ", ".join(f":{name}" for name in _NAMES)
 _IDS_AT_ONCE = 500
 # Rows to a page in `active_timings` (a test of the paging hands in a smaller page).
 PAGE = 1_000
+
+
+def on_shards(shards: Shards | None, guild: str = "guild_id") -> tuple[str, dict[str, int]]:
+    """A condition (and its named parameters) true for rows whose guild `shards` carry:
+    `(guild_id >> 22) % shard_count` among the ids; always true for None (not sharded)."""
+    if shards is None:
+        return "1", {}
+    names = [f":shard_{i}" for i in range(len(shards.ids))]
+    params = {f"shard_{i}": shard for i, shard in enumerate(shards.ids)}
+    condition = f"(({guild} >> 22) % :shard_count) IN ({', '.join(names)})"
+    return condition, {**params, "shard_count": shards.count}
 
 
 def days_mask(days: frozenset[int]) -> int:
@@ -158,18 +170,20 @@ class SubscriptionRepository:
         )
         return [subscription_model(r) for r in found]
 
-    async def active_timings(self) -> list[ScheduledRow]:
-        """Every active subscription's id, fingerprint and timing, without building models:
+    async def active_timings(self, shards: Shards | None = None) -> list[ScheduledRow]:
+        """Every active subscription's id, fingerprint and timing (of the guilds on `shards`
+        only, when given), without building models:
         what the digest schedule holds for 10,000 subscriptions is a few MiB, not 30. Read
         a page at a time, so that the rows alive at once (and the memory they leave
         fragmented behind them) stay a page's worth, not 10,000."""
         found: list[ScheduledRow] = []
         after = 0
+        ours, shard_params = on_shards(shards)
         while True:
             rows = await self._db.fetchall(
                 f"SELECT id, {_COLUMNS} FROM subscriptions"  # noqa: S608 (constant columns)
-                " WHERE status = 'active' AND id > ? ORDER BY id LIMIT ?",
-                (after, self._page),
+                f" WHERE status = 'active' AND {ours} AND id > :after ORDER BY id LIMIT :page",
+                {**shard_params, "after": after, "page": self._page},
             )
             found += [_scheduled(row) for row in rows]
             if len(rows) < self._page:

@@ -17,6 +17,7 @@ from bot.digests.delivery import DeliveryError
 from bot.digests.engine import DigestEngine
 from bot.digests.service import DigestService
 from bot.domain.clock import Clock
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import Subscription, Theme
 from bot.observability.metrics import Metrics
 from bot.render.digest_posts import Post
@@ -142,6 +143,7 @@ def make_engine(
     settings: DigestSettings | None = None,
     subscriptions: SubscriptionRepository | None = None,
     scheduler: AsyncIOScheduler | None = None,
+    shards: Shards | None = None,
 ) -> DigestEngine:
     return DigestEngine.build(
         settings=settings or DigestSettings(requests_per_second=None),
@@ -154,6 +156,7 @@ def make_engine(
         scheduler=scheduler,
         clock=clock,
         events=metrics,
+        shards=shards,
     )
 
 

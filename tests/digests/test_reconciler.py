@@ -8,6 +8,7 @@ import pytest
 
 from bot.digests.delivery import ChannelGone, RejectedError, TransientError
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import DigestFilter, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
@@ -240,8 +241,8 @@ async def test_a_subscription_made_while_the_first_schedule_is_read_is_kept(
     read = repository.active_timings
     made: list[Subscription] = []
 
-    async def read_then_subscribe() -> list[ScheduledRow]:
-        found = await read()
+    async def read_then_subscribe(shards: Shards | None = None) -> list[ScheduledRow]:
+        found = await read(shards)
         if not made:  # a /digest subscribe lands between the read and the schedule's update
             made.append(await rig.subscribe())
         return found

@@ -294,8 +294,11 @@ async def test_today_is_the_same_paper_all_day(server: LocalDiscord, db: Databas
 async def test_today_begun_a_tenth_before_midnight_is_that_days_answer(
     server: LocalDiscord, db: Database
 ) -> None:
-    clock = TimePassesAsItIsRead(dt.datetime(2026, 3, 2, 23, 59, 59, 900_000, tzinfo=dt.UTC))
+    clock = TimePassesAsItIsRead(dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC))
     async with laurel_on(server, db, clock=clock) as bot:
+        # Set once the bot is up: its start reads the clock too (the command-sync lease).
+        before_midnight = dt.datetime(2026, 3, 2, 23, 59, 59, 900_000, tzinfo=dt.UTC)
+        clock.advance((before_midnight - ManualClock.now(clock)).total_seconds())
         message = await (await server.slash("paper", subcommand="today")).message()
         guild = server.world.default_guild().id
         day = dt.date(2026, 3, 2)

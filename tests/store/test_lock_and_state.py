@@ -95,3 +95,15 @@ def test_the_lock_holds_through_a_symlinked_folder_before_the_database_exists(
     (tmp_path / "alias").symlink_to(tmp_path / "data", target_is_directory=True)
     with InstanceLock(tmp_path / "data" / "laurel.db"), pytest.raises(StoreError):
         InstanceLock(tmp_path / "alias" / "laurel.db").acquire()
+
+
+def test_shard_processes_share_the_database_but_never_with_an_unsharded_bot(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "laurel.db"
+    first, second = InstanceLock(database, shared=True), InstanceLock(database, shared=True)
+    with first, second, pytest.raises(StoreError, match="already running"):
+        InstanceLock(database).acquire()
+    only_shards = r"only shard processes share a database"
+    with InstanceLock(database), pytest.raises(StoreError, match=only_shards):
+        InstanceLock(database, shared=True).acquire()

@@ -1,0 +1,85 @@
+"""Which of a sharded bot's gateway shards one process runs, and which guilds they carry.
+
+Discord puts a guild on shard `(guild_id >> 22) % shard_count`; a process running `ids` of
+`count` shards hears only those guilds, so it schedules only their digests and settles only
+their ledger rows. Pure values: the settings and `laurel run --shards` both parse through here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+class ShardError(ValueError):
+    """Shard ids or a shard count that cannot be run; the message says why, in one line."""
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard Discord sends `guild_id`'s events on, of `count`."""
+    return (guild_id >> 22) % count
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """Shards `ids` of `count` (ids sorted, each in 0..count-1, at least one)."""
+
+    ids: tuple[int, ...]
+    count: int
+
+    @classmethod
+    def of(cls, ids: Iterable[int] | str | None, count: int | None) -> Shards | None:
+        """The shards asked for: `ids` as a list or a range string ("0-3", "0,2,5-7"), all of
+        `count` when only a count is given; None when neither is (one unsharded bot)."""
+        if ids is None and count is None:
+            return None
+        if count is None:
+            raise ShardError("shard ids need a shard count (--shard-count, [discord] shard_count)")
+        if count < 1:
+            raise ShardError(f"the shard count must be at least 1, not {count}")
+        chosen = list(range(count)) if ids is None else parse_ids(ids)
+        if not chosen:
+            raise ShardError("no shard ids given")
+        outside = [i for i in chosen if not 0 <= i < count]
+        if outside:
+            raise ShardError(
+                f"shard id {outside[0]} is outside 0-{count - 1} (the shard count is {count})"
+            )
+        return cls(tuple(sorted(chosen)), count)
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether `guild_id`'s events (and digests) are this process's."""
+        return shard_of(guild_id, self.count) in self.ids
+
+    def __str__(self) -> str:
+        return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
+def parse_ids(ids: Iterable[int] | str) -> list[int]:
+    """Shard ids from a list, or from "0-3" / "0,2,5-7"; repeated or overlapping ids, empty
+    or backwards ranges are refused."""
+    found: list[int] = []
+    if isinstance(ids, str):
+        for part in ids.split(","):
+            match = _RANGE.match(part)
+            if match is None:
+                raise ShardError(
+                    f"{part.strip() or 'an empty part'!r} is not a shard id or range such as 0-3"
+                )
+            low = int(match[1])
+            high = low if match[2] is None else int(match[2])
+            if high < low:
+                raise ShardError(f"the shard range {low}-{high} is empty (write {high}-{low})")
+            found += range(low, high + 1)
+    else:
+        for item in ids:
+            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                raise ShardError(f"{item!r} is not a shard id (a whole number from 0)")
+            found.append(item)
+    repeated = sorted({i for i in found if found.count(i) > 1})
+    if repeated:
+        raise ShardError(f"shard {repeated[0]} is named twice (ranges overlap)")
+    return found

@@ -1,0 +1,46 @@
+"""Several processes starting together on one database (shard clusters) push the command tree
+once: the one holding the database's lease pushes; the others leave it to that one."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.app import COMMAND_SYNC_LEASE
+from bot.store.bot_state import BotStateRepository
+from bot.store.database import Database
+from laurel_console.harness import laurel_on
+from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.clock import ManualClock
+
+PUT = "PUT /applications/{application_id}/commands"
+
+
+async def test_two_bots_starting_together_on_one_database_push_the_tree_once(
+    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.app")
+    # Discord takes a second over the push: the other process reaches its own sync while the
+    # first push is in flight, before the first recorded it. Without the lease both push.
+    server.inject("delay", route=PUT, seconds=1.0, times=None)
+    other = await Database.open(db.path)  # the second process's own connections
+    both_up = asyncio.Barrier(2)
+
+    async def one_bot(database: Database) -> None:
+        async with laurel_on(server, database, clock=ManualClock()):
+            await both_up.wait()  # both ran their setup (the sync) before either stops
+
+    try:
+        await asyncio.wait_for(asyncio.gather(one_bot(db), one_bot(other)), timeout=30)
+    finally:
+        await other.close()
+
+    assert len(server.requests_to(PUT)) == 1
+    assert {c["name"] for c in server.world.commands[None]} >= {"about", "paper", "curate"}
+    messages = [r.getMessage() for r in caplog.records if r.name == "bot.app"]
+    assert sum("command tree synced" in m for m in messages) == 1
+    assert sum("is syncing the command tree; not syncing" in m for m in messages) == 1
+    # The lease was given up once pushed: a later start takes it (and finds nothing to push).
+    assert await BotStateRepository(db).get("lease:" + COMMAND_SYNC_LEASE) is None
