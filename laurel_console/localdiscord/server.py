@@ -287,10 +287,16 @@ class LocalDiscord:
         return await self.gateway.drop(code=code)
 
 
-async def serve(host: str, port: int, *, spec_path: Path | None) -> None:
-    """Run a stand-in until cancelled, printing what a bot needs to connect to it."""
-    validator: SpecValidatorProtocol | None = None
-    if spec_path is not None:
+async def serve(
+    host: str,
+    port: int,
+    *,
+    spec_path: Path | None,
+    validator: SpecValidatorProtocol | None = None,
+) -> None:
+    """Run a stand-in until cancelled, printing what a bot needs to connect to it; requests
+    are checked by `validator`, else by the spec at `spec_path` (if any)."""
+    if validator is None and spec_path is not None:
         from laurel_console.localdiscord.spec import SpecValidator
 
         validator = SpecValidator.from_file(spec_path)

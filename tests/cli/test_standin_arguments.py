@@ -56,3 +56,32 @@ def test_the_ports_at_the_bounds_are_taken(argv: list[str], port: int) -> None:
 def test_a_fraction_of_a_second_is_a_timeout() -> None:
     argv = ["console", "--timeout", "0.5"]
     assert build_parser(argv).parse_args(argv).timeout == 0.5
+
+
+@pytest.mark.parametrize("command", [["localdiscord"], ["console", "-c", "/about"]])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("not json", "Expecting value: line 1 column 1 (char 0)"),  # was a JSONDecodeError
+        ("[]", "list indices must be integers or slices, not str"),  # was a TypeError
+        ('{"paths": {}}', "'components'"),
+    ],
+)
+def test_a_spec_that_is_not_discords_is_one_line(
+    command: list[str],
+    text: str,
+    says: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LAUREL_DATABASE__PATH", str(tmp_path / "laurel.db"))
+    spec = tmp_path / "openapi.json"
+    spec.write_text(text, encoding="utf-8")
+
+    assert main([*command, "--spec", str(spec)]) == 1
+
+    err = capsys.readouterr().err
+    assert err == f"laurel: {spec} is not Discord's OpenAPI spec: {says}\n"
+    assert not (tmp_path / "laurel.db").exists()  # refused before anything was made
