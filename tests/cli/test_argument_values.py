@@ -1,6 +1,7 @@
-"""The stand-ins' and the console's numbers are checked where they are typed: a port past
-65535 reached the socket (`OverflowError`, a traceback) and a timeout of 0, below 0 or not a
-number was taken as it was (every deferred answer "did not answer in time", or none ever)."""
+"""Numbers and files given on the command line are checked where they are typed: a port past
+65535 reached the socket (`OverflowError`, a traceback), a console timeout of 0, below 0 or not
+a number was taken as it was (every deferred answer "did not answer in time", or none ever),
+`enrich --limit abc` was an "invalid _positive value", and a --spec that is no spec a traceback."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from bot.cli import build_parser, main
         (["console", "--timeout=-5", "-c", "/about"], "must be more than 0 seconds, not -5"),
         (["console", "--timeout", "nan", "-c", "/about"], "must be more than 0 seconds, not nan"),
         (["console", "--timeout", "inf", "-c", "/about"], "must be more than 0 seconds, not inf"),
+        (["enrich", "--limit", "abc"], "not a whole number: 'abc'"),
+        (["enrich", "--limit", "0"], "must be at least 1, not 0"),
     ],
 )
 def test_a_number_out_of_range_is_refused_in_one_line_before_anything_runs(
