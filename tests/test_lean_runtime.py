@@ -56,7 +56,8 @@ def unwanted(modules: set[str]) -> list[str]:
         "    path = pathlib.Path(tempfile.mkdtemp()) / 'l.db'\n"
         "    async with await Database.open(path) as db:\n"
         "        LaurelBot(\n"
-        "            settings=Settings(), db=db, scheduler=AsyncIOScheduler(), clock=SystemClock()\n"
+        "            settings=Settings(), db=db, scheduler=AsyncIOScheduler(),\n"
+        "            clock=SystemClock(),\n"
         "        )\n"
         "asyncio.run(build())",
     ],
