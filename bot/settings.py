@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pydantic_settings
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
@@ -35,6 +43,18 @@ class SettingsError(LaurelError):
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_true_for_a_number(cls, value: object, info: ValidationInfo) -> object:
+        # pydantic takes true as 1 for a number: `busy_timeout_ms = true` was a 1 ms timeout.
+        field = cls.model_fields[info.field_name] if info.field_name else None
+        if isinstance(value, bool) and field is not None and field.annotation in _NUMBERS:
+            raise ValueError(f"must be a number, not {str(value).lower()}")
+        return value
+
+
+_NUMBERS: tuple[object, ...] = (int, float, int | None, float | None)
 
 
 class DatabaseSettings(_Section):
