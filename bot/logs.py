@@ -36,3 +36,8 @@ def configure_logging(settings: LoggingSettings, secrets: Iterable[str] = ()) ->
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.level)
+    # APScheduler logs every run of every job at INFO ("Running job", "executed successfully"):
+    # the search index's catch-up job alone wrote two lines every [search] follow_seconds. Its
+    # warnings (a run missed) and errors (a job that raised) still show; DEBUG shows all of it.
+    executors = logging.getLogger("apscheduler.executors")
+    executors.setLevel(logging.NOTSET if settings.level == "DEBUG" else logging.WARNING)

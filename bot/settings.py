@@ -22,6 +22,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -44,6 +45,18 @@ class SettingsError(LaurelError):
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_true_for_a_number(cls, value: object, info: ValidationInfo) -> object:
+        # pydantic takes true as 1 for a number: `busy_timeout_ms = true` was a 1 ms timeout.
+        field = cls.model_fields[info.field_name] if info.field_name else None
+        if isinstance(value, bool) and field is not None and field.annotation in _NUMBERS:
+            raise ValueError(f"must be a number, not {str(value).lower()}")
+        return value
+
+
+_NUMBERS: tuple[object, ...] = (int, float, int | None, float | None)
 
 
 class DatabaseSettings(_Section):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 
-# The import names of the `console` extra in pyproject.toml (tests/ops/test_packaging.py keeps
+# The import names of the `console` extra in pyproject.toml (tests/cli/test_lazy_cli.py keeps
 # the two lists equal).
 REQUIRES = ("jsonschema", "referencing")
 INSTALL = "pip install 'laurel[console]' (in a checkout: pip install -e '.[console]')"

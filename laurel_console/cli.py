@@ -136,7 +136,7 @@ def _validator(path: Path | None) -> SpecValidatorProtocol | None:
         return SpecValidator.from_file(path)
     except OSError as exc:
         raise LaurelError(f"cannot read the OpenAPI spec {path}: {exc.strerror}") from None
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:  # not JSON, or JSON of another shape
         raise LaurelError(f"{path} is not Discord's OpenAPI spec: {exc}") from None
 
 
@@ -176,7 +176,9 @@ def _logging(settings: LoggingSettings, *, verbose: bool) -> Iterator[None]:
 
 
 async def serve_localdiscord(settings: Settings, args: argparse.Namespace) -> int:
-    await serve_discord(args.host, args.port, spec_path=args.spec)
+    # Loaded here, as the console loads it: a file that is no spec is one line, not a traceback.
+    validator = _validator(args.spec)
+    await serve_discord(args.host, args.port, spec_path=args.spec, validator=validator)
     return 0
 
 

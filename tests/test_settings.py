@@ -330,3 +330,35 @@ def test_only_discord_token_sets_the_token(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("LAUREL_TOKEN", SECRET)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert load_settings().token is None
+
+
+@pytest.mark.parametrize(
+    ("section", "key"),
+    [
+        ("database", "busy_timeout_ms"),
+        ("discord", "defer_after_seconds"),
+        ("health", "port"),
+        ("backups", "keep"),
+        ("digests", "requests_per_second"),
+    ],
+)
+def test_true_or_false_is_no_number(tmp_path: Path, section: str, key: str) -> None:
+    """pydantic reads true as 1: `busy_timeout_ms = true` was a 1 ms wait, `keep = true` one
+    backup kept. A number's setting refuses a boolean, and says where."""
+    config = write(tmp_path / "laurel.toml", f"[{section}]\n{key} = true\n")
+
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config)
+
+    assert str(caught.value).endswith(f"{section}.{key}: must be a number, not true")
+
+
+def test_a_boolean_setting_still_takes_true_and_false(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "laurel.toml", "[metrics]\nenabled = true\n[health]\nenabled = false\n"
+    )
+
+    settings = load_settings(config)
+
+    assert settings.metrics.enabled is True
+    assert settings.health.enabled is False

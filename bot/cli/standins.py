@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +30,7 @@ def register(commands: Any) -> None:
         "localdiscord", help="serve a stand-in for Discord on this machine, until Ctrl-C"
     )
     localdiscord.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
-    localdiscord.add_argument("--port", type=int, default=0, help="default: any free port")
+    localdiscord.add_argument("--port", type=_port, default=0, help="default: any free port")
     localdiscord.add_argument(
         "--spec", type=Path, help="Discord's openapi.json: check every request"
     )
@@ -38,7 +39,7 @@ def register(commands: Any) -> None:
         "localarxiv", help="serve a stand-in for the arXiv API on this machine, until Ctrl-C"
     )
     localarxiv.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
-    localarxiv.add_argument("--port", type=int, default=0, help="default: any free port")
+    localarxiv.add_argument("--port", type=_port, default=0, help="default: any free port")
     localarxiv.add_argument(
         "--recordings", type=Path, default=RECORDINGS, help=f"default: {RECORDINGS}"
     )
@@ -88,7 +89,7 @@ def _console(commands: Any) -> None:
     )
     console.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=60.0,
         metavar="SECONDS",
         help="how long to wait for a deferred answer (default: 60)",
@@ -140,3 +141,25 @@ def _locale(value: str) -> str:
     from laurel_console.cli import canonical_console_locale
 
     return canonical_console_locale(value)
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 for any free one (past 65535, binding raised OverflowError: a traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (0: any free one), not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A wait in seconds: more than 0 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value

@@ -41,9 +41,12 @@ from bot.store.papers import PaperRepository
 Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, test of time
 MAX_PAGE = 9999  # the largest page number PAGE_ID reads
 _KINDS = "|".join(kind.value for kind in AwardKind)
-# Only ids this module makes match, so a page button never fails to parse its own id.
+# Only ids this module makes match, so a page button never fails to parse its own id; an
+# edition or a history always names its venue (only test of time may name none), so an old or
+# forged id without one is an unknown component, not an assertion failing in `render`.
 PAGE_ID = re.compile(
-    rf"awards:(?P<shows>ed|hi|tt):(?P<owner>{ID}):(?P<page>[0-9]{{1,4}}):(?P<step>[pn]):"
+    r"awards:(?!(?:ed|hi):[^:]*:[^:]*:[^:]*::)"
+    rf"(?P<shows>ed|hi|tt):(?P<owner>{ID}):(?P<page>[0-9]{{1,4}}):(?P<step>[pn]):"
     rf"(?P<venue>[a-z0-9-]{{0,32}}):(?P<year>[0-9]{{1,4}}):(?P<kind>{_KINDS}|)"
 )
 

@@ -296,11 +296,12 @@ async def serve(
     spec_path: Path | None,
     config: Config | None = None,
     guilds: int = 0,
+    validator: SpecValidatorProtocol | None = None,
 ) -> None:
     """Run a stand-in until cancelled, printing what a bot needs to connect to it; `guilds`
-    more guilds are spread over the shards (shards.add_spread_guilds)."""
-    validator: SpecValidatorProtocol | None = None
-    if spec_path is not None:
+    more guilds are spread over the shards (shards.add_spread_guilds); requests are checked by
+    `validator`, else by the spec at `spec_path` (if any)."""
+    if validator is None and spec_path is not None:
         from laurel_console.localdiscord.spec import SpecValidator
 
         validator = SpecValidator.from_file(spec_path)

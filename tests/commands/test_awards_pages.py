@@ -16,6 +16,7 @@ from bot.domain.models import AwardKind
         Listing("ed", 1, "neurips", 2025),
         Listing("hi", 42, "ijcai"),
         Listing("tt", 42),
+        Listing("tt", 42, "icml"),
         Listing("ed", 2**63 - 1, "v" * 32, 2100, AwardKind.DATASETS_BENCHMARKS),
     ],
 )
@@ -37,7 +38,15 @@ def test_a_page_past_what_a_custom_id_can_name_is_kept_within_it() -> None:
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["awards:ed:1:0:p:icml:2025:nonsense", "awards:xx:1:0:p:icml:2025:", "paper:next:1"],
+    [
+        "awards:ed:1:0:p:icml:2025:nonsense",
+        "awards:xx:1:0:p:icml:2025:",
+        "paper:next:1",
+        # An edition or a history without its venue: pressed, it failed an assertion ("something
+        # went wrong on our side") instead of being an unknown component.
+        "awards:ed:1:0:n::2025:",
+        "awards:hi:1:3:p::0:",
+    ],
 )
 def test_ids_it_did_not_make_are_not_its_own(custom_id: str) -> None:
     assert PAGE_ID.fullmatch(custom_id) is None

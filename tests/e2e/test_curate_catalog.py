@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.app import LaurelBot
 from bot.catalog.document import read_document
@@ -14,6 +18,7 @@ from bot.catalog.importers import csv_format
 from bot.domain.models import Award, CatalogBatch
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import (
     EPHEMERAL,
@@ -24,6 +29,7 @@ from tests.e2e.test_curate import (
     curate,
     curator_bot,
     grace,
+    settings_for,
 )
 from tests.support.payloads import fields
 
@@ -335,3 +341,27 @@ async def test_import_of_a_deeply_nested_file_is_refused_in_the_curators_languag
     assert shown["content"].startswith("沒有匯入任何內容：**deep.yml** 的巢狀層級超過 64 層")
     assert shown["flags"] & EPHEMERAL
     assert await audit_count(db) == before
+
+
+async def test_history_pages_turn_after_a_restart(
+    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The history's buttons are persistent (the components merge): a Laurel started again,
+    with nothing in memory, turns the page a Laurel before it showed."""
+    caplog.set_level(logging.WARNING)
+    async with laurel_on(server, db, settings_for()):
+        first = await (await curate(server, "history")).message()
+    following = next(i for i in _ids(first) if i.endswith(":n"))
+    async with laurel_on(server, db, settings_for()):
+        refused = await (await server.press(first, following, user_id=grace(server))).message()
+        second = await (await server.press(first, following, user_id=ada(server))).message()
+    footer = second["embeds"][0]["footer"]["text"]
+    assert footer.startswith("Page 2 of ")
+    assert second["embeds"][0]["description"] != first["embeds"][0]["description"]
+    assert refused["flags"] & EPHEMERAL
+    assert refused["content"] == "Only the curator who asked may use these buttons."
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def _ids(message: dict[str, Any]) -> list[str]:
+    return [str(c["custom_id"]) for row in message["components"] for c in row["components"]]
