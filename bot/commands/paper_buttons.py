@@ -270,6 +270,13 @@ class PageButton(
             area=_AREAS[int(match["area"])] if match["area"] else None,
         )
 
+    async def check(self, interaction: discord.Interaction) -> None:
+        """Only the member who searched turns the pages of the answer everyone sees (the answer
+        says who asked; the ids carry no owner, so buttons sent before this still work)."""
+        asked = interaction.message.interaction_metadata if interaction.message else None
+        if asked is not None and asked.user.id != interaction.user.id:
+            raise UserError("paper-search-not-yours")
+
     async def show(self, press: Press) -> Shown:
         found, more = await self.target.results(_laurel(press.interaction).papers)
         if not found:

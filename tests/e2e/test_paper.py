@@ -338,3 +338,22 @@ async def test_search_autocompletes_titles_as_one_types(
     ).message()
     # The first result opens the paper whose title was picked.
     assert opened(results)[0] == int(await _pick(server, "gated atte"))
+
+
+async def test_only_the_searcher_turns_the_pages_of_a_search(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    results = await (
+        await server.slash("paper", {"query": "learning"}, subcommand="search")
+    ).message()
+    (next_page,) = [c for c in custom_ids(results) if c.startswith("paper:page:1:")]
+    (guild,) = server.world.guilds.values()
+    for locale, start in (("en-US", "Only the person who searched"), ("zh-TW", "只有搜尋的人")):
+        other = await server.press(results, next_page, user_id=guild.owner_id, locale=locale)
+        refused = await other.message()
+        assert refused["flags"] & EPHEMERAL
+        assert refused["content"].startswith(start)
+    unchanged = server.messages(int(results["channel_id"]))
+    assert [m["embeds"] for m in unchanged if m["id"] == results["id"]] == [results["embeds"]]
+    paged = await (await server.press(results, next_page)).message()  # the searcher
+    assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 · results 6–")
