@@ -198,6 +198,15 @@ class DigestSettings(_Section):
             raise ValueError("tick_seconds must divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30)")
         return value
 
+    @model_validator(mode="after")
+    def _backoff_in_order(self) -> DigestSettings:
+        if self.retry_base_seconds > self.retry_max_seconds:
+            raise ValueError(
+                f"retry_base_seconds ({self.retry_base_seconds:g}) must not exceed "
+                f"retry_max_seconds ({self.retry_max_seconds:g})"
+            )
+        return self
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(

@@ -362,3 +362,13 @@ def test_a_boolean_setting_still_takes_true_and_false(tmp_path: Path) -> None:
 
     assert settings.metrics.enabled is True
     assert settings.health.enabled is False
+
+
+def test_a_backoff_that_starts_above_its_ceiling_is_refused(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "backoff.toml", "[digests]\nretry_base_seconds = 90\nretry_max_seconds = 60\n"
+    )
+    with pytest.raises(SettingsError, match=r"retry_base_seconds \(90\) must not exceed"):
+        load_settings(config)
+    equal = write(tmp_path / "equal.toml", "[digests]\nretry_base_seconds = 60\n")
+    assert load_settings(equal).digests.retry_base_seconds == 60
