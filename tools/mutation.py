@@ -42,6 +42,9 @@ REPORT = ROOT / "docs" / "mutation.md"
 SHARED = ROOT.parent / "shared"
 LINKED = ("bot", "tests", "data")
 COPIED = ("data", "config.example.toml", "README.md", "Dockerfile")  # what tests read besides
+# bot/_data links to data/ (the bundled catalogue inside the package); mutmut copies only the
+# Python files of bot/, so without this the mutated package has no catalogue to load.
+PACKAGE_DATA = ("bot/_data",)
 # Log lines say what happened; a mutant that changes only a log message is not worth a test.
 NOT_MUTATED = [r"^\s*(log|logger)\.(debug|info|warning|error|exception|critical)\("]
 # mutmut's exit codes, as its `mutmut results` reads them.
@@ -141,7 +144,7 @@ def workspace(module: Module) -> Path:
     project.setdefault("tool", {})["mutmut"] = {
         "source_paths": ["bot"],
         "only_mutate": list(module.sources),
-        "also_copy": list(COPIED),
+        "also_copy": [*COPIED, *PACKAGE_DATA],
         "pytest_add_cli_args_test_selection": list(module.tests),
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "do_not_mutate_patterns": NOT_MUTATED,
