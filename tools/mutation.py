@@ -112,7 +112,12 @@ MODULES = (
     Module(
         "delivery",
         ("bot/digests/delivery.py",),
-        (*DIGEST_TESTS, "tests/e2e/test_digest_delivery.py", "tests/e2e/test_mentions.py"),
+        (
+            *DIGEST_TESTS,
+            "tests/e2e/test_digest_delivery.py",
+            "tests/e2e/test_digest_deliverer.py",
+            "tests/e2e/test_mentions.py",
+        ),
     ),
     Module("reconciler", ("bot/digests/reconciler.py",), DIGEST_TESTS),
     Module("audit", ("bot/store/audit.py",), WRITE_TESTS),
