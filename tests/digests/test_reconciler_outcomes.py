@@ -1,0 +1,156 @@
+"""What each outcome of a post leaves behind: the result a caller is given, the ledger row, the
+metrics events, the notice the admins get, and what a second settle of one row does. Found by
+mutation testing of bot/digests/reconciler.py (docs/mutation.md); every check goes through the
+service's public methods, the ledger and the recording deliverer, not the reconciler's insides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+
+from bot.digests.delivery import ChannelGone, RejectedError, TransientError
+from bot.digests.service import DigestService
+from bot.domain.subscriptions import Theme
+from bot.render.digest_posts import paused_notice
+from bot.render.i18n import Strings
+from bot.settings import DigestSettings
+from bot.store.editions import EditionRepository
+from bot.store.papers import PaperRepository
+from bot.store.subscriptions import SubscriptionRepository
+from tests.digests.conftest import Rig
+
+MINUTE = dt.timedelta(minutes=1)
+DAY = dt.timedelta(days=1)
+POTD = Theme.PAPER_OF_THE_DAY.value
+
+
+@dataclass
+class Events:
+    """The metrics' side of the digest engine, as bot/observability/metrics.py hears it."""
+
+    heard: list[tuple[str, str]] = field(default_factory=list)
+
+    def digest_posted(self, theme: str) -> None:
+        self.heard.append(("posted", theme))
+
+    def digest_failed(self, theme: str) -> None:
+        self.heard.append(("failed", theme))
+
+    def digest_late(self, theme: str) -> None:
+        self.heard.append(("late", theme))
+
+
+def heard_by(rig: Rig, settings: DigestSettings | None = None) -> Events:
+    """Restart the rig's service with a metrics listener; the listener."""
+    events = Events()
+
+    async def no_sleep(_: float) -> None:
+        return None
+
+    rig.service = DigestService(
+        settings=settings or DigestSettings(requests_per_second=None),
+        db=rig.db,
+        subscriptions=SubscriptionRepository(rig.db),
+        papers=PaperRepository(rig.db),
+        editions=EditionRepository(rig.db),
+        strings=Strings.load(),
+        deliverer=rig.deliverer,
+        scheduler=None,
+        clock=rig.clock,
+        sleep=no_sleep,
+        events=events,
+    )
+    return events
+
+
+async def test_a_rejected_post_now_says_failed_with_its_row_and_why_and_metrics_hear_it(
+    rig: Rig,
+) -> None:
+    events = heard_by(rig)
+    rig.clock.now = dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC)
+    first = await rig.subscribe(channel_id=5)
+    second = await rig.subscribe(channel_id=6)
+    for sub in (first, second):
+        rig.deliverer.failures[sub.channel_id] = [RejectedError("400 50035: Invalid Form Body")]
+    results = [await rig.service.post_now(sub, requested_by=7) for sub in (first, second)]
+    for sub, result in zip((first, second), results, strict=True):
+        assert sub.id is not None
+        (row,) = await rig.service.ledger.of_subscription(sub.id)
+        assert (row.status, row.error) == ("failed", "400 50035: Invalid Form Body")
+        assert result.status == "failed"
+        assert result.entry_id == row.id
+        assert result.error == "400 50035: Invalid Form Body"
+        assert result.message_id is None
+    assert events.heard == [("failed", POTD), ("failed", POTD)]
+    assert rig.service.stats.failed[POTD] == 2
+
+
+async def test_a_post_given_up_after_its_retries_is_heard_once_as_failed(rig: Rig) -> None:
+    events = heard_by(rig, DigestSettings(requests_per_second=None, retry_attempts=2))
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503 0: unavailable")] * 2
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    assert rig.deliverer.sent == []
+    assert events.heard == [("failed", POTD)]
+    assert sub.id is not None
+    (row,) = await rig.service.ledger.of_subscription(sub.id)
+    assert (row.status, row.error) == ("pending", "503 0: unavailable")
+
+
+async def test_each_lost_channel_pauses_its_digests_and_tells_its_guild_of_all_of_them(
+    rig: Rig,
+) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    first = await rig.subscribe(guild_id=41, channel_id=5)
+    second = await rig.subscribe(guild_id=41, channel_id=5, theme=Theme.TEST_OF_TIME)
+    other = await rig.subscribe(guild_id=42, channel_id=6, language="zh-TW")
+    for channel in (5, 6):
+        rig.deliverer.failures[channel] = [ChannelGone("forbidden", "403 50001: Missing Access")]
+    await rig.run_until(rig.clock.now + DAY, MINUTE * 30)
+    strings = Strings.load()
+    # Channel 5's notice names both of its digests, one line each, in its own guild.
+    both = "\n".join(
+        paused_notice(5, sub.theme, "forbidden", sub.language, strings) for sub in (first, second)
+    )
+    alone = paused_notice(6, other.theme, "forbidden", "zh-TW", strings)
+    assert sorted(rig.deliverer.notices) == [(41, 5, both), (42, 6, alone)]
+    assert rig.service.stats.paused["forbidden"] == 3
+
+
+async def test_a_row_is_settled_by_one_caller_at_a_time_and_again_once_free(rig: Rig) -> None:
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.service.ledger.pending()
+    # Two settles of one row at once (a resync and a start): one of them works on it.
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    before = rig.deliverer.requests
+    await asyncio.gather(rig.service.reconciler.settle(entry), rig.service.reconciler.settle(entry))
+    assert rig.deliverer.requests == before + 1
+    assert await rig.service.ledger.pending_count() == 1
+    # Once that settle is over, the row is free to be settled again: and now it goes out.
+    await rig.service.reconciler.settle(entry)
+    assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
+    assert await rig.service.ledger.pending_count() == 0
+    assert rig.service.stats.settled == 2  # the one turned away settled nothing
+
+
+async def test_a_pending_row_of_a_digest_paused_since_is_failed_saying_so(rig: Rig) -> None:
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.service.ledger.pending()
+    await rig.subscriptions.pause_channel(sub.channel_id, "not-found")
+    requests = rig.deliverer.requests
+    await rig.service.reconciler.settle(entry)
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert (settled.status, settled.error) == ("failed", "paused (not-found)")
+    assert rig.deliverer.requests == requests  # nothing sent to a paused channel
