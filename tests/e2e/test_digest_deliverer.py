@@ -5,17 +5,24 @@ how it finds a post whose outcome was lost, and where it posts. Found by mutatio
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 from typing import Any
+
+import discord
 
 from bot.app import LaurelBot
 from bot.digests.delivery import DiscordDelivery
 from bot.localdiscord.harness import laurel_on
+from bot.localdiscord.messages import Origin
 from bot.localdiscord.server import LocalDiscord
 from bot.localdiscord.state import Overwrite, Perm
+from bot.render.digest_posts import Post
 from bot.store.database import Database
 
 OPEN_DM = "POST /users/@me/channels"
 POST = "POST /channels/{channel_id}/messages"
+HISTORY = "GET /channels/{channel_id}/messages"
 NONE_ALLOWED: dict[str, Any] = {"parse": []}  # AllowedMentions.none(): no one at all
 
 
@@ -86,3 +93,73 @@ async def test_an_owner_who_refuses_direct_messages_is_not_told_and_nothing_brea
     assert await delivery.notify_admins(guild.id, general, "#general paused") is False
     assert owner_dm(server) == []
     assert server.messages(general) == []
+
+
+def post(marker: str) -> Post:
+    return Post(content="", embeds=[discord.Embed(title="A post").set_footer(text=f"x · {marker}")])
+
+
+async def test_a_post_is_looked_for_among_the_bots_own_messages_within_the_limit_and_window(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    delivery = DiscordDelivery(laurel, None)
+    general = server.channel("general")
+    started = dt.datetime.now(dt.UTC)
+    # Someone else's message carrying the marker is never taken for Laurel's post.
+    ada = server.world.find_user("ada")
+    forged = discord.Embed(title="A post").set_footer(text="x · L5-abc").to_dict()
+    server.store.create(general, Origin(ada), {"embeds": [forged]}, [])
+    for n in range(2):  # two of Laurel's own messages come first
+        await delivery.send(
+            general.id, post(f"L{n}-old"), nonce=f"n{n}", thread_name="", role_id=None
+        )
+    sent = await delivery.send(
+        general.id, post("L5-abc"), nonce="L5-abc", thread_name="", role_id=None
+    )
+
+    async def find(limit: int, since: dt.datetime = started) -> int | None:
+        return await delivery.find(
+            general.id, marker="L5-abc", since=since, thread_name="", limit=limit
+        )
+
+    assert await find(limit=4) == sent
+    assert await find(limit=3) is None  # the fourth message after `since` is not read
+    (lookup, *_) = [r for r in server.requests if r.route == HISTORY]
+    assert lookup.query["limit"] == "4"
+    # Clocks differ: a post made up to two minutes before the row's time is still found...
+    assert await find(limit=4, since=started + dt.timedelta(seconds=100)) == sent
+    # ...and not one made longer before it.
+    assert await find(limit=4, since=started + dt.timedelta(seconds=160)) is None
+
+
+async def test_a_post_goes_to_a_thread_the_bot_has_not_seen_yet(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    # A thread made while the bot was away is in no cache; it still takes the post, by id.
+    thread = server.world.add_thread(server.channel("general"), "made-while-away")
+    delivery = DiscordDelivery(laurel, None)
+    assert laurel.get_channel(thread.id) is None
+    sent = await delivery.send(
+        thread.id, post("L6-abc"), nonce="L6-abc", thread_name="", role_id=None
+    )
+    assert [int(m["id"]) for m in server.messages(thread.id)] == [sent]
+    found = await delivery.find(
+        thread.id,
+        marker="L6-abc",
+        since=dt.datetime.now(dt.UTC),
+        thread_name="",
+        limit=10,
+    )
+    assert found == sent
+
+
+async def test_posts_are_spaced_by_the_rate_the_deliverer_is_given(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    delivery = DiscordDelivery(laurel, 4.0)  # four a second: 0.25 s apart
+    general = server.channel("general").id
+    for n in range(3):
+        await delivery.send(general, post(f"L{n}-r"), nonce=f"r{n}", thread_name="", role_id=None)
+    times = [r.at for r in server.requests_to(POST)]
+    assert len(times) == 3
+    assert all(later - earlier >= 0.2 for earlier, later in itertools.pairwise(times))
