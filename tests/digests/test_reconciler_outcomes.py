@@ -9,17 +9,19 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.digests.delivery import ChannelGone, RejectedError, TransientError
+from bot.digests.delivery import ChannelGone, DeliveryError, RejectedError, TransientError
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import Theme
-from bot.render.digest_posts import paused_notice
+from bot.render.digest_posts import Post, paused_notice
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.editions import EditionRepository
+from bot.store.ledger import LedgerEntry
 from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
-from tests.digests.conftest import Rig
+from tests.digests.conftest import RecordingDeliverer, Rig
 
 MINUTE = dt.timedelta(minutes=1)
 DAY = dt.timedelta(days=1)
@@ -154,3 +156,99 @@ async def test_a_pending_row_of_a_digest_paused_since_is_failed_saying_so(rig: R
     assert settled is not None
     assert (settled.status, settled.error) == ("failed", "paused (not-found)")
     assert rig.deliverer.requests == requests  # nothing sent to a paused channel
+
+
+@dataclass
+class Lookups(RecordingDeliverer):
+    """The recording deliverer, also keeping every lookup it is asked for and failing them as
+    scripted (the recording one de-duplicates every nonce forever, so a re-send and a lookup
+    look alike to it)."""
+
+    finds: list[dict[str, Any]] = field(default_factory=list)
+    lookup_failures: list[DeliveryError] = field(default_factory=list)
+    sends: int = 0
+
+    async def send(
+        self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
+    ) -> int:
+        self.sends += 1
+        return await super().send(
+            channel_id, post, nonce=nonce, thread_name=thread_name, role_id=role_id
+        )
+
+    async def find(
+        self, channel_id: int, *, marker: str, since: dt.datetime, thread_name: str, limit: int
+    ) -> int | None:
+        self.finds.append(
+            {
+                "channel_id": channel_id,
+                "marker": marker,
+                "since": since,
+                "thread_name": thread_name,
+                "limit": limit,
+            }
+        )
+        if self.lookup_failures:
+            raise self.lookup_failures.pop(0)
+        return await super().find(
+            channel_id, marker=marker, since=since, thread_name=thread_name, limit=limit
+        )
+
+
+async def stranded_after_the_window(rig: Rig, **fields: Any) -> tuple[Lookups, LedgerEntry]:
+    """A post Discord stored whose row the process never marked (it died), then a restart
+    past the nonce window: the row must be looked up, not sent again."""
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart()
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe(**fields)
+    rig.clock.now += MINUTE
+    await rig.service.tick()
+    await rig.service.drain()
+    await rig.db.write(
+        lambda c: c.execute("UPDATE digest_ledger SET status = 'pending', message_id = NULL")
+    )
+    assert sub.id is not None
+    (entry,) = await rig.service.ledger.of_subscription(sub.id)
+    rig.clock.now += 10 * MINUTE
+    rig.restart()
+    return rig.deliverer, entry
+
+
+async def test_a_stranded_row_is_looked_up_by_its_marker_time_and_thread_name(rig: Rig) -> None:
+    deliverer, entry = await stranded_after_the_window(rig, language="zh-TW")
+    sends = deliverer.sends
+    await rig.service.tick()
+    await rig.service.drain()
+    strings = Strings.load()
+    title = strings.text("digests-theme-paper-of-the-day", "zh-TW")
+    assert deliverer.finds == [
+        {
+            "channel_id": 100,
+            "marker": entry.nonce,
+            "since": entry.reserved_at,
+            "thread_name": f"{title} · 2026-01-05",
+            "limit": DigestSettings().history_lookup_limit,
+        }
+    ]
+    assert deliverer.sends == sends  # found: not sent again
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert (settled.status, settled.message_id) == ("sent", deliverer.sent[0].message_id)
+
+
+async def test_a_lookup_that_finds_the_channel_gone_pauses_and_fails_the_row(rig: Rig) -> None:
+    deliverer, entry = await stranded_after_the_window(rig, guild_id=41)
+    deliverer.lookup_failures = [ChannelGone("not-found", "404 10003: Unknown Channel")]
+    sends = deliverer.sends
+    await rig.service.tick()
+    await rig.service.drain()
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert (settled.status, settled.error) == ("failed", "not-found")
+    sub = await rig.subscriptions.get(entry.subscription_id)
+    assert sub is not None
+    assert (sub.status, sub.paused_reason) == ("paused", "not-found")
+    assert [(g, c) for g, c, _ in deliverer.notices] == [(41, 100)]
+    assert deliverer.sends == sends
+    assert rig.service.stats.failed[POTD] == 1
