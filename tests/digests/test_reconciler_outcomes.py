@@ -252,3 +252,65 @@ async def test_a_lookup_that_finds_the_channel_gone_pauses_and_fails_the_row(rig
     assert [(g, c) for g, c, _ in deliverer.notices] == [(41, 100)]
     assert deliverer.sends == sends
     assert rig.service.stats.failed[POTD] == 1
+
+
+async def test_a_lookup_that_fails_for_now_leaves_the_row_pending_and_sends_nothing(
+    rig: Rig,
+) -> None:
+    deliverer, entry = await stranded_after_the_window(rig)
+    deliverer.lookup_failures = [TransientError("503 0: unavailable")]
+    sends = deliverer.sends
+    await rig.service.tick()
+    await rig.service.drain()
+    assert len(deliverer.finds) == 1
+    assert deliverer.sends == sends
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert settled.status == "pending"
+    sub = await rig.subscriptions.get(entry.subscription_id)
+    assert sub is not None
+    assert sub.status == "active"
+
+
+async def test_a_late_post_found_by_its_lookup_is_heard_as_posted_late(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.clock.now = dt.datetime(2026, 1, 5, 11, 0, tzinfo=dt.UTC)  # down over 09:00: late
+    rig.restart()
+    await rig.service.tick()
+    await rig.service.drain()
+    await rig.db.write(
+        lambda c: c.execute("UPDATE digest_ledger SET status = 'pending', message_id = NULL")
+    )
+    rig.clock.now += 10 * MINUTE
+    events = heard_by(rig)
+    await rig.service.tick()
+    await rig.service.drain()
+    assert sub.id is not None
+    (row,) = await rig.service.ledger.of_subscription(sub.id)
+    assert (row.status, row.late) == ("sent", True)
+    assert events.heard == [("posted", POTD), ("late", POTD)]
+
+
+async def test_a_row_never_sent_is_given_up_once_the_catch_up_window_is_over(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.service.ledger.pending()
+    rig.clock.now = entry.reserved_at + dt.timedelta(hours=6, minutes=1)  # the window is 6 h
+    rig.restart()
+    sends = rig.deliverer.sends
+    await rig.service.tick()
+    await rig.service.drain()
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert (settled.status, settled.error) == (
+        "failed",
+        "expired: not sent within the catch-up window",
+    )
+    assert rig.deliverer.sends == sends  # looked up (not there), then given up, not sent
+    assert len(rig.deliverer.finds) == 1
