@@ -44,12 +44,16 @@ class Events:
         self.heard.append(("late", theme))
 
 
-def heard_by(rig: Rig, settings: DigestSettings | None = None) -> Events:
-    """Restart the rig's service with a metrics listener; the listener."""
+def heard_by(
+    rig: Rig, settings: DigestSettings | None = None, slept: list[float] | None = None
+) -> Events:
+    """Restart the rig's service with a metrics listener (and the backoff's sleeps kept in
+    `slept`); the listener."""
     events = Events()
 
-    async def no_sleep(_: float) -> None:
-        return None
+    async def no_sleep(seconds: float) -> None:
+        if slept is not None:
+            slept.append(seconds)
 
     rig.service = DigestService(
         settings=settings or DigestSettings(requests_per_second=None),
@@ -167,11 +171,13 @@ class Lookups(RecordingDeliverer):
     finds: list[dict[str, Any]] = field(default_factory=list)
     lookup_failures: list[DeliveryError] = field(default_factory=list)
     sends: int = 0
+    roles: list[int | None] = field(default_factory=list)
 
     async def send(
         self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
     ) -> int:
         self.sends += 1
+        self.roles.append(role_id)
         return await super().send(
             channel_id, post, nonce=nonce, thread_name=thread_name, role_id=role_id
         )
@@ -314,3 +320,82 @@ async def test_a_row_never_sent_is_given_up_once_the_catch_up_window_is_over(rig
     )
     assert rig.deliverer.sends == sends  # looked up (not there), then given up, not sent
     assert len(rig.deliverer.finds) == 1
+
+
+async def test_retries_back_off_doubling_up_to_the_cap_and_note_each_attempt(rig: Rig) -> None:
+    slept: list[float] = []
+    settings = DigestSettings(
+        requests_per_second=None, retry_attempts=5, retry_base_seconds=2, retry_max_seconds=5
+    )
+    rig.deliverer = Lookups(rig.clock)
+    heard_by(rig, settings, slept)
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe(role_id=77)
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")] * 3
+    await rig.run_until(rig.clock.now + MINUTE, MINUTE)
+    assert slept == [2, 4, 5]  # 2, 4, 8 capped at 5
+    assert rig.service.stats.retries == 3
+    assert rig.deliverer.roles == [77] * 4  # every try carries the opted-in role
+    assert rig.deliverer.finds == []  # a channel (not a forum) is never looked up
+    assert sub.id is not None
+    (row,) = await rig.service.ledger.of_subscription(sub.id)
+    assert row.status == "sent"
+    assert row.attempted_at == rig.clock.now  # the last retry is noted on the row
+
+
+async def test_a_forum_post_is_looked_up_before_each_retry_and_not_sent_twice(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart()
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe(channel_id=300)
+    rig.deliverer.forums.add(300)
+    rig.deliverer.failures[300] = [TransientError("502 after the store")]
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    assert sub.id is not None
+    (row,) = await rig.service.ledger.of_subscription(sub.id)
+    assert row.status == "sent"
+    (lookup,) = rig.deliverer.finds  # none before the first try; one before the retry
+    assert lookup == {
+        "channel_id": 300,
+        "marker": row.nonce,
+        "since": row.reserved_at,
+        "thread_name": "Paper of the day · 2026-01-05",
+        "limit": DigestSettings().history_lookup_limit,
+    }
+    assert rig.deliverer.sends == 2
+
+
+async def test_a_post_after_its_channel_was_lost_is_failed_as_paused_not_sent(rig: Rig) -> None:
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC)
+    first = await rig.subscribe(channel_id=5)
+    second = await rig.subscribe(channel_id=5, theme=Theme.TEST_OF_TIME)
+    rig.deliverer.failures[5] = [ChannelGone("forbidden", "403 50001: Missing Access")]
+    await rig.run_until(rig.clock.now + 2 * dt.timedelta(hours=1), MINUTE * 30)
+    rows = [
+        row
+        for sub in (first, second)
+        for row in await rig.service.ledger.of_subscription(sub.id or 0)
+    ]
+    assert sorted((row.status, row.error) for row in rows) == [
+        ("failed", "channel paused"),
+        ("failed", "forbidden"),
+    ]
+    # And once paused, nothing more is even reserved for that channel.
+    third = await rig.service.post_now(first, requested_by=7)
+    assert third.status == "paused"
+    assert rig.deliverer.requests == 1
+
+
+async def test_post_now_shows_its_date_and_a_repeat_names_the_same_post(rig: Rig) -> None:
+    rig.clock.now = dt.datetime(2026, 11, 29, 18, 30, tzinfo=dt.UTC)
+    sub = await rig.subscribe(channel_id=9)
+    first = await rig.service.post_now(sub, requested_by=7)
+    again = await rig.service.post_now(sub, requested_by=7)
+    assert rig.deliverer.periods(9) == ["2026-11-29"]
+    assert (first.status, first.channel_id) == ("sent", 9)
+    assert (again.status, again.entry_id, again.message_id, again.channel_id) == (
+        "already",
+        first.entry_id,
+        first.message_id,
+        9,
+    )
