@@ -69,6 +69,7 @@ class Module:
 DIGEST_TESTS = ("tests/digests", "tests/reliability/test_digest_store.py")
 WRITE_TESTS = (
     "tests/store/test_catalog_writer.py",
+    "tests/store/test_catalog_edits.py",
     "tests/store/test_audit.py",
     "tests/catalog/test_curate_fuzz.py",
     "tests/catalog/test_import_end_to_end.py",

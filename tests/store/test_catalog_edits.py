@@ -1,0 +1,107 @@
+"""Curators' edits through CatalogRepository, on a real SQLite file: what an undo of an edition
+says, an undo of an undo, an edit that changes nothing, and the policy an award edit writes
+with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
+"""
+
+from __future__ import annotations
+
+from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper
+from bot.store.audit import AuditRepository
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from tests.store.conftest import award, batch
+
+
+async def _paper(catalog: CatalogRepository, papers: PaperRepository) -> int:
+    await catalog.apply(
+        batch(award("Gated Attention", arxiv="2505.06708", authors=["A. One"])),
+        actor="discord:1",
+        policy="update",
+    )
+    stored = await papers.by_arxiv("2505.06708")
+    assert stored is not None
+    return stored.id
+
+
+async def test_undoing_an_edition_change_is_labelled_by_venue_and_year(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    for submissions in (100, 200):
+        edition = Edition(venue="icml", year=2025, submissions=submissions)
+        await catalog.apply(CatalogBatch(editions=(edition,)), actor="a", policy="update")
+    entries, _ = await AuditRepository(db).history(limit=1)
+    (change,) = entries
+    assert (change.entity, change.action) == ("edition", "change")
+    undone = await catalog.revert(change.id, actor="b")
+    assert [(c.action, c.entity, c.label, c.fields) for c in undone.changes] == [
+        ("change", "edition", "icml 2025", ("submissions",))
+    ]
+    row = await db.fetchone("SELECT submissions FROM editions WHERE venue = 'icml'")
+    assert row is not None
+    assert row["submissions"] == 100
+
+
+async def test_undoing_the_undo_of_a_removal_removes_the_paper_again(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _paper(catalog, papers)
+    await catalog.remove("paper", paper_id, actor="a")
+    removal = (await audit.history(limit=1))[0][0]
+    restored = await catalog.revert(removal.id, actor="a")
+    assert [(c.action, c.entity) for c in restored.changes] == [("change", "paper")]
+    assert await papers.get(paper_id) is not None
+    restoring = (await audit.history(limit=1))[0][0]
+    again = await catalog.revert(restoring.id, actor="a")
+    assert [(c.action, c.entity) for c in again.changes] == [("remove", "paper")]
+    assert await papers.get(paper_id) is None
+    newest = (await audit.history(limit=1))[0][0]
+    assert newest.action == "remove"
+    assert newest.after is not None
+    assert newest.after["removed_at"] is not None
+
+
+async def test_an_edit_to_what_is_stored_changes_nothing_and_audits_nothing(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _paper(catalog, papers)
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    _, before = await audit.history(limit=1)
+    # Fields never filled in (lists and mappings left empty) are the same as absent ones.
+    same = stored.paper.model_copy(update={"affiliations": (), "links": None})
+    plan = await catalog.replace_paper(paper_id, same, actor="a")
+    assert [(c.action, c.entity, c.fields) for c in plan.changes] == [("unchanged", "paper", ())]
+    assert not plan.changes_anything
+    _, after = await audit.history(limit=1)
+    assert after == before
+
+
+async def test_an_award_given_again_by_a_curator_takes_the_new_values(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _paper(catalog, papers)
+    renamed = Award(
+        venue="icml",
+        year=2025,
+        name="Outstanding Paper Award (renamed)",
+        kind=AwardKind.OUTSTANDING,
+        paper=Paper(title="anything"),
+    )
+    plan = await catalog.add_award(paper_id, renamed, actor="a")
+    assert [(c.action, c.entity, c.fields) for c in plan.changes] == [
+        ("change", "award", ("name",))
+    ]
+    stored = await papers.get(paper_id)
+    assert stored is not None
+    assert [a.name for a in stored.awards] == ["Outstanding Paper Award (renamed)"]
+    # An award a curator removed is refused, saying how to bring it back, not kept silently.
+    row = await db.fetchone("SELECT id FROM awards WHERE paper_id = ?", (paper_id,))
+    assert row is not None
+    await catalog.remove("award", int(row["id"]), actor="a")
+    again = await catalog.add_award(paper_id, renamed, actor="a")
+    assert [r.key for r in again.rejected] == ["award-removed"]
+    assert again.changes == []
