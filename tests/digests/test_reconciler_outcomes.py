@@ -172,12 +172,15 @@ class Lookups(RecordingDeliverer):
     lookup_failures: list[DeliveryError] = field(default_factory=list)
     sends: int = 0
     roles: list[int | None] = field(default_factory=list)
+    slow: bool = False  # every send waits a turn before it answers, as a real request does
 
     async def send(
         self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
     ) -> int:
         self.sends += 1
         self.roles.append(role_id)
+        if self.slow:
+            await asyncio.sleep(0.01)
         return await super().send(
             channel_id, post, nonce=nonce, thread_name=thread_name, role_id=role_id
         )
@@ -399,3 +402,29 @@ async def test_post_now_shows_its_date_and_a_repeat_names_the_same_post(rig: Rig
         first.message_id,
         9,
     )
+
+
+async def test_posts_to_one_channel_go_one_at_a_time_so_a_403_stops_the_next(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock, slow=True)
+    rig.restart()
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    for theme in (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT):
+        await rig.subscribe(channel_id=5, theme=theme, days={0})
+    rig.deliverer.failures[5] = [ChannelGone("forbidden", "403 50001: Missing Access")] * 3
+    await rig.run_until(rig.clock.now + MINUTE, MINUTE)
+    assert rig.deliverer.sends == 1  # the others waited for it, then saw the channel gone
+    assert len(rig.deliverer.notices) == 1
+
+
+async def test_asking_again_for_a_post_still_pending_does_not_send_it_again(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.now = dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    first = await rig.service.post_now(sub, requested_by=7)
+    assert first.status == "pending"
+    again = await rig.service.post_now(sub, requested_by=7)
+    assert (again.status, again.entry_id) == ("already", first.entry_id)
+    assert rig.deliverer.sends == 1  # left to settling, not sent by a second click
+    assert await rig.service.ledger.pending_count() == 1
