@@ -191,9 +191,11 @@ def mutmut() -> str:
 def run_module(module: Module, *, children: int, deadline: float, retest: bool = False) -> bool:
     """One mutmut run for `module`, stopped (as Ctrl-C stops it: results kept) at the
     deadline. True if it finished. mutmut runs again only what changed since its last run;
-    with `retest`, the survivors too (after new tests)."""
+    with `retest`, the survivors too (after new tests), and those a run out of time left."""
     place = workspace(module)
     survivors = score(module, equivalents())[1] if retest else []
+    if retest:  # a survivor is named to be run again; one not run yet must be named too
+        survivors += [name for name, code in results(module).items() if code is None]
     if retest and not survivors:
         return True
     chosen = survivors or list(module.functions)
@@ -442,7 +444,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--report", action="store_true", help="print the table, run nothing")
     parser.add_argument(
-        "--retest-survivors", action="store_true", help="run the surviving mutants again"
+        "--retest-survivors",
+        action="store_true",
+        help="run the surviving mutants again (and those not run yet)",
     )
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants too")
     args = parser.parse_args(argv)
