@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
+import pytest
+
 from bot.digests.delivery import ChannelGone, RejectedError, TransientError
 from bot.domain.subscriptions import Theme
+from bot.errors import UserError
 from bot.render.digest_posts import paused_notice
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -137,3 +140,24 @@ async def test_asking_again_for_a_post_still_pending_does_not_send_it_again(rig:
     assert (again.status, again.entry_id) == ("already", first.entry_id)
     assert rig.deliverer.sends == 1  # left to settling, not sent by a second click
     assert await rig.service.ledger.pending_count() == 1
+
+
+async def test_a_post_now_with_nothing_new_is_refused_and_nothing_is_sent_or_failed(
+    rig: Rig,
+) -> None:
+    events = heard_by(rig)
+    rig.clock.now = dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC)
+    sub = await rig.subscribe(theme=Theme.NEW_AWARDS)
+    for minutes in (0, 1):  # two periods ("now-…" is by the minute): two empty rows
+        rig.clock.now += minutes * MINUTE
+        with pytest.raises(UserError) as refused:
+            await rig.service.post_now(sub, requested_by=7)
+        assert refused.value.key == "digests-nothing-new"
+    assert sub.id is not None
+    assert [r.status for r in await rig.service.ledger.of_subscription(sub.id)] == [
+        "empty",
+        "empty",
+    ]
+    assert rig.deliverer.requests == 0
+    assert events.heard == []  # nothing failed: there was nothing to post
+    assert rig.service.stats.empty[Theme.NEW_AWARDS.value] == 2
