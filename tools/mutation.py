@@ -204,15 +204,38 @@ def run_module(module: Module, *, children: int, deadline: float, retest: bool =
     if remaining <= 0:
         return False
     print(f"== {module.name}: mutmut in {place.relative_to(ROOT)} ({remaining / 60:.0f} min left)")
-    with subprocess.Popen(command, cwd=place) as process:
+    # A session of its own: mutmut and its workers are stopped together, and nothing else.
+    # Ctrl-C is theirs again even when this runs in the background (where a shell ignores it).
+    with subprocess.Popen(
+        command, cwd=place, start_new_session=True, preexec_fn=_hear_ctrl_c
+    ) as process:
         try:
             process.wait(timeout=remaining)
         except subprocess.TimeoutExpired:
             print(f"== {module.name}: out of time; the next run goes on from here")
-            process.send_signal(signal.SIGINT)
-            process.wait()
+            stop(process)
             return False
     return process.returncode == 0
+
+
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C for mutmut's session (it stops its workers and keeps its results); should it not
+    stop within the grace period, its session is killed. Each result is saved as it comes, so
+    what finished is kept; the mutants in flight are run again next time."""
+    for sig, grace in ((signal.SIGINT, 30.0), (signal.SIGKILL, 10.0)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 # -- results -----------------------------------------------------------------------------------
