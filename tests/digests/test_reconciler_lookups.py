@@ -12,6 +12,7 @@ from bot.digests.delivery import ChannelGone, TransientError
 from bot.domain.subscriptions import Theme
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.catalog import CatalogRepository
 from bot.store.ledger import LedgerEntry
 from tests.digests.conftest import Rig
 from tests.digests.recorders import Lookups, heard_by
@@ -155,6 +156,7 @@ async def test_retries_back_off_doubling_up_to_the_cap_and_note_each_attempt(rig
     assert slept == [2, 4, 5]  # 2, 4, 8 capped at 5
     assert rig.service.stats.retries == 3
     assert rig.deliverer.roles == [77] * 4  # every try carries the opted-in role
+    assert rig.deliverer.sent[0].post.content.startswith("<@&77>")  # and pings it
     assert rig.deliverer.finds == []  # a channel (not a forum) is never looked up
     assert sub.id is not None
     (row,) = await rig.service.ledger.of_subscription(sub.id)
@@ -218,3 +220,22 @@ async def test_post_now_shows_its_date_and_a_repeat_names_the_same_post(rig: Rig
         first.message_id,
         9,
     )
+
+
+async def test_a_pending_row_whose_paper_was_removed_since_is_failed_saying_so(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.service.ledger.pending()
+    paper = entry.content["paper"]
+    await CatalogRepository(rig.db).remove("paper", paper, actor="curator")
+    sends = rig.deliverer.sends
+    rig.clock.now += MINUTE
+    await rig.service.reconciler.settle(entry)
+    settled = await rig.service.ledger.get(entry.id)
+    assert settled is not None
+    assert (settled.status, settled.error) == ("failed", f"content removed: paper {paper}")
+    assert rig.deliverer.sends == sends
