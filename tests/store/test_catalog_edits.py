@@ -105,3 +105,21 @@ async def test_an_award_given_again_by_a_curator_takes_the_new_values(
     again = await catalog.add_award(paper_id, renamed, actor="a")
     assert [r.key for r in again.rejected] == ["award-removed"]
     assert again.changes == []
+
+
+async def test_an_edit_of_what_is_not_in_the_catalogue_is_refused_naming_it(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _paper(catalog, papers)
+    await catalog.remove("paper", paper_id, actor="a")
+    stored = Paper(title="Gated Attention")
+    for plan in (
+        await catalog.remove("paper", paper_id, actor="a"),
+        await catalog.replace_paper(paper_id, stored, actor="a"),
+    ):
+        assert [(r.key, r.params) for r in plan.rejected] == [("missing-paper", {"id": paper_id})]
+        assert [r.reason for r in plan.rejected] == [f"paper #{paper_id} is not in the catalogue"]
+        assert plan.changes == []
+    gone = await catalog.remove("award", 424_242, actor="a")
+    assert [(r.key, r.params) for r in gone.rejected] == [("missing-award", {"id": 424_242})]
