@@ -73,6 +73,8 @@ class Lookups(RecordingDeliverer):
     sends: int = 0
     roles: list[int | None] = field(default_factory=list)
     slow: bool = False  # every send waits a turn before it answers, as a real request does
+    in_flight: int = 0
+    most_at_once: int = 0  # the most sends awaiting their answer at one time
 
     async def send(
         self, channel_id: int, post: Post, *, nonce: str, thread_name: str, role_id: int | None
@@ -80,7 +82,10 @@ class Lookups(RecordingDeliverer):
         self.sends += 1
         self.roles.append(role_id)
         if self.slow:
+            self.in_flight += 1
+            self.most_at_once = max(self.most_at_once, self.in_flight)
             await asyncio.sleep(0.01)
+            self.in_flight -= 1
         return await super().send(
             channel_id, post, nonce=nonce, thread_name=thread_name, role_id=role_id
         )

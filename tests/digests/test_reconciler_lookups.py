@@ -128,7 +128,7 @@ async def test_a_row_never_sent_is_given_up_once_the_catch_up_window_is_over(rig
     await rig.run_until(rig.clock.now + 2 * MINUTE, MINUTE)
     (entry,) = await rig.service.ledger.pending()
     rig.clock.now = entry.reserved_at + dt.timedelta(hours=6, minutes=1)  # the window is 6 h
-    rig.restart()
+    events = heard_by(rig)  # a restart, heard by the metrics
     sends = rig.deliverer.sends
     await rig.service.tick()
     await rig.service.drain()
@@ -140,6 +140,7 @@ async def test_a_row_never_sent_is_given_up_once_the_catch_up_window_is_over(rig
     )
     assert rig.deliverer.sends == sends  # looked up (not there), then given up, not sent
     assert len(rig.deliverer.finds) == 1
+    assert events.heard == [("failed", POTD)]
 
 
 async def test_retries_back_off_doubling_up_to_the_cap_and_note_each_attempt(rig: Rig) -> None:
@@ -201,6 +202,7 @@ async def test_a_post_after_its_channel_was_lost_is_failed_as_paused_not_sent(ri
         ("failed", "channel paused"),
         ("failed", "forbidden"),
     ]
+    assert rig.service.stats.failed == {POTD: 1, Theme.TEST_OF_TIME.value: 1}
     # And once paused, nothing more is even reserved for that channel.
     third = await rig.service.post_now(first, requested_by=7)
     assert third.status == "paused"

@@ -120,12 +120,27 @@ async def test_posts_to_one_channel_go_one_at_a_time_so_a_403_stops_the_next(rig
     rig.deliverer = Lookups(rig.clock, slow=True)
     rig.restart()
     rig.clock.now = dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC)
-    for theme in (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT):
-        await rig.subscribe(channel_id=5, theme=theme, days={0})
+    themes = (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT)
+    subs = [await rig.subscribe(channel_id=5, theme=theme, days={0}) for theme in themes]
+    elsewhere = await rig.subscribe(channel_id=6)
     rig.deliverer.failures[5] = [ChannelGone("forbidden", "403 50001: Missing Access")] * 3
     await rig.run_until(rig.clock.now + MINUTE, MINUTE)
-    assert rig.deliverer.sends == 1  # the others waited for it, then saw the channel gone
+    # Channel 5: one request; the others waited for it, then saw the channel gone.
+    assert [s.channel_id for s in rig.deliverer.sent] == [6]
+    assert rig.deliverer.sends == 2
     assert len(rig.deliverer.notices) == 1
+    rows = [row for sub in subs for row in await rig.service.ledger.of_subscription(sub.id or 0)]
+    assert sorted((row.status, row.error) for row in rows) == [
+        ("failed", "channel paused"),
+        ("failed", "channel paused"),
+        ("failed", "forbidden"),
+    ]
+    assert sum(rig.service.stats.failed.values()) == 3
+    # Another channel's post did not wait for channel 5's: the two were in flight together.
+    assert rig.deliverer.most_at_once == 2
+    assert elsewhere.id is not None
+    (posted,) = await rig.service.ledger.of_subscription(elsewhere.id)
+    assert posted.status == "sent"
 
 
 async def test_asking_again_for_a_post_still_pending_does_not_send_it_again(rig: Rig) -> None:
