@@ -10,9 +10,11 @@ import itertools
 from typing import Any
 
 import discord
+import pytest
 
 from bot.app import LaurelBot
-from bot.digests.delivery import DiscordDelivery
+from bot.digests.delivery import ChannelGone, DiscordDelivery
+from bot.localdiscord import payloads
 from bot.localdiscord.harness import laurel_on
 from bot.localdiscord.messages import Origin
 from bot.localdiscord.server import LocalDiscord
@@ -163,3 +165,48 @@ async def test_posts_are_spaced_by_the_rate_the_deliverer_is_given(
     times = [r.at for r in server.requests_to(POST)]
     assert len(times) == 3
     assert all(later - earlier >= 0.2 for earlier, later in itertools.pairwise(times))
+
+
+async def test_a_forum_post_is_found_past_other_threads_and_never_in_someone_elses(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    delivery = DiscordDelivery(laurel, None)
+    forum = server.channel("papers-forum")
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+    # A member's thread of the same name, its first message carrying the marker, made first.
+    ada = server.world.find_user("ada")
+    theirs = server.world.add_thread(forum, "Paper of the day", owner_id=ada.id)
+    forged = post("L8-abc").embeds[0].to_dict()
+    server.store.create(theirs, Origin(ada), {"embeds": [forged]}, [], message_id=theirs.id)
+    await server.gateway.dispatch(
+        "THREAD_CREATE", {**payloads.channel(theirs), "newly_created": True}, intent=1
+    )
+    # Then Laurel's posts: another day's first, then the one looked for.
+    await delivery.send(forum.id, post("L7-xyz"), nonce="", thread_name="Another day", role_id=None)
+    mine = await delivery.send(
+        forum.id, post("L8-abc"), nonce="", thread_name="Paper of the day", role_id=None
+    )
+    cached = laurel.get_channel(forum.id)
+    assert isinstance(cached, discord.ForumChannel)
+    assert theirs.id in {t.id for t in cached.threads}  # the bot knows the member's thread
+    found = await delivery.find(
+        forum.id, marker="L8-abc", since=since, thread_name="Paper of the day", limit=50
+    )
+    assert found == mine
+
+
+async def test_a_lookup_in_a_channel_the_bot_lost_says_the_channel_is_gone(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    delivery = DiscordDelivery(laurel, None)
+    for fault, name, reason in (
+        ("missing_access", "general", "forbidden"),
+        ("unknown_channel", "announcements", "not-found"),
+    ):
+        channel = server.channel(name).id
+        server.inject(fault, channel_id=channel, times=None)
+        with pytest.raises(ChannelGone) as gone:
+            await delivery.find(
+                channel, marker="L1-abc", since=dt.datetime.now(dt.UTC), thread_name="", limit=5
+            )
+        assert gone.value.reason == reason
