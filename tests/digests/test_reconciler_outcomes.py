@@ -150,7 +150,7 @@ async def test_asking_again_for_a_post_still_pending_does_not_send_it_again(rig:
     sub = await rig.subscribe()
     rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
     first = await rig.service.post_now(sub, requested_by=7)
-    assert first.status == "pending"
+    assert (first.status, first.error) == ("pending", "503")  # the curator is told why
     again = await rig.service.post_now(sub, requested_by=7)
     assert (again.status, again.entry_id) == ("already", first.entry_id)
     assert rig.deliverer.sends == 1  # left to settling, not sent by a second click
