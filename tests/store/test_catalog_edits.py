@@ -123,3 +123,21 @@ async def test_an_edit_of_what_is_not_in_the_catalogue_is_refused_naming_it(
         assert plan.changes == []
     gone = await catalog.remove("award", 424_242, actor="a")
     assert [(r.key, r.params) for r in gone.rejected] == [("missing-award", {"id": 424_242})]
+
+
+async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    await catalog.apply(
+        batch(
+            award("Gated Attention Gated Attention", arxiv="2505.00001"),
+            award("Gated Attention", arxiv="2505.00002"),
+        ),
+        actor="a",
+        policy="update",
+    )
+    (best, other) = [p.id for p in await papers.search("gated attention", limit=2)]
+    # Removed, it leaves the search index too: a page of one is the other paper, not empty.
+    await catalog.remove("paper", best, actor="a")
+    assert [p.id for p in await papers.search("gated attention", limit=1)] == [other]
