@@ -141,3 +141,24 @@ async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
     # Removed, it leaves the search index too: a page of one is the other paper, not empty.
     await catalog.remove("paper", best, actor="a")
     assert [p.id for p in await papers.search("gated attention", limit=1)] == [other]
+
+
+async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    await catalog.apply(batch(award("Gated Attention")), actor="a", policy="update")
+    (found,) = await papers.search("gated attention")
+    await catalog.replace_paper(
+        found.id, found.paper.model_copy(update={"title": "Gated Attention for LLMs"}), actor="a"
+    )
+    # The same edition's award under the corrected title, no arXiv id or DOI: the same paper.
+    plan = await catalog.apply(
+        batch(award("Gated Attention for LLMs", abstract="We gate attention.")),
+        actor="a",
+        policy="update",
+    )
+    assert plan.count("add", "paper") == 0
+    stored = await papers.get(found.id)
+    assert stored is not None
+    assert stored.paper.abstract == "We gate attention."
