@@ -162,3 +162,19 @@ async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
     stored = await papers.get(found.id)
     assert stored is not None
     assert stored.paper.abstract == "We gate attention."
+
+
+async def test_an_edited_paper_is_found_by_its_new_title_among_others(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    await catalog.apply(
+        batch(award("Gated Attention", arxiv="2505.00001"), award("Sparse Mixtures")),
+        actor="a",
+        policy="update",
+    )
+    (first,) = await papers.search("gated attention")
+    await catalog.replace_paper(
+        first.id, first.paper.model_copy(update={"title": "Gated Linear Units"}), actor="a"
+    )
+    assert [p.id for p in await papers.search("linear units")] == [first.id]
