@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, SecretStr
 
-from bot.settings import DISCORD_API, Settings, SettingsError, load_settings
+from bot.settings import DISCORD_API, SearchSettings, Settings, SettingsError, load_settings
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 SECRET = "MTIz.not-a-real-token.but-secret-enough"
@@ -330,3 +330,13 @@ def test_only_discord_token_sets_the_token(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("LAUREL_TOKEN", SECRET)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert load_settings().token is None
+
+
+def test_the_search_index_lives_beside_the_database_unless_placed_or_kept_in_memory(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "laurel.db"
+    assert SearchSettings().index_for(database) == tmp_path / "laurel.db.search"
+    placed = tmp_path / "elsewhere" / "index"
+    assert SearchSettings(index_path=placed).index_for(database) == placed
+    assert SearchSettings(in_memory=True, index_path=placed).index_for(database) is None

@@ -96,7 +96,9 @@ MODULES = (
     Module("ledger", ("bot/store/ledger.py",), ("tests/store/test_ledger.py", *DIGEST_TESTS)),
     Module("redact", ("bot/observability/redact.py",), ("tests/ops/test_redaction.py",)),
     Module(
-        "settings", ("bot/settings.py",), ("tests/test_settings.py", "tests/ops/test_redaction.py")
+        "settings",
+        ("bot/settings.py",),
+        ("tests/test_settings.py", "tests/ops/test_redaction.py", "tests/catalog/test_nesting.py"),
     ),
     Module(
         "escaping",
