@@ -340,3 +340,29 @@ def test_the_search_index_lives_beside_the_database_unless_placed_or_kept_in_mem
     placed = tmp_path / "elsewhere" / "index"
     assert SearchSettings(index_path=placed).index_for(database) == placed
     assert SearchSettings(in_memory=True, index_path=placed).index_for(database) is None
+
+
+def test_two_problems_are_told_one_a_line_without_pydantics_prefix(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "two.toml",
+        "[digests]\nretry_attempts = 0\n[discord]\napi_base_url = 'ftp://x'\n",
+    )
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    where = f"the configuration is not valid ({config}, then LAUREL_* variables)"
+    lines = str(bad.value).split("\n")
+    assert lines[0] == where + ":"
+    assert [line[:2] for line in lines[1:]] == ["  ", "  "]
+    assert sorted(line.strip().split(":")[0] for line in lines[1:]) == [
+        "digests.retry_attempts",
+        "discord.api_base_url",
+    ]
+    assert "Value error" not in str(bad.value)
+
+
+def test_a_file_that_is_not_utf8_is_named_with_the_byte(tmp_path: Path) -> None:
+    config = tmp_path / "latin1.toml"
+    config.write_bytes(b"# caf\xe9\n")
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    assert str(bad.value) == f"{config}: not UTF-8 text (byte 5); save it as UTF-8"
