@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, SecretStr
 
+from bot.catalog.nesting import MAX_DEPTH
 from bot.settings import DISCORD_API, SearchSettings, Settings, SettingsError, load_settings
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
@@ -366,3 +367,26 @@ def test_a_file_that_is_not_utf8_is_named_with_the_byte(tmp_path: Path) -> None:
     with pytest.raises(SettingsError) as bad:
         load_settings(config)
     assert str(bad.value) == f"{config}: not UTF-8 text (byte 5); save it as UTF-8"
+
+
+def test_broken_json_variables_are_all_named_and_no_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAUREL_DIGESTS", "{broken")
+    monkeypatch.setenv("LAUREL_SEARCH", "  [1,")  # JSON after blanks is still JSON
+    monkeypatch.setenv("LAUREL_LOGGING", "{}")  # well-formed: not named
+    monkeypatch.setenv("NOT_LAUREL", "{broken")  # not Laurel's: not named
+    with pytest.raises(SettingsError) as bad:
+        load_settings(write(tmp_path / "empty.toml", ""))
+    assert str(bad.value) == (
+        f"the configuration is not valid: LAUREL_DIGESTS, LAUREL_SEARCH is not well-formed JSON "
+        f"(or nests past {MAX_DEPTH} levels); a list is written as [1, 2] and a string in "
+        "double quotes"
+    )
+
+
+def test_a_file_nested_too_deep_is_named(tmp_path: Path) -> None:
+    config = write(tmp_path / "deep.toml", "x = " + "[" * 200 + "]" * 200 + "\n")
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    assert str(bad.value).startswith(f"{config}: nested more than {MAX_DEPTH} levels deep")
