@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, SecretStr
 
-from bot.settings import DISCORD_API, Settings, SettingsError, load_settings
+from bot.catalog.nesting import MAX_DEPTH
+from bot.settings import DISCORD_API, SearchSettings, Settings, SettingsError, load_settings
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 SECRET = "MTIz.not-a-real-token.but-secret-enough"
@@ -372,3 +373,62 @@ def test_a_backoff_that_starts_above_its_ceiling_is_refused(tmp_path: Path) -> N
         load_settings(config)
     equal = write(tmp_path / "equal.toml", "[digests]\nretry_base_seconds = 60\n")
     assert load_settings(equal).digests.retry_base_seconds == 60
+
+
+def test_the_search_index_lives_beside_the_database_unless_placed_or_kept_in_memory(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "laurel.db"
+    assert SearchSettings().index_for(database) == tmp_path / "laurel.db.search"
+    placed = tmp_path / "elsewhere" / "index"
+    assert SearchSettings(index_path=placed).index_for(database) == placed
+    assert SearchSettings(in_memory=True, index_path=placed).index_for(database) is None
+
+
+def test_two_problems_are_told_one_a_line_without_pydantics_prefix(tmp_path: Path) -> None:
+    config = write(
+        tmp_path / "two.toml",
+        "[digests]\nretry_attempts = 0\n[discord]\napi_base_url = 'ftp://x'\n",
+    )
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    where = f"the configuration is not valid ({config}, then LAUREL_* variables)"
+    lines = str(bad.value).split("\n")
+    assert lines[0] == where + ":"
+    assert [line[:2] for line in lines[1:]] == ["  ", "  "]
+    assert sorted(line.strip().split(":")[0] for line in lines[1:]) == [
+        "digests.retry_attempts",
+        "discord.api_base_url",
+    ]
+    assert "Value error" not in str(bad.value)
+
+
+def test_a_file_that_is_not_utf8_is_named_with_the_byte(tmp_path: Path) -> None:
+    config = tmp_path / "latin1.toml"
+    config.write_bytes(b"# caf\xe9\n")
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    assert str(bad.value) == f"{config}: not UTF-8 text (byte 5); save it as UTF-8"
+
+
+def test_broken_json_variables_are_all_named_and_no_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAUREL_DIGESTS", "{broken")
+    monkeypatch.setenv("LAUREL_SEARCH", "  [1,")  # JSON after blanks is still JSON
+    monkeypatch.setenv("LAUREL_LOGGING", "{}")  # well-formed: not named
+    monkeypatch.setenv("NOT_LAUREL", "{broken")  # not Laurel's: not named
+    with pytest.raises(SettingsError) as bad:
+        load_settings(write(tmp_path / "empty.toml", ""))
+    assert str(bad.value) == (
+        f"the configuration is not valid: LAUREL_DIGESTS, LAUREL_SEARCH is not well-formed JSON "
+        f"(or nests past {MAX_DEPTH} levels); a list is written as [1, 2] and a string in "
+        "double quotes"
+    )
+
+
+def test_a_file_nested_too_deep_is_named(tmp_path: Path) -> None:
+    config = write(tmp_path / "deep.toml", "x = " + "[" * 200 + "]" * 200 + "\n")
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    assert str(bad.value).startswith(f"{config}: nested more than {MAX_DEPTH} levels deep")

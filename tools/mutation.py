@@ -42,6 +42,9 @@ REPORT = ROOT / "docs" / "mutation.md"
 SHARED = ROOT.parent / "shared"
 LINKED = ("bot", "tests", "data")
 COPIED = ("data", "config.example.toml", "README.md", "Dockerfile")  # what tests read besides
+# bot/_data links to data/ (the bundled catalogue inside the package); mutmut copies only the
+# Python files of bot/, so without this the mutated package has no catalogue to load.
+PACKAGE_DATA = ("bot/_data",)
 # Log lines say what happened; a mutant that changes only a log message is not worth a test.
 NOT_MUTATED = [r"^\s*(log|logger)\.(debug|info|warning|error|exception|critical)\("]
 # mutmut's exit codes, as its `mutmut results` reads them.
@@ -66,6 +69,7 @@ class Module:
 DIGEST_TESTS = ("tests/digests", "tests/reliability/test_digest_store.py")
 WRITE_TESTS = (
     "tests/store/test_catalog_writer.py",
+    "tests/store/test_catalog_edits.py",
     "tests/store/test_audit.py",
     "tests/catalog/test_curate_fuzz.py",
     "tests/catalog/test_import_end_to_end.py",
@@ -92,7 +96,9 @@ MODULES = (
     Module("ledger", ("bot/store/ledger.py",), ("tests/store/test_ledger.py", *DIGEST_TESTS)),
     Module("redact", ("bot/observability/redact.py",), ("tests/ops/test_redaction.py",)),
     Module(
-        "settings", ("bot/settings.py",), ("tests/test_settings.py", "tests/ops/test_redaction.py")
+        "settings",
+        ("bot/settings.py",),
+        ("tests/test_settings.py", "tests/ops/test_redaction.py", "tests/catalog/test_nesting.py"),
     ),
     Module(
         "escaping",
@@ -109,7 +115,12 @@ MODULES = (
     Module(
         "delivery",
         ("bot/digests/delivery.py",),
-        (*DIGEST_TESTS, "tests/e2e/test_digest_delivery.py", "tests/e2e/test_mentions.py"),
+        (
+            *DIGEST_TESTS,
+            "tests/e2e/test_digest_delivery.py",
+            "tests/e2e/test_digest_deliverer.py",
+            "tests/e2e/test_mentions.py",
+        ),
     ),
     Module("reconciler", ("bot/digests/reconciler.py",), DIGEST_TESTS),
     Module("audit", ("bot/store/audit.py",), WRITE_TESTS),
@@ -145,7 +156,7 @@ def workspace(module: Module) -> Path:
     project.setdefault("tool", {})["mutmut"] = {
         "source_paths": ["bot"],
         "only_mutate": list(module.sources),
-        "also_copy": list(COPIED),
+        "also_copy": [*COPIED, *PACKAGE_DATA],
         "pytest_add_cli_args_test_selection": list(module.tests),
         "pytest_add_cli_args": ["-p", "no:cacheprovider"],
         "do_not_mutate_patterns": NOT_MUTATED,
@@ -186,9 +197,11 @@ def mutmut() -> str:
 def run_module(module: Module, *, children: int, deadline: float, retest: bool = False) -> bool:
     """One mutmut run for `module`, stopped (as Ctrl-C stops it: results kept) at the
     deadline. True if it finished. mutmut runs again only what changed since its last run;
-    with `retest`, the survivors too (after new tests)."""
+    with `retest`, the survivors too (after new tests), and those a run out of time left."""
     place = workspace(module)
     survivors = score(module, equivalents())[1] if retest else []
+    if retest:  # a survivor is named to be run again; one not run yet must be named too
+        survivors += [name for name, code in results(module).items() if code is None]
     if retest and not survivors:
         return True
     chosen = survivors or list(module.functions)
@@ -197,15 +210,38 @@ def run_module(module: Module, *, children: int, deadline: float, retest: bool =
     if remaining <= 0:
         return False
     print(f"== {module.name}: mutmut in {place.relative_to(ROOT)} ({remaining / 60:.0f} min left)")
-    with subprocess.Popen(command, cwd=place) as process:
+    # A session of its own: mutmut and its workers are stopped together, and nothing else.
+    # Ctrl-C is theirs again even when this runs in the background (where a shell ignores it).
+    with subprocess.Popen(
+        command, cwd=place, start_new_session=True, preexec_fn=_hear_ctrl_c
+    ) as process:
         try:
             process.wait(timeout=remaining)
         except subprocess.TimeoutExpired:
             print(f"== {module.name}: out of time; the next run goes on from here")
-            process.send_signal(signal.SIGINT)
-            process.wait()
+            stop(process)
             return False
     return process.returncode == 0
+
+
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C for mutmut's session (it stops its workers and keeps its results); should it not
+    stop within the grace period, its session is killed. Each result is saved as it comes, so
+    what finished is kept; the mutants in flight are run again next time."""
+    for sig, grace in ((signal.SIGINT, 30.0), (signal.SIGKILL, 10.0)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -437,7 +473,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--report", action="store_true", help="print the table, run nothing")
     parser.add_argument(
-        "--retest-survivors", action="store_true", help="run the surviving mutants again"
+        "--retest-survivors",
+        action="store_true",
+        help="run the surviving mutants again (and those not run yet)",
     )
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants too")
     args = parser.parse_args(argv)

@@ -11,6 +11,7 @@ from typing import Any
 
 from laurel_console.localdiscord import errors, payloads
 from laurel_console.localdiscord.state import (
+    DM,
     THREAD_TYPES,
     Channel,
     Perm,
@@ -308,7 +309,7 @@ class MessageStore:
 
     def _mentions(self, payload: dict[str, Any], channel: Channel, body: dict[str, Any]) -> None:
         """Who gets pinged: what the content mentions, narrowed by allowed_mentions."""
-        guild = self.world.guild_of(channel)
+        roles_here = () if channel.type == DM else self.world.guild_of(channel).roles
         content = payload["content"]
         allowed = body.get("allowed_mentions")
         parse = set(allowed.get("parse", [])) if allowed else {"users", "roles", "everyone"}
@@ -324,7 +325,7 @@ class MessageStore:
         payload["mention_roles"] = [
             str(r)
             for r in dict.fromkeys(mentioned_roles)
-            if r in guild.roles and ("roles" in parse or r in roles)
+            if r in roles_here and ("roles" in parse or r in roles)
         ]
         everyone = "@everyone" in content or "@here" in content
         payload["mention_everyone"] = everyone and "everyone" in parse

@@ -123,6 +123,17 @@ def channel(c: Channel) -> dict[str, Any]:
     return data
 
 
+def dm_channel(c: Channel, recipient: User) -> dict[str, Any]:
+    """A DM channel as Discord returns it (PrivateChannelResponse): no guild, one recipient."""
+    return {
+        "id": str(c.id),
+        "type": c.type,
+        "last_message_id": str(c.last_message_id) if c.last_message_id else None,
+        "flags": 0,
+        "recipients": [user(recipient)],
+    }
+
+
 def thread_fields(c: Channel) -> dict[str, Any]:
     metadata: dict[str, Any] = {
         "archived": c.archived,

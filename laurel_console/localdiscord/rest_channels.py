@@ -8,7 +8,11 @@ from typing import Any
 from aiohttp import web
 
 from laurel_console.localdiscord import errors, payloads
-from laurel_console.localdiscord.config import INTENT_GUILD_MESSAGES, INTENT_GUILDS
+from laurel_console.localdiscord.config import (
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILDS,
+)
 from laurel_console.localdiscord.messages import Origin, UploadedFile
 from laurel_console.localdiscord.rest import (
     API_PREFIX,
@@ -19,6 +23,7 @@ from laurel_console.localdiscord.rest import (
     no_content,
 )
 from laurel_console.localdiscord.state import (
+    DM,
     GUILD_ANNOUNCEMENT,
     GUILD_FORUM,
     GUILD_TEXT,
@@ -69,6 +74,7 @@ class ChannelRoutes:
             p + "/channels/{channel_id}/messages/{message_id}/threads", self.thread_from_message
         )
         router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
+        router.add_post(p + "/users/@me/channels", self.open_dm)
 
     # -- lookups and permission checks -----------------------------------------------------
     def channel(self, request: web.Request) -> Channel:
@@ -80,7 +86,10 @@ class ChannelRoutes:
     def require(self, channel: Channel, *needed: int) -> int:
         """The bot's permissions in `channel`; 50001 if it cannot see it, 50013 if it lacks one
         of `needed`."""
-        perms = self.b.world.guild_of(channel).permissions_in(channel, self.b.world.bot.id)
+        if channel.type == DM:
+            perms = Perm.IN_DM
+        else:
+            perms = self.b.world.guild_of(channel).permissions_in(channel, self.b.world.bot.id)
         if not perms & Perm.VIEW_CHANNEL:
             raise errors.missing_access()
         for need in needed:
@@ -103,6 +112,9 @@ class ChannelRoutes:
     async def announce(self, event: str, stored: StoredMessage, channel: Channel) -> None:
         """MESSAGE_CREATE/UPDATE as the gateway carries them: with guild_id and member."""
         if stored.ephemeral:
+            return
+        if channel.type == DM:
+            await self.b.gateway.dispatch(event, stored.payload, intent=INTENT_DIRECT_MESSAGES)
             return
         guild = self.b.world.guild_of(channel)
         data = {**stored.payload, "guild_id": str(guild.id)}
@@ -150,6 +162,8 @@ class ChannelRoutes:
         body, files = body_dict(request), request[FILES]
         if not has_message_content(body, files):
             raise errors.bad_request(50006, "Cannot send an empty message")
+        if channel.type == DM and not self.b.world.users[channel.recipient_id or 0].accepts_dms:
+            raise errors.DiscordError(403, 50007, "Cannot send messages to this user")
         if body.get("enforce_nonce") and body.get("nonce") is not None:
             earlier = self.b.store.find_nonce(channel.id, self.b.world.bot.id, body["nonce"])
             if earlier is not None:
@@ -213,6 +227,14 @@ class ChannelRoutes:
         }
         await self.b.gateway.dispatch("MESSAGE_DELETE", data, intent=INTENT_GUILD_MESSAGES)
         return no_content()
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels {recipient_id}: the bot's DM channel with that user."""
+        recipient = self.b.world.users.get(int(body_dict(request).get("recipient_id") or 0))
+        if recipient is None or recipient.id == self.b.world.bot.id:
+            raise errors.not_found(10013, "User")
+        dm = self.b.world.open_dm(recipient)
+        return json_response(payloads.dm_channel(dm, recipient))
 
     # -- threads ---------------------------------------------------------------------------
     async def create_thread(self, request: web.Request) -> web.Response:

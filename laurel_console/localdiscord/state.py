@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Channel types
-GUILD_TEXT, GUILD_CATEGORY, GUILD_ANNOUNCEMENT, GUILD_FORUM = 0, 4, 5, 15
+GUILD_TEXT, DM, GUILD_CATEGORY, GUILD_ANNOUNCEMENT, GUILD_FORUM = 0, 1, 4, 5, 15
 ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 10, 11, 12
 THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
-MESSAGEABLE_TYPES = frozenset({GUILD_TEXT, GUILD_ANNOUNCEMENT}) | THREAD_TYPES
+MESSAGEABLE_TYPES = frozenset({GUILD_TEXT, DM, GUILD_ANNOUNCEMENT}) | THREAD_TYPES
 
 
 class Perm:
@@ -80,6 +80,16 @@ class Perm:
         | ADD_REACTIONS
     )
     _NEEDS_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
+    # What anyone may do in a direct message.
+    IN_DM = (
+        VIEW_CHANNEL
+        | SEND_MESSAGES
+        | EMBED_LINKS
+        | ATTACH_FILES
+        | READ_MESSAGE_HISTORY
+        | ADD_REACTIONS
+        | USE_EXTERNAL_EMOJIS
+    )
 
 
 class Snowflakes:
@@ -112,6 +122,7 @@ class User:
     username: str
     global_name: str | None = None
     bot: bool = False
+    accepts_dms: bool = True  # False: direct messages from the bot are refused (50007)
 
 
 @dataclass
@@ -166,6 +177,8 @@ class Channel:
     applied_tags: list[int] = field(default_factory=list)
     # forums
     available_tags: list[dict[str, Any]] = field(default_factory=list)
+    # direct messages (type DM, guild_id 0): the user the bot writes to
+    recipient_id: int | None = None
 
     @property
     def is_thread(self) -> bool:
@@ -252,6 +265,7 @@ class World:
         # None is the global scope; otherwise a guild id.
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.interactions: dict[int, Interaction] = {}
+        self.dms: dict[int, Channel] = {}  # recipient's user id -> the bot's DM channel
 
     # -- building ------------------------------------------------------------------------
     def add_user(self, username: str, *, bot: bool = False, global_name: str | None = None) -> User:
@@ -306,11 +320,22 @@ class World:
         self.messages[thread.id] = []
         return thread
 
+    def open_dm(self, user: User) -> Channel:
+        """The bot's direct-message channel with `user`: one per user, made on first use."""
+        if user.id not in self.dms:
+            dm = Channel(self.ids.next(), 0, DM, "", recipient_id=user.id)
+            self.dms[user.id] = dm
+            self.messages[dm.id] = []
+        return self.dms[user.id]
+
     # -- looking up ----------------------------------------------------------------------
     def channel(self, channel_id: int) -> Channel | None:
         for guild in self.guilds.values():
             if channel_id in guild.channels:
                 return guild.channels[channel_id]
+        for dm in self.dms.values():
+            if dm.id == channel_id:
+                return dm
         return None
 
     def guild_of(self, channel: Channel) -> Guild:
