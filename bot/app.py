@@ -39,6 +39,7 @@ from bot.digests.delivery import DiscordDelivery
 from bot.digests.engine import DigestEngine
 from bot.domain.clock import Clock
 from bot.domain.institutions import load_institutions
+from bot.domain.shards import process_rate
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
@@ -136,6 +137,12 @@ class LaurelBot(commands.Bot):
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
+        # Discord's global rate is the bot's, not a process's: this one paces its shards' share.
+        self.delivery = DiscordDelivery(
+            self,
+            process_rate(settings.digests.requests_per_second, settings.discord.shards),
+            clock,
+        )
         self.digest_engine = DigestEngine.build(
             settings=settings.digests,
             db=db,
@@ -143,7 +150,7 @@ class LaurelBot(commands.Bot):
             papers=self.papers,
             editions=self.editions,
             strings=self.strings,
-            deliverer=DiscordDelivery(self, settings.digests.requests_per_second, clock),
+            deliverer=self.delivery,
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,

@@ -165,7 +165,8 @@ class CurationSettings(_Section):
 
 class DigestSettings(_Section):
     # Discord's global limit is 50 requests/s per bot; 429s count towards Cloudflare's ban on
-    # invalid requests, so the fan-out paces itself instead of leaning on them.
+    # invalid requests, so the fan-out paces itself instead of leaning on them. The bot's rate:
+    # a shard process takes its shards' share (bot.domain.shards.process_rate).
     requests_per_second: float | None = Field(50.0, gt=0)
     fan_out_concurrency: int = Field(50, ge=1, le=1_000)
     tick_seconds: int = Field(60, ge=1, le=60)
