@@ -125,7 +125,8 @@ class LaurelBot(commands.Bot):
         # setup_hook, FTS5 answering until it is ready.
         self.search_index: SearchIndex | None = None
         if settings.search.engine == "tantivy":
-            self.search_index = SearchIndex(db.path, settings.search.index_for(db.path))
+            where = settings.search.index_for(db.path, settings.discord.shards)
+            self.search_index = SearchIndex(db.path, where)
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
