@@ -4,8 +4,9 @@
 Two ShardedLaurelBots (shards 0-1 and 2-3 of 4), each with its own connections to the file as a
 process has: every slash command is answered once, by the bot that owns the guild's shard; a few
 hundred digests due in the same minute are posted once each, none skipped, the two together
-keeping the bot's one request rate; then with the shards regrouped (0,2 and 1,3) the next day's
-are posted once each again, and the first day's never again.
+keeping the bot's one request rate; and with both stopped mid-fan-out and the shards regrouped
+(0,2 and 1,3), the rest of that day and the next are posted once each, none skipped.
+(tests/reliability/test_sharded_kills.py does the stop with SIGKILL, on `laurel run` processes.)
 
 Time: a clock on the real seconds (the pacing is measured in them), set to the minute the
 digests are due; nothing is scheduled, each test ticks the engines itself.
