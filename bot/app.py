@@ -39,6 +39,7 @@ from bot.digests.delivery import DiscordDelivery
 from bot.digests.engine import DigestEngine
 from bot.domain.clock import Clock
 from bot.domain.institutions import load_institutions
+from bot.domain.shards import process_rate
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
@@ -124,7 +125,8 @@ class LaurelBot(commands.Bot):
         # setup_hook, FTS5 answering until it is ready.
         self.search_index: SearchIndex | None = None
         if settings.search.engine == "tantivy":
-            self.search_index = SearchIndex(db.path, settings.search.index_for(db.path))
+            where = settings.search.index_for(db.path, settings.discord.shards)
+            self.search_index = SearchIndex(db.path, where)
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)
@@ -136,6 +138,12 @@ class LaurelBot(commands.Bot):
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
+        # Discord's global rate is the bot's, not a process's: this one paces its shards' share.
+        self.delivery = DiscordDelivery(
+            self,
+            process_rate(settings.digests.requests_per_second, settings.discord.shards),
+            clock,
+        )
         self.digest_engine = DigestEngine.build(
             settings=settings.digests,
             db=db,
@@ -143,7 +151,7 @@ class LaurelBot(commands.Bot):
             papers=self.papers,
             editions=self.editions,
             strings=self.strings,
-            deliverer=DiscordDelivery(self, settings.digests.requests_per_second, clock),
+            deliverer=self.delivery,
             scheduler=scheduler,
             clock=clock,
             events=self.metrics,

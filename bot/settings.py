@@ -94,11 +94,16 @@ class SearchSettings(_Section):
         5.0, gt=0, description="how often to catch up with writes made by other processes"
     )
 
-    def index_for(self, database: Path) -> Path | None:
-        """Where the index of `database` lives; None: in memory."""
+    def index_for(self, database: Path, shards: Shards | None = None) -> Path | None:
+        """Where the index of `database` lives; None: in memory. A shard process keeps its own
+        (`laurel.db.search-0-1of4`): one tantivy directory has one writer, and the processes of
+        a sharded bot share the database file, not their indexes."""
         if self.in_memory:
             return None
-        return self.index_path or database.with_name(database.name + ".search")
+        if self.index_path is not None:
+            return self.index_path
+        suffix = "" if shards is None else f"-{'-'.join(map(str, shards.ids))}of{shards.count}"
+        return database.with_name(f"{database.name}.search{suffix}")
 
 
 class DiscordSettings(_Section):
@@ -178,7 +183,8 @@ class CurationSettings(_Section):
 
 class DigestSettings(_Section):
     # Discord's global limit is 50 requests/s per bot; 429s count towards Cloudflare's ban on
-    # invalid requests, so the fan-out paces itself instead of leaning on them.
+    # invalid requests, so the fan-out paces itself instead of leaning on them. The bot's rate:
+    # a shard process takes its shards' share (bot.domain.shards.process_rate).
     requests_per_second: float | None = Field(50.0, gt=0)
     fan_out_concurrency: int = Field(50, ge=1, le=1_000)
     tick_seconds: int = Field(60, ge=1, le=60)

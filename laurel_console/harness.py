@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.app import LaurelBot, use_endpoints
+from bot.app import LaurelBot, ShardedLaurelBot, use_endpoints
 from bot.domain.clock import Clock, SystemClock
 from bot.settings import BackupSettings, Settings
 from bot.store.database import Database
@@ -26,6 +26,11 @@ class HarnessBot(LaurelBot):
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py waits 5 s before every IDENTIFY but the first, for Discord's identify rate
         limit; the stand-in has none, so a re-identify need not wait."""
+
+
+class HarnessShardedBot(ShardedLaurelBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """No 5 s between the shards' IDENTIFYs either (as HarnessBot's)."""
 
 
 class _ByClock(enum.Enum):
@@ -65,9 +70,9 @@ async def laurel_on(
     )
     settings = settings.model_copy(update={"discord": endpoint})
     use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
-    bot = HarnessBot(
-        settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock
-    )
+    # Shards in the settings: one shard process of a sharded bot, as `laurel run --shards`.
+    kind = HarnessBot if settings.discord.shards is None else HarnessShardedBot
+    bot = kind(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock)
     running: asyncio.Task[None] | None = None
     try:
         # Inside the try: login runs setup_hook, and a start that fails there must still

@@ -78,6 +78,7 @@ class Pacer:
 
     def __init__(self, rate: float | None, clock: Clock) -> None:
         self._clock = clock
+        self.rate = rate  # requests per second; None: unpaced
         self._interval = 0.0 if rate is None else 1.0 / rate
         self._next = 0.0
         self._lock = asyncio.Lock()

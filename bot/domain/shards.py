@@ -54,8 +54,21 @@ class Shards:
         """Whether `guild_id`'s events (and digests) are this process's."""
         return shard_of(guild_id, self.count) in self.ids
 
+    def share_of(self, rate: float) -> float:
+        """This process's part of a deployment-wide `rate` (Discord's one global limit per bot,
+        whichever process sends): its shards' fraction of all of them."""
+        return rate * len(self.ids) / self.count
+
     def __str__(self) -> str:
         return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
+def process_rate(rate: float | None, shards: Shards | None) -> float | None:
+    """The fan-out pacing of one process: `rate` ([digests] requests_per_second) is the whole
+    deployment's, so the processes of a sharded bot together keep it; None stays unpaced."""
+    if rate is None or shards is None:
+        return rate
+    return shards.share_of(rate)
 
 
 def parse_ids(ids: Iterable[int] | str) -> list[int]:

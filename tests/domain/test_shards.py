@@ -10,8 +10,8 @@ import pytest
 
 from bot.cli import main
 from bot.cli.run import with_shards
-from bot.domain.shards import ShardError, Shards, shard_of
-from bot.settings import SettingsError, load_settings
+from bot.domain.shards import ShardError, Shards, process_rate, shard_of
+from bot.settings import SearchSettings, SettingsError, load_settings
 
 
 @pytest.mark.parametrize(
@@ -121,3 +121,36 @@ def test_laurel_run_shards_override_the_settings(tmp_path: Path) -> None:
     regrouped = with_shards(settings, argparse.Namespace(shards="0-1", shard_count=2))
     assert regrouped.discord.shards == Shards((0, 1), 2)
     assert with_shards(settings, argparse.Namespace()).discord.shards == settings.discord.shards
+
+
+@pytest.mark.parametrize(
+    ("rate", "shards", "expected"),
+    [
+        (50.0, Shards((0, 1), 4), 25.0),  # half the shards: half of Discord's one rate
+        (50.0, Shards((3,), 4), 12.5),
+        (50.0, Shards((0, 2, 5, 6, 7), 8), 31.25),
+        (50.0, Shards((0, 1, 2, 3), 4), 50.0),  # every shard in one process: all of it
+        (50.0, None, 50.0),  # not sharded: the bot is one process
+        (None, Shards((0, 1), 4), None),  # unpaced stays unpaced
+    ],
+)
+def test_a_shard_process_paces_its_shards_share_of_the_one_rate(
+    rate: float | None, shards: Shards | None, expected: float | None
+) -> None:
+    assert process_rate(rate, shards) == expected
+
+
+def test_the_shares_of_a_deployments_processes_add_up_to_the_one_rate() -> None:
+    processes = [Shards((0, 1), 8), Shards((2, 3, 4), 8), Shards((5, 6, 7), 8)]
+    assert sum(process_rate(50.0, s) or 0 for s in processes) == pytest.approx(50.0)
+
+
+def test_each_shard_process_keeps_a_search_index_of_its_own(tmp_path: Path) -> None:
+    """One tantivy directory takes one writer: two shard processes on one database file
+    would otherwise leave the second without its index (FTS5 answering, an error logged)."""
+    search = SearchSettings()
+    db = tmp_path / "laurel.db"
+    low, high = (search.index_for(db, Shards(ids, 4)) for ids in ((0, 1), (2, 3)))
+    assert low == tmp_path / "laurel.db.search-0-1of4"
+    assert high == tmp_path / "laurel.db.search-2-3of4"
+    assert search.index_for(db) == tmp_path / "laurel.db.search"  # unsharded: as before

@@ -48,10 +48,21 @@ async def test_a_sharded_laurel_runs_its_shards_and_schedules_their_digests(
         assert (bot.shard_ids, bot.shard_count) == ([0, 1], 2)
         assert sorted(bot.shards) == [0, 1]
         assert bot.digest_engine.ticker.shards == Shards((0, 1), 2)
+        # Both shards of two in this one process: all of the bot's rate.
+        assert bot.delivery.pacer.rate == settings.digests.requests_per_second == 50.0
     finally:
         await bot.close()
         if running is not None:
             await asyncio.gather(running, return_exceptions=True)
+
+
+async def test_a_shard_process_paces_only_its_shards_share_of_discords_rate(
+    server: LocalDiscord, db: Database
+) -> None:
+    settings = settings_for(server, shard_ids="3", shard_count=4)
+    bot = QuickShardedBot(settings=settings, db=db, scheduler=None, clock=ManualClock())
+    # Never logged in (nothing to close): one shard of four paces a quarter of 50/s.
+    assert bot.delivery.pacer.rate == 12.5
 
 
 def test_without_shards_laurel_is_the_plain_bot(
