@@ -237,3 +237,66 @@ async def test_a_pending_row_whose_paper_was_removed_since_is_failed_saying_so(r
     assert settled is not None
     assert (settled.status, settled.error) == ("failed", f"content removed: paper {paper}")
     assert rig.deliverer.sends == sends
+
+
+async def test_a_stranded_row_at_the_nonce_windows_very_end_is_sent_again_not_looked_up(
+    rig: Rig,
+) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart()
+    rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
+    sub = await rig.subscribe()
+    await rig.run_until(rig.clock.now() + MINUTE, MINUTE)
+    await rig.db.write(
+        lambda c: c.execute("UPDATE digest_ledger SET status = 'pending', message_id = NULL")
+    )
+    assert sub.id is not None
+    (entry,) = await rig.engine.ledger.of_subscription(sub.id)
+    last = max(entry.reserved_at, entry.attempted_at or entry.reserved_at)
+    rig.clock.set(last + dt.timedelta(seconds=DigestSettings().nonce_window_seconds))
+    rig.restart()
+    sends = rig.deliverer.sends
+    await rig.engine.run_due()
+    assert rig.deliverer.finds == []  # still inside the window: the nonce is enough
+    assert rig.deliverer.sends == sends + 1
+    settled = await rig.engine.ledger.get(entry.id)
+    assert settled is not None
+    assert settled.status == "sent"
+
+
+async def test_a_stranded_forum_post_is_looked_up_even_inside_the_nonce_window(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.deliverer.forums.add(300)
+    rig.restart()
+    rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
+    sub = await rig.subscribe(channel_id=300)
+    await rig.run_until(rig.clock.now() + MINUTE, MINUTE)
+    await rig.db.write(
+        lambda c: c.execute("UPDATE digest_ledger SET status = 'pending', message_id = NULL")
+    )
+    rig.clock.set(rig.clock.now() + MINUTE)
+    rig.restart()
+    sends = rig.deliverer.sends
+    await rig.engine.run_due()
+    assert len(rig.deliverer.finds) == 1  # a forum post takes no nonce: always looked up
+    assert rig.deliverer.sends == sends
+    assert sub.id is not None
+    (row,) = await rig.engine.ledger.of_subscription(sub.id)
+    assert (row.status, row.message_id) == ("sent", rig.deliverer.sent[0].message_id)
+
+
+async def test_a_row_at_the_catch_up_windows_very_end_is_still_sent(rig: Rig) -> None:
+    rig.deliverer = Lookups(rig.clock)
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
+    sub = await rig.subscribe()
+    rig.deliverer.failures[sub.channel_id] = [TransientError("503")]
+    await rig.run_until(rig.clock.now() + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.engine.ledger.pending()
+    rig.clock.set(entry.reserved_at + dt.timedelta(hours=DigestSettings().catch_up_hours))
+    rig.restart()
+    await rig.engine.run_due()
+    settled = await rig.engine.ledger.get(entry.id)
+    assert settled is not None
+    assert settled.status == "sent"
+    assert len(rig.deliverer.finds) == 1  # looked up (not there), then sent
