@@ -126,3 +126,29 @@ async def test_the_pacer_counts_a_long_stall_with_requests_queued_as_lost() -> N
     # the fourth finds its slot (150 ms) 0.45 s past, with requests queued: all of it is lost
     assert round(paced.lost, 6) == 0.45
     assert [round(s, 6) for s in clock.sleeps] == [0.05, 0.05]
+
+
+async def test_the_pacer_sends_at_once_when_the_slot_is_due_exactly() -> None:
+    clock = ManualClock()
+    paced = Pacer(20.0, clock)
+    await paced.wait()
+    clock.advance(0.05)  # the next slot is now, to the instant: no sleep, not even of 0 s
+    await paced.wait()
+    assert clock.sleeps == []
+
+
+async def test_the_pacer_adds_up_every_stall_with_requests_queued() -> None:
+    clock = ManualClock()
+    paced = Pacer(20.0, clock)
+    stalls = iter([0.0, 0.5, 0.0, 0.0, 0.3])  # two sleeps overrun: two stalls
+
+    async def sleep(seconds: float) -> None:
+        clock.sleeps.append(seconds)
+        clock.advance(max(0.0, seconds) + next(stalls, 0.0))
+        await asyncio.sleep(0)
+
+    clock.sleep = sleep  # type: ignore[method-assign]
+    await asyncio.gather(*(paced.wait() for _ in range(8)))
+    lost_once = 0.45  # as in the test above
+    assert paced.lost > lost_once  # the second stall is added to the first, not put instead
+    assert round(paced.lost, 6) == round(lost_once + 0.25, 6)
