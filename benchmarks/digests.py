@@ -43,7 +43,6 @@ from benchmarks.standin import ProcessCpu, ProcessStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
 from bot.digests import content
-from bot.digests.delivery import DiscordDelivery
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
@@ -245,8 +244,7 @@ async def fan_out(
             result["quiet_ms"] = await searcher.for_seconds(quiet)
             await searcher.forget()
         clock.at = due
-        pacer = engine.reconciler._deliverer
-        assert isinstance(pacer, DiscordDelivery)
+        pacer = bot.delivery  # the deliverer the engine was built with
         paced = pacer.pacer.lost
         http = bot.http
         assert isinstance(http, SweepingHTTPClient)
