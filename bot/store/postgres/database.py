@@ -210,7 +210,9 @@ class PostgresDatabase(Database):
                 if attempt < ATTEMPTS and retryable(exc, conn):
                     self._pause(attempt, exc)
                     continue
-                raise self._in_words(exc) from exc
+                if (said := self._in_words(exc)) is exc:
+                    raise
+                raise said from exc
             if self._finish(conn, mode, xid):
                 return result
             self._pause(attempt, "the connection was lost at COMMIT, which did not commit")
@@ -227,7 +229,9 @@ class PostgresDatabase(Database):
         except psycopg.Error as exc:
             self._abandon(conn)
             if not lost(exc, conn):
-                raise self._in_words(exc) from exc
+                if (said := self._in_words(exc)) is exc:
+                    raise
+                raise said from exc
             if mode != "commit":
                 return True  # nothing to keep: the read or rehearsal is done
             if xid is None or (status := self._outcome(xid)) is None:
