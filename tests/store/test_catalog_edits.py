@@ -1,9 +1,13 @@
-"""Curators' edits through CatalogRepository, on a real SQLite file: what an undo of an edition
-says, an undo of an undo, an edit that changes nothing, and the policy an award edit writes
-with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
+"""Curators' edits through CatalogRepository, on SQLite and on PostgreSQL: what an undo of an
+edition says, an undo of an undo, an edit that changes nothing, and the policy an award edit
+writes with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
 """
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper
 from bot.store.audit import AuditRepository
@@ -11,6 +15,14 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
+
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _paper(catalog: CatalogRepository, papers: PaperRepository) -> int:
@@ -126,9 +138,9 @@ async def test_an_edit_of_what_is_not_in_the_catalogue_is_refused_naming_it(
 
 
 async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(
             award("Gated Attention Gated Attention", arxiv="2505.00001"),
@@ -144,9 +156,9 @@ async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
 
 
 async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(batch(award("Gated Attention")), actor="a", policy="update")
     (found,) = await papers.search("gated attention")
     await catalog.replace_paper(
@@ -165,9 +177,9 @@ async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
 
 
 async def test_an_edited_paper_is_found_by_its_new_title_among_others(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(award("Gated Attention", arxiv="2505.00001"), award("Sparse Mixtures")),
         actor="a",
