@@ -10,14 +10,13 @@ caller verifies the copy by comparing table digests (bot/store/table_digests.py)
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from bot.errors import StoreError
+from bot.store.sql import Connection
 from bot.store.table_digests import (
-    Executes,
     Table,
     TableDigest,
     digest_rows,
@@ -45,24 +44,22 @@ _PG_SET_SEQUENCE = """
 """
 
 
-class Writes(Executes, Protocol):
-    def executemany(self, sql: str, params_seq: Sequence[Sequence[Any]], /) -> object: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """Every table of a SQLite database and its rows, read in one transaction."""
 
     tables: list[Table]
-    rows: dict[str, list[Sequence[Any]]]
+    rows: dict[str, list[tuple[Any, ...]]]
 
     def digests(self) -> list[TableDigest]:
         return [digest_rows(table, self.rows[table.name]) for table in self.tables]
 
 
-def read_snapshot(conn: sqlite3.Connection) -> Snapshot:
+def read_snapshot(conn: Connection) -> Snapshot:
     """All of the database behind `conn`, as of one moment: a running bot may be writing (WAL
     lets this read see one consistent state across all the tables)."""
+    if conn.dialect != "sqlite":
+        raise StoreError(f"a copy is read from a SQLite database, not {conn.dialect}")
     conn.execute("BEGIN")
     try:
         tables = sqlite_tables(conn)
@@ -72,7 +69,7 @@ def read_snapshot(conn: sqlite3.Connection) -> Snapshot:
     return Snapshot(tables, rows)
 
 
-def copy_into(conn: Writes, snapshot: Snapshot) -> int:
+def copy_into(conn: Connection, snapshot: Snapshot) -> int:
     """Insert `snapshot` into the PostgreSQL database behind `conn` (inside its write
     transaction), after checking that it has every table and column and holds no row in any of
     them; set its identity sequences past the copied ids. The number of rows copied."""
@@ -89,7 +86,7 @@ def copy_into(conn: Writes, snapshot: Snapshot) -> int:
     return sum(len(rows) for rows in snapshot.rows.values())
 
 
-def _refuse_unless_ready(conn: Executes, tables: Sequence[Table]) -> None:
+def _refuse_unless_ready(conn: Connection, tables: Sequence[Table]) -> None:
     present: dict[str, set[str]] = {}
     for table, column in conn.execute(_PG_COLUMNS).fetchall():
         present.setdefault(str(table), set()).add(str(column))
@@ -113,7 +110,7 @@ def _refuse_unless_ready(conn: Executes, tables: Sequence[Table]) -> None:
         )
 
 
-def _holds_rows(conn: Executes, table: Table) -> bool:
+def _holds_rows(conn: Connection, table: Table) -> bool:
     # The names are the schema's own (read from SQLite's catalogue), quoted.
     statement = f"SELECT EXISTS (SELECT 1 FROM {quoted(table.name)})"  # noqa: S608
     return bool(conn.execute(statement).fetchall()[0][0])

@@ -12,20 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-
-class _Cursor(Protocol):
-    def fetchall(self) -> Sequence[Sequence[Any]]: ...
-
-
-class Executes(Protocol):
-    """What a digest needs of a connection: SQLite's, or the PostgreSQL adapter's."""
-
-    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> _Cursor: ...
+from bot.errors import StoreError
+from bot.store.sql import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +52,12 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def sqlite_tables(conn: sqlite3.Connection) -> list[Table]:
+def sqlite_tables(conn: Connection) -> list[Table]:
     """Every table of the Laurel schema in SQLite, parents before the tables that refer to them
     (the order a copy inserts in): not SQLite's own tables, nor the FTS5 search index and its
     shadow tables (derived from the catalogue, and absent on PostgreSQL)."""
+    if conn.dialect != "sqlite":
+        raise StoreError(f"the tables are read from a SQLite database, not {conn.dialect}")
     names = [
         row[0]
         for row in conn.execute(
@@ -119,10 +113,11 @@ def digest_rows(table: Table, rows: Iterable[Sequence[Any]]) -> TableDigest:
     return TableDigest(table.name, len(ordered), digest.hexdigest())
 
 
-def read_rows(conn: Executes, table: Table) -> list[Sequence[Any]]:
-    return list(conn.execute(table.select()).fetchall())
+def read_rows(conn: Connection, table: Table) -> list[tuple[Any, ...]]:
+    """The rows of `table`, each a plain tuple of its values in `table.columns` order."""
+    return [tuple(row) for row in conn.execute(table.select())]
 
 
-def digests(conn: Executes, tables: Sequence[Table]) -> list[TableDigest]:
+def digests(conn: Connection, tables: Sequence[Table]) -> list[TableDigest]:
     """The digest of each of `tables` as `conn` holds them."""
     return [digest_rows(table, read_rows(conn, table)) for table in tables]

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.store.copy import mismatches, read_snapshot
+from bot.store.sql import SqliteConnection
 from bot.store.table_digests import Table, digest_rows, digests, sqlite_tables
 
 SCHEMA_TABLES = {
@@ -15,8 +16,8 @@ SCHEMA_TABLES = {
 }  # fmt: skip
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(path, isolation_level=None)
+def _connect(path: Path) -> SqliteConnection:
+    return sqlite3.connect(path, isolation_level=None, factory=SqliteConnection)
 
 
 def test_every_table_of_the_schema_parents_first(template_db: Path) -> None:
