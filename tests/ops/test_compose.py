@@ -153,6 +153,19 @@ def test_the_database_check_catches(edit: Callable[[Doc], object], problem: str)
     assert any(problem in p for p in problems), problems
 
 
+@pytest.mark.parametrize("name", [A, B])
+def test_every_laurel_variable_is_a_setting_laurel_reads(name: str) -> None:
+    service = _service(load(), name)
+    values = settings_environment(service)
+    assert values["database"]["url"].startswith("postgresql://")
+    settings = Settings(**values)  # extra="forbid": a misspelled variable is refused here
+    assert settings.search.engine == "tantivy"
+    # Each process's index in its own volume, named by its shard range.
+    index = settings.search.index_for(None, parsed_shards(service))
+    assert index is not None
+    assert any(str(index).startswith(v.split(":")[1]) for v in service["volumes"])
+
+
 def test_the_settings_check_catches_a_misspelled_variable() -> None:
     doc = changed(lambda d: _service(d, A)["environment"].update(LAUREL_DATABASE__URI="x"))
     with pytest.raises(ValueError, match="uri"):
