@@ -12,8 +12,8 @@ word and, on its own, until `/paper show` (a read of the paper) shows the new ti
 each is first-seen minus committed.
 
 `/paper show` reads PostgreSQL itself and sees a write as soon as it commits; search sees it
-at the index's next catch-up, so its lag is up to follow_seconds plus the catch-up: the random
-gaps sample the whole polling interval.
+at the index's next catch-up, so its lag is up to follow_seconds plus the catch-up; the random
+gaps (spread over one polling interval) sample every phase of it, so p50 is about half of it.
 """
 
 from __future__ import annotations
@@ -110,6 +110,8 @@ async def read(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
             str(args.writes),
             "--seed",
             str(args.seed),
+            "--follow-seconds",
+            str(args.follow_seconds),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -210,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writer", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.writer:
-        # Gaps that are no multiple of the polling interval sample the whole of it.
-        asyncio.run(write(args.writer, args.writes, (0.3, 2.3), args.seed))
+        # The reader sees a write just after one of its catch-ups, and the next write comes a
+        # gap after that: gaps spread over a whole polling interval sample every phase of it.
+        gaps = (0.2, 0.2 + args.follow_seconds)
+        asyncio.run(write(args.writer, args.writes, gaps, args.seed))
         return 0
     print(machine_line())
     folder = Path(tempfile.mkdtemp(prefix="laurel-lag-"))
