@@ -43,7 +43,9 @@ READERS = 2
 BUSY_TIMEOUT_MS = 5_000
 # The advisory lock every write transaction takes first (any constant: it names the lock).
 WRITE_LOCK = 0x4C61_7572_656C_0002  # "Laurel", 2
-_LOCK_AND_XID = "SELECT pg_advisory_xact_lock(%s), pg_current_xact_id()::text"
+# One writer at a time across processes; the transaction's id, to ask the server after a
+# connection lost at COMMIT whether it committed. One round trip (the simple query protocol).
+_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}), pg_current_xact_id()::text"
 ATTEMPTS = 6  # a write's tries, ~3 s of back-off in all: a server restart fits in it
 _PASSWORD = re.compile(r"(://[^:/?#@]*):[^@/?#]*@")
 
@@ -201,12 +203,7 @@ class PostgresDatabase(Database):
                 if mode == "snapshot":
                     conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 else:
-                    conn.execute("BEGIN")
-                    # One writer at a time across processes; the transaction's id, to ask the
-                    # server after a connection lost at COMMIT whether it committed.
-                    xid = str(
-                        conn.execute(_LOCK_AND_XID, (WRITE_LOCK,)).fetchone()[1]  # type: ignore[index]
-                    )
+                    xid = _begin_write(conn)
                 result = fn(PgConnection(conn))
             except BaseException as exc:
                 self._abandon(conn)
@@ -348,6 +345,20 @@ class PostgresDatabase(Database):
         return int(row[0]) if row is not None and row[0] is not None else 0
 
 
+_RELEASE = "RELEASE SAVEPOINT one_write"
+_RELEASE_AND_NEXT = "RELEASE SAVEPOINT one_write; SAVEPOINT one_write"
+
+
+def _begin_write(conn: psycopg.Connection[Row]) -> str:
+    """Begin a write transaction holding the write lock; its transaction id."""
+    cursor = conn.execute(_BEGIN_WRITE)
+    cursor.nextset()  # past BEGIN's result, to the SELECT's
+    row = cursor.fetchone()
+    if row is None:
+        raise StoreError("PostgreSQL gave no transaction id")
+    return str(row[1])
+
+
 def _each(
     fns: Sequence[Callable[[Connection], Any]],
 ) -> Callable[[PgConnection], list[tuple[Any, Exception | None]]]:
@@ -357,8 +368,8 @@ def _each(
 
     def each(conn: PgConnection) -> list[tuple[Any, Exception | None]]:
         outcomes: list[tuple[Any, Exception | None]] = []
-        for fn in fns:
-            conn.raw.execute("SAVEPOINT one_write")
+        conn.raw.execute("SAVEPOINT one_write")
+        for position, fn in enumerate(fns, 1):
             try:
                 outcomes.append((fn(conn), None))
             except Exception as exc:
@@ -366,7 +377,9 @@ def _each(
                     raise
                 conn.raw.execute("ROLLBACK TO SAVEPOINT one_write")
                 outcomes.append((None, refused(exc) or exc))
-            conn.raw.execute("RELEASE SAVEPOINT one_write")
+            # The next savepoint in the same round trip as this one's release.
+            last = position == len(fns)
+            conn.raw.execute(_RELEASE if last else _RELEASE_AND_NEXT)
         return outcomes
 
     return each
