@@ -59,8 +59,8 @@ async def compare_databases(settings: Settings, args: argparse.Namespace) -> int
         sqlite = next((db for db in (mine, other) if db.dialect == "sqlite"), None)
         if sqlite is None:
             raise LaurelError(
-                "laurel db check --against compares with a SQLite database (sqlite:///PATH), "
-                "or a SQLite database with a PostgreSQL one"
+                "laurel db check --against needs a SQLite database on one side (its schema "
+                "says which tables to compare): [database] or --against sqlite:///PATH"
             )
         tables = await sqlite.snapshot(sqlite_tables)
         ours = await _digests(mine, tables)

@@ -173,3 +173,18 @@ def test_restore_on_postgresql_points_at_pg_restore(
     assert "pg_restore --clean --if-exists" in result.err
     assert SECRET not in result.err
     assert result.err.count("\n") == 1
+
+
+def test_check_against_needs_a_sqlite_side_and_a_url_it_knows(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    on_postgresql(monkeypatch, postgres_url)
+    both = run(capsys, "db", "check", "--against", postgres_url)
+    assert both.code == 1
+    assert both.err.startswith("laurel: laurel db check --against needs a SQLite database")
+    assert both.err.count("\n") == 1
+    unknown = run(capsys, "db", "check", "--against", f"mysql://laurel:{SECRET}@db/laurel")
+    assert unknown.code == 1
+    assert "is neither sqlite:///path nor postgresql://" in unknown.err
+    assert SECRET not in unknown.err
+    assert unknown.err.count("\n") == 1
