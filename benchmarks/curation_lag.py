@@ -44,10 +44,9 @@ def token(n: int) -> str:
 
 
 async def _open(url: str) -> Any:
-    from bot.settings import DatabaseSettings
     from bot.store import backends
 
-    return await backends.open_database(DatabaseSettings(url=url))
+    return await backends.open_database(url)
 
 
 # -- the writer process -----------------------------------------------------------------------

@@ -79,7 +79,12 @@ async def _open_url(
     except ValidationError as exc:
         reason = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
         raise LaurelError(f"laurel db: {reason}") from None
-    return await backends.open_database(where, create=create, clock=clock_of(args))
+    return await backends.open_database(
+        where.target,
+        create=create,
+        busy_timeout_ms=where.busy_timeout_ms,
+        clock=clock_of(args),
+    )
 
 
 async def _digests(db: Database, tables: Sequence[Table]) -> list[TableDigest]:

@@ -25,7 +25,7 @@ async def test_no_backup_job_on_postgresql(
     where = DatabaseSettings(url=postgres_url, backup_dir=tmp_path / "backups")
     settings = Settings(database=where, backups=BackupSettings(interval_hours=6, keep=3))
     scheduler = AsyncIOScheduler(timezone="UTC")
-    async with await backends.open_database(where) as db:
+    async with await backends.open_database(postgres_url) as db:
         with caplog.at_level(logging.INFO, logger="bot.backups"):
             job = schedule_backups(scheduler, db, settings, Metrics(), ManualClock(NOON))
     assert job is None

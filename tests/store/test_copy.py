@@ -13,7 +13,6 @@ import pytest
 
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
-from bot.settings import DatabaseSettings
 from bot.store import backends
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
@@ -28,7 +27,7 @@ NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 
 async def open_postgres(url: str) -> Database:
-    return await backends.open_database(DatabaseSettings(url=url))
+    return await backends.open_database(url)
 
 
 def next_id(table: str) -> Callable[[Connection], int]:

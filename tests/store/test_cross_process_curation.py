@@ -15,7 +15,6 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.domain.models import CatalogBatch, Venue
-from bot.settings import DatabaseSettings
 from bot.store import backends
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
@@ -31,13 +30,12 @@ BOUND_SECONDS = 10.0
 # The other process: a curator renames the paper through the one way in, then says when.
 CURATOR = """
 import asyncio, json, sys, time
-from bot.settings import DatabaseSettings
 from bot.store import backends
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 
 async def main(url, paper_id, title):
-    async with await backends.open_database(DatabaseSettings(url=url)) as db:
+    async with await backends.open_database(url) as db:
         stored = await PaperRepository(db).get(paper_id)
         edited = stored.paper.model_copy(update={"title": title})
         await CatalogRepository(db).replace_paper(paper_id, edited, actor="curator:7")
@@ -61,7 +59,7 @@ async def curate_elsewhere(url: str, paper_id: int, title: str) -> float:
 async def test_a_write_in_another_process_reaches_show_at_once_and_search_by_following(
     postgres_url: str,
 ) -> None:
-    async with await backends.open_database(DatabaseSettings(url=postgres_url)) as db:
+    async with await backends.open_database(postgres_url) as db:
         catalog = CatalogRepository(db)
         await catalog.apply(
             CatalogBatch(venues=(Venue(key="icml", name="ICML"),)), actor="t", policy="update"
