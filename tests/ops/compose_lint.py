@@ -157,7 +157,8 @@ def secret_problems(doc: Mapping[str, Any]) -> list[str]:
 
 def database_problems(doc: Mapping[str, Any]) -> list[str]:
     """The database: a pinned image, a named volume, a pg_isready health check; every Laurel
-    service waits for it to be healthy, checks its own health and restarts."""
+    service is built from this repository's Dockerfile, waits for the database to be healthy,
+    checks its own health and restarts."""
     services = doc.get("services", {})
     databases = [n for n, s in services.items() if str(s.get("image", "")).startswith("postgres")]
     if len(databases) != 1:
@@ -176,6 +177,11 @@ def database_problems(doc: Mapping[str, Any]) -> list[str]:
     if "pg_isready" not in (test if isinstance(test, str) else " ".join(test)):
         problems.append(f"{name}: no pg_isready health check")
     for laurel, service in laurel_services(doc).items():
+        build = service.get("build")
+        context = build.get("context") if isinstance(build, Mapping) else build
+        dockerfile = build.get("dockerfile", "Dockerfile") if isinstance(build, Mapping) else None
+        if context != "." or (dockerfile or "Dockerfile") != "Dockerfile":
+            problems.append(f"{laurel}: not built from this repository's Dockerfile")
         depends = service.get("depends_on", {})
         if (
             not isinstance(depends, Mapping)

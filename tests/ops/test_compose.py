@@ -145,8 +145,12 @@ def test_the_database_runs_the_major_version_the_tests_run() -> None:
         (lambda d: _service(d, B).pop("depends_on"), "does not wait for postgres"),
         (lambda d: _service(d, B).pop("healthcheck"), "is not `laurel health`"),
         (lambda d: _service(d, A).pop("restart"), "restart policy None"),
+        (lambda d: _service(d, B).pop("build"), "not built from this repository's Dockerfile"),
+        (lambda d: _service(d, B).update(build={"context": "other"}), "not built from"),
     ],
-    ids=["latest", "major", "no-healthcheck", "bind-mount", "list", "none", "health", "restart"],
+    ids=str.split(
+        "latest major no-healthcheck bind-mount list none health restart no-build elsewhere"
+    ),
 )
 def test_the_database_check_catches(edit: Callable[[Doc], object], problem: str) -> None:
     problems = database_problems(changed(edit))
