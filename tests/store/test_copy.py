@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.catalog.bundled import load_bundled_into
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
 from bot.store import backends
@@ -126,3 +127,20 @@ async def test_a_schema_without_a_table_is_refused(source: Database, postgres_ur
         row = await target.fetchone("SELECT count(*) FROM papers")
         assert row is not None
         assert row[0] == 0  # nothing of it was written
+
+
+async def test_a_moved_deployment_starts_as_it_left_off(
+    source: Database, postgres_url: str
+) -> None:
+    """What `laurel run` does first on the copy (bring the bundled catalogue up to date) finds
+    nothing to do: the copy carries the bot's state, so nothing is imported twice, and the
+    bundle policy (a full pass, as a new release would run) keeps the curator's removal."""
+    snapshot = await source.snapshot(read_snapshot)
+    removed = snapshot.rows["removed_papers"]
+    async with await open_postgres(postgres_url) as target:
+        await target.write(lambda conn: copy_into(conn, snapshot))
+        assert await load_bundled_into(target, only_if_empty=True) is None
+        plan = await load_bundled_into(target)
+        assert plan is not None
+        assert plan.count("add", "paper") == 0
+        assert [tuple(r) for r in await target.fetchall("SELECT * FROM removed_papers")] == removed
