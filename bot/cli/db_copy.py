@@ -132,7 +132,8 @@ def render(
 
 def _line(width: int, table: str, *cells: str) -> str:
     rows_a, rows_b, sha_a, sha_b, verdict = cells
-    return f"{table:<{width}}  {rows_a:>15}  {rows_b:>15}  {sha_a:<17}  {sha_b:<17}  {verdict}"
+    line = f"{table:<{width}}  {rows_a:>15}  {rows_b:>15}  {sha_a:<17}  {sha_b:<17}  {verdict}"
+    return line.rstrip()
 
 
 def without_password(url: str) -> str:
