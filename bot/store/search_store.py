@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from bot.store.database import SqliteDatabase
-from bot.store.sql import Connection, Database, SqliteConnection
+from bot.store.sql import Connection, Database, SqliteConnection, engine_errors
 
 if TYPE_CHECKING:  # psycopg comes with the postgresql extra
     from bot.store.postgres.connection import PgConnection
@@ -30,14 +30,7 @@ SNAPSHOT = {
 
 def store_errors() -> tuple[type[Exception], ...]:
     """What the store raises when it cannot answer (I/O, a lost server), on either engine."""
-    found: list[type[Exception]] = [sqlite3.Error]
-    try:
-        import psycopg
-    except ImportError:  # the postgresql extra is not installed: SQLite alone
-        pass
-    else:
-        found.append(psycopg.Error)
-    return tuple(found)
+    return engine_errors("Error")
 
 
 def connect(store: Store, *, same_thread: bool = True) -> Connection:

@@ -66,16 +66,22 @@ class SqliteConnection(sqlite3.Connection):
     dialect: Literal["sqlite"] = "sqlite"
 
 
-def integrity_errors() -> tuple[type[Exception], ...]:
-    """The exceptions of a broken constraint (unique, check, foreign key) on either engine."""
-    found: list[type[Exception]] = [sqlite3.IntegrityError]
+def engine_errors(name: str) -> tuple[type[Exception], ...]:
+    """The exception class `name` (`Error`, `IntegrityError`: both drivers spell them alike) of
+    each engine whose driver is installed: sqlite3's, and psycopg's with the postgresql extra."""
+    found: list[type[Exception]] = [getattr(sqlite3, name)]
     try:
         import psycopg
     except ImportError:  # the postgresql extra is not installed: SQLite alone
         pass
     else:
-        found.append(psycopg.IntegrityError)
+        found.append(getattr(psycopg, name))
     return tuple(found)
+
+
+def integrity_errors() -> tuple[type[Exception], ...]:
+    """The exceptions of a broken constraint (unique, check, foreign key) on either engine."""
+    return engine_errors("IntegrityError")
 
 
 T = TypeVar("T")
