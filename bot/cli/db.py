@@ -14,6 +14,7 @@ from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
+from bot.store.backends import shown
 from bot.store.backup_files import restore
 from bot.store.links import LinkRepository
 
@@ -53,7 +54,7 @@ async def init_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args) as db:
         plan = await load_bundled_into(db)
     assert plan is not None
-    print(f"{settings.database.path}: bundled catalogue loaded ({plan.summary()})")
+    print(f"{shown(settings.database.target)}: bundled catalogue loaded ({plan.summary()})")
     return 0
 
 
@@ -62,7 +63,7 @@ async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
         version = await db.schema_version()
         # A new release's bundled records, without undoing what curators did (see bundled.py).
         plan = await load_bundled_into(db, only_if_empty=True)
-    print(f"{settings.database.path}: schema version {version}, up to date")
+    print(f"{shown(settings.database.target)}: schema version {version}, up to date")
     if plan is not None:
         print(f"bundled catalogue brought up to date ({plan.summary()})")
     return 0

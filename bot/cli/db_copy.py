@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
@@ -17,6 +16,7 @@ from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import DatabaseSettings, Settings
 from bot.store import backends
+from bot.store.backends import without_password
 from bot.store.copy import copy_into, mismatches, read_snapshot
 from bot.store.sql import Database
 from bot.store.table_digests import Table, TableDigest, digests, sqlite_tables
@@ -134,16 +134,6 @@ def _line(width: int, table: str, *cells: str) -> str:
     rows_a, rows_b, sha_a, sha_b, verdict = cells
     line = f"{table:<{width}}  {rows_a:>15}  {rows_b:>15}  {sha_a:<17}  {sha_b:<17}  {verdict}"
     return line.rstrip()
-
-
-def without_password(url: str) -> str:
-    """`url` with its password (if any) left out, fit for a message or a log."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = f"{parts.username}@" if parts.username else ""
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=user + host))
 
 
 def use_pg_dump(url: str, stamp: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot.domain.clock import Clock
 from bot.store.errors import StoreError
@@ -48,3 +49,24 @@ def instance_lock(target: str | Path, *, shared: bool) -> AbstractContextManager
     from bot.store.lock import InstanceLock
 
     return InstanceLock(target, shared=shared)
+
+
+def without_password(url: str) -> str:
+    """`url` with its password (in the authority or as a `password=` parameter) left out, fit
+    for a message or a log."""
+    parts = urlsplit(url)
+    query = "&".join(
+        p for p in parts.query.split("&") if p and not p.lower().startswith("password=")
+    )
+    netloc = parts.netloc
+    if parts.password is not None:
+        user = f"{parts.username}@" if parts.username else ""
+        netloc = user + parts.netloc.rpartition("@")[2]
+    # Put together by hand: urlunsplit drops the `//` of an empty host (postgresql:///laurel).
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+
+
+def shown(target: str | Path) -> str:
+    """The database `target` names, as a message shows it: a file's path, a URL's password left
+    out."""
+    return without_password(target) if isinstance(target, str) else str(target)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +27,7 @@ import psycopg
 
 from bot.domain.clock import Clock, SystemClock
 from bot.errors import StoreError
+from bot.store.backends import without_password
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
 from bot.store.postgres.errors import lost, refused, retryable, server_error
@@ -46,12 +46,6 @@ WRITE_LOCK = 0x4C61_7572_656C_0002  # "Laurel", 2
 # connection lost at COMMIT whether it committed. One round trip (the simple query protocol).
 _BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}), pg_current_xact_id()::text"
 ATTEMPTS = 6  # a write's tries, ~3 s of back-off in all: a server restart fits in it
-_PASSWORD = re.compile(r"(://[^:/?#@]*):[^@/?#]*@")
-
-
-def redacted(url: str) -> str:
-    """`url` without its password, for messages and logs."""
-    return _PASSWORD.sub(r"\1@", url)
 
 
 class PostgresDatabase(Database):
@@ -73,7 +67,7 @@ class PostgresDatabase(Database):
 
     @property
     def where(self) -> str:
-        return redacted(self.url)
+        return without_password(self.url)
 
     @classmethod
     async def connect(
