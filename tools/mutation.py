@@ -71,6 +71,8 @@ WRITE_TESTS = (
     "tests/store/test_catalog_writer.py",
     "tests/store/test_catalog_edits.py",
     "tests/store/test_audit.py",
+    "tests/store/test_paper_fields.py",
+    "tests/store/test_catalog_clock.py",
     "tests/catalog/test_curate_fuzz.py",
     "tests/catalog/test_import_end_to_end.py",
     "tests/catalog/test_bundled.py",
