@@ -103,8 +103,9 @@ async def test_conflicting_identifiers_reject_the_record_and_leave_nothing(
         actor="t",
         policy="update",
     )
-    assert len(plan.rejected) == 1
-    assert "is paper #" in plan.rejected[0].reason
+    (rejected,) = plan.rejected
+    assert rejected.reason == "arXiv:2101.00001 is paper #1 but DOI 10.1000/two is paper #2"
+    assert (rejected.key, rejected.params) == ("identifiers", {"arxiv": 1, "doi": 2})
     # Neither the 2023 edition made on the way nor any audit row survives the rejection.
     assert await db.fetchall("SELECT * FROM editions WHERE year = 2023") == []
     assert await _count(db, "audit") == audit_before
