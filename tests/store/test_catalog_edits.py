@@ -270,3 +270,27 @@ async def test_under_bundle_a_curators_word_on_a_complete_author_list_stays(
     again = await papers.by_arxiv("2101.00001")
     assert again is not None
     assert (again.paper.authors, again.paper.authors_incomplete) == (("A. One",), False)
+
+
+async def test_an_edit_that_takes_another_papers_arxiv_id_is_refused_and_leaves_nothing(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    await catalog.apply(
+        batch(award("First", arxiv="2101.00001"), award("Second", arxiv="2101.00002")),
+        actor="a",
+        policy="update",
+    )
+    second = await papers.by_arxiv("2101.00002")
+    assert second is not None
+    _, before = await audit.history(limit=1)
+    taken = Paper(title="Conflicting Title", arxiv="2101.00001")
+    plan = await catalog.replace_paper(second.id, taken, actor="a")
+    assert [(r.where, r.key, r.params) for r in plan.rejected] == [
+        (f"paper #{second.id}", "conflict", {})
+    ]
+    assert plan.changes == []
+    _, after = await audit.history(limit=1)
+    assert after == before
+    assert await papers.search("conflicting") == []  # nor is it indexed as it would have been
+    assert [p.id for p in await papers.search("second")] == [second.id]

@@ -107,15 +107,41 @@ async def test_conflicting_identifiers_reject_the_record_and_leave_nothing(
     (rejected,) = plan.rejected
     assert rejected.reason == "arXiv:2101.00001 is paper #1 but DOI 10.1000/two is paper #2"
     assert (rejected.key, rejected.params) == ("identifiers", {"arxiv": 1, "doi": 2})
-    # Neither the 2023 edition made on the way nor any audit row survives the rejection.
+    # Neither the 2023 edition made on the way nor any audit row survives the rejection, nor
+    # does the plan report that edition as added.
     assert await db.fetchall("SELECT * FROM editions WHERE year = 2023") == []
+    assert plan.changes == []
     assert await _count(db, "audit") == audit_before
 
 
-async def test_unknown_venue_is_rejected_with_the_known_ones(catalog: CatalogRepository) -> None:
+async def test_unknown_venue_is_rejected_with_the_known_ones(
+    db: Database, catalog: CatalogRepository
+) -> None:
     plan = await catalog.apply(batch(award("X", venue="cvpr")), actor="t", policy="update")
     assert plan.count("add") == 0
     assert "unknown venue 'cvpr' (known: icml, neurips)" in plan.rejected[0].reason
+    await db.write(lambda conn: conn.execute("DELETE FROM venues"))
+    empty = await catalog.apply(batch(award("X")), actor="t", policy="update")
+    assert [r.reason for r in empty.rejected] == ["unknown venue 'icml' (known: none yet)"]
+
+
+async def test_a_paper_written_twice_in_one_batch_is_found_by_its_last_version(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    await catalog.apply(
+        batch(
+            award("Preprint Wording", arxiv="2101.00001v1"),
+            award("Published Wording", arxiv="2101.00001v2", venue="neurips"),
+            award("Another Paper", abstract="Unrelated."),
+        ),
+        actor="t",
+        policy="update",
+    )
+    (found,) = await papers.search("published wording")
+    assert found.paper.arxiv == "2101.00001"
+    assert await papers.search("preprint") == []
+    assert [p.paper.title for p in await papers.search("unrelated")] == ["Another Paper"]
 
 
 async def test_fill_policy_keeps_stored_values_and_records_the_other_as_alternative(
