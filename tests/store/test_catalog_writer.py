@@ -185,6 +185,18 @@ async def test_update_policy_replaces_given_values_and_keeps_the_rest(
     assert paper.paper.abstract == "Kept."
 
 
+async def test_new_affiliations_beside_the_same_authors_are_written(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    first = award("Paper", arxiv="2101.00001", authors=["A"], affiliations=["X"])
+    await catalog.apply(batch(first), actor="t", policy="update")
+    more = award("Paper", arxiv="2101.00001", authors=["A"], affiliations=["X", "Y"])
+    plan = await catalog.apply(batch(more), actor="t", policy="update")
+    assert [c.fields for c in plan.changes if c.entity == "paper"] == [("affiliations",)]
+    (paper,) = await PaperRepository(db).search("Paper")
+    assert (paper.paper.authors, paper.paper.affiliations) == (("A",), ("X", "Y"))
+
+
 async def test_second_identical_write_changes_nothing(
     db: Database, catalog: CatalogRepository
 ) -> None:
