@@ -100,18 +100,23 @@ async def test_conflicting_identifiers_reject_the_record_and_leave_nothing(
     )
     audit_before = await _count(db, "audit")
     plan = await catalog.apply(
-        batch(award("Both", arxiv="2101.00001", doi="10.1000/two", year=2023)),
+        CatalogBatch(
+            editions=(Edition(venue="icml", year=2022),),
+            awards=(award("Both", arxiv="2101.00001", doi="10.1000/two", year=2023),),
+        ),
         actor="t",
         policy="update",
     )
     (rejected,) = plan.rejected
     assert rejected.reason == "arXiv:2101.00001 is paper #1 but DOI 10.1000/two is paper #2"
     assert (rejected.key, rejected.params) == ("identifiers", {"arxiv": 1, "doi": 2})
-    # Neither the 2023 edition made on the way nor any audit row survives the rejection, nor
-    # does the plan report that edition as added.
+    # Neither the 2023 edition made on the way nor its audit row survives the rejection, nor
+    # does the plan report it as added; the 2022 edition before it in the batch stays.
     assert await db.fetchall("SELECT * FROM editions WHERE year = 2023") == []
-    assert plan.changes == []
-    assert await _count(db, "audit") == audit_before
+    assert [(c.action, c.entity, c.label) for c in plan.changes] == [
+        ("add", "edition", "icml 2022")
+    ]
+    assert await _count(db, "audit") == audit_before + 1
 
 
 async def test_unknown_venue_is_rejected_with_the_known_ones(
@@ -423,10 +428,10 @@ async def test_each_record_added_is_labelled_and_audited_as_written(
         actor="t",
         policy="update",
     )
-    assert [(c.action, c.entity, c.label) for c in plan.changes] == [
-        ("add", "edition", "icml 2025"),
-        ("add", "paper", f"“{title[:60]}”"),
-        ("add", "award", f"icml 2025 outstanding: {title[:60]}"),
+    assert [(c.action, c.entity, c.label, c.fields) for c in plan.changes] == [
+        ("add", "edition", "icml 2025", ()),
+        ("add", "paper", f"“{title[:60]}”", ()),
+        ("add", "award", f"icml 2025 outstanding: {title[:60]}", ()),
     ]
     entries = await AuditRepository(db).in_batch(plan.batch)
     edition, paper, added = entries
@@ -447,6 +452,17 @@ async def test_each_record_added_is_labelled_and_audited_as_written(
     assert [(c.action, c.entity, c.label) for c in changed.changes] == [
         ("change", "edition", "icml 2025")
     ]
+
+
+async def test_the_audit_keeps_text_as_written_not_escaped(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(batch(award("门控注意力", abstract="旧")), actor="t", policy="update")
+    await catalog.apply(batch(award("门控注意力", abstract="新")), actor="t", policy="update")
+    row = await db.fetchone("SELECT before, after FROM audit WHERE action = 'merge'")
+    assert row is not None
+    assert '"abstract": "旧"' in row["before"]
+    assert '"abstract": "新"' in row["after"]
 
 
 async def test_fill_keeps_an_editions_and_an_awards_disagreement_with_their_source(
