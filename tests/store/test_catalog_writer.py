@@ -307,11 +307,11 @@ async def test_a_bundle_write_leaves_what_anyone_else_set_on_every_kind_of_recor
         actor="bundled",
         policy="bundle",
     )
-    assert [(c.action, c.entity, c.fields) for c in plan.changes] == [
-        ("change", "venue", ("full_name",)),
-        ("change", "edition", ("submissions",)),
-        ("merge", "paper", ("authors",)),
-        ("unchanged", "award", ()),
+    assert [(c.action, c.entity, c.label, c.fields) for c in plan.changes] == [
+        ("change", "venue", "ICML 2", ("full_name",)),
+        ("change", "edition", "icml 2025", ("submissions",)),
+        ("merge", "paper", "“Gated Attention” arXiv:2505.06708", ("authors",)),
+        ("unchanged", "award", "icml 2025 outstanding: Gated Attention", ()),
     ]
     venue = await db.fetchone("SELECT name, full_name FROM venues WHERE key = 'icml'")
     edition = await db.fetchone("SELECT city, submissions FROM editions")
