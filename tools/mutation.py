@@ -306,7 +306,10 @@ def touching(module: Module, names: Iterable[str]) -> set[str]:
     return chosen
 
 
-SQL_START = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA)\b|\s*\w+ = \?", re.I)
+SQL_START = re.compile(
+    r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA|SAVEPOINT|ROLLBACK|RELEASE)\b|\s*\w+ = \?",
+    re.I,
+)
 
 
 def _sql_same(old: str, new: str) -> bool:
