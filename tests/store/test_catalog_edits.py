@@ -242,9 +242,9 @@ async def test_what_a_curator_removed_stays_removed_under_bundle_and_is_refused_
 
 
 async def test_a_bundle_write_finds_a_paper_a_curator_renamed_by_its_former_title(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(batch(award("Old Title")), actor="bundled", policy="update")
     (found,) = await papers.search("old title")
     renamed = found.paper.model_copy(update={"title": "New Title"})
@@ -285,9 +285,9 @@ async def test_under_bundle_a_curators_word_on_a_complete_author_list_stays(
 
 
 async def test_an_edit_that_takes_another_papers_arxiv_id_is_refused_and_leaves_nothing(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers, audit = PaperRepository(db), AuditRepository(db)
+    papers, audit = await searching.papers(), AuditRepository(db)
     await catalog.apply(
         batch(award("First", arxiv="2101.00001"), award("Second", arxiv="2101.00002")),
         actor="a",

@@ -9,6 +9,7 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper, So
 from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
 from tests.support.searching import Searching
 
@@ -141,9 +142,9 @@ async def test_unknown_venue_is_rejected_with_the_known_ones(
 
 
 async def test_a_paper_written_twice_in_one_batch_is_found_by_its_last_version(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(
             award("Preprint Wording", arxiv="2101.00001v1"),
@@ -201,14 +202,14 @@ async def test_update_policy_replaces_given_values_and_keeps_the_rest(
 
 
 async def test_new_affiliations_beside_the_same_authors_are_written(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
     first = award("Paper", arxiv="2101.00001", authors=["A"], affiliations=["X"])
     await catalog.apply(batch(first), actor="t", policy="update")
     more = award("Paper", arxiv="2101.00001", authors=["A"], affiliations=["X", "Y"])
     plan = await catalog.apply(batch(more), actor="t", policy="update")
     assert [c.fields for c in plan.changes if c.entity == "paper"] == [("affiliations",)]
-    (paper,) = await PaperRepository(db).search("Paper")
+    (paper,) = await (await searching.papers()).search("Paper")
     assert (paper.paper.authors, paper.paper.affiliations) == (("A",), ("X", "Y"))
 
 
@@ -385,9 +386,9 @@ async def test_a_confirmed_addition_of_a_stored_paper_is_refused_naming_it(
 
 
 async def test_a_title_a_merge_changes_is_how_the_paper_is_found_and_searched_after(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(batch(award("Old Name", arxiv="2101.00001v3")), actor="t", policy="update")
     plan = await catalog.apply(
         batch(award("Brand New Name", arxiv="2101.00001v1")), actor="t", policy="update"
