@@ -48,7 +48,7 @@ from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
@@ -124,7 +124,7 @@ class LaurelBot(commands.Bot):
         # A derived index that follows the store (bot/store/search_index.py); started in
         # setup_hook, FTS5 answering until it is ready.
         self.search_index: SearchIndex | None = None
-        if settings.search.engine == "tantivy":
+        if settings.search.engine == "tantivy" and isinstance(db, SqliteDatabase):
             where = settings.search.index_for(db.path, settings.discord.shards)
             self.search_index = SearchIndex(db.path, where)
         self.papers = PaperRepository(db, self.institutions, self.search_index)

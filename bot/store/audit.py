@@ -7,10 +7,10 @@ row, written by `CatalogRepository.revert`.
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.domain.audit import AuditEntry
 from bot.store.database import Database
+from bot.store.sql import Row
 
 _COLUMNS = "id, at, actor, batch, action, entity, entity_id, before, after"
 # A paper's history is its own rows and those of the awards it holds.
@@ -76,7 +76,7 @@ class AuditRepository:
         return [_entry(r) for r in found], int(total[0]) if total else 0
 
 
-def _entry(row: sqlite3.Row) -> AuditEntry:
+def _entry(row: Row) -> AuditEntry:
     return AuditEntry(
         id=int(row["id"]),
         at=row["at"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sqlite3
 
 from bot.store.database import Database
+from bot.store.sql import Connection
 
 _LEASE = "lease:"
 
@@ -21,7 +21,7 @@ class BotStateRepository:
         return None if row is None else str(row["value"])
 
     async def put(self, key: str, value: str) -> None:
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Connection) -> None:
             _put(conn, key, value)
 
         await self._db.write(write)
@@ -37,7 +37,7 @@ class BotStateRepository:
         """
         key = _LEASE + name
 
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             row = conn.execute("SELECT value FROM bot_state WHERE key = ?", (key,)).fetchone()
             if row is not None:
                 held = json.loads(row[0])
@@ -53,7 +53,7 @@ class BotStateRepository:
     async def release_lease(self, name: str, holder: str) -> None:
         """Give `name` up, if `holder` holds it (a lease taken over since is left alone)."""
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Connection) -> None:
             conn.execute(
                 "DELETE FROM bot_state WHERE key = ? AND json_extract(value, '$.holder') = ?",
                 (_LEASE + name, holder),
@@ -62,7 +62,7 @@ class BotStateRepository:
         await self._db.write(write)
 
 
-def _put(conn: sqlite3.Connection, key: str, value: str) -> None:
+def _put(conn: Connection, key: str, value: str) -> None:
     conn.execute(
         """
         INSERT INTO bot_state (key, value) VALUES (?, ?)

@@ -10,7 +10,6 @@ write (`RecordWriter` does both); removal is soft, so that an undo can bring a r
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -21,6 +20,7 @@ from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.catalog_writer import CatalogWriter
 from bot.store.record_writer import Rejected
+from bot.store.sql import Connection
 
 Removable = Literal["paper", "award"]
 # entity -> table, stored fields, key column
@@ -159,7 +159,7 @@ def _blank(value: Any) -> Any:
 
 
 def run_edit(
-    conn: sqlite3.Connection,
+    conn: Connection,
     write: Callable[[EditWriter], None],
     context: WriteContext,
     *,

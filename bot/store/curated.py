@@ -8,14 +8,12 @@ audit holds every such change with the record before and after, so it is asked, 
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.domain.text import title_key
+from bot.store.sql import Connection
 
 
-def curated_fields(
-    conn: sqlite3.Connection, entity: str, entity_id: str, actor: str
-) -> frozenset[str]:
+def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) -> frozenset[str]:
     """The fields of a record that anyone but `actor` ever set (all of them if they made it)."""
     fields: set[str] = set()
     for before, after in conn.execute(
@@ -31,7 +29,7 @@ def curated_fields(
     return frozenset(fields)
 
 
-def renamed_papers(conn: sqlite3.Connection, actor: str) -> dict[str, list[int]]:
+def renamed_papers(conn: Connection, actor: str) -> dict[str, list[int]]:
     """Papers someone but `actor` renamed, by the key of each title they had before."""
     renamed: dict[str, list[int]] = {}
     for row in conn.execute(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from bot.domain.models import AwardKind, Coverage, Edition, Venue
 from bot.store import rows
 from bot.store.database import Database
 from bot.store.model_cache import ModelCache
+from bot.store.sql import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +89,9 @@ class EditionRepository:
         return [AwardTally(r["year"], AwardKind(r["kind"]), r["awards"]) for r in found]
 
 
-def _venue(r: sqlite3.Row) -> Venue:
+def _venue(r: Row) -> Venue:
     return rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS))
 
 
-def _edition(r: sqlite3.Row) -> Edition:
+def _edition(r: Row) -> Edition:
     return rows.edition_model(r["venue"], r["year"], rows.from_row(r, rows.EDITION_FIELDS))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -28,6 +27,7 @@ from bot.store.search_sql import (
     fts_hits,
     fts_params,
 )
+from bot.store.sql import Connection, Row
 
 _PAPER_COLUMNS = """
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
@@ -223,7 +223,7 @@ class PaperRepository(LeaderboardQueries):
         scope: Scope,
         limit: int,
         offset: int,
-        load: Callable[[sqlite3.Connection, list[int]], list[T]],
+        load: Callable[[Connection, list[int]], list[T]],
     ) -> list[T] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread; None when FTS5 is to answer."""
@@ -251,7 +251,7 @@ class PaperRepository(LeaderboardQueries):
         by_id = {paper.id: paper for paper in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
-    def _papers_now(self, conn: sqlite3.Connection, paper_ids: list[int]) -> list[StoredPaper]:
+    def _papers_now(self, conn: Connection, paper_ids: list[int]) -> list[StoredPaper]:
         """`by_ids` on a connection of the calling thread's (a searcher thread's)."""
         if not paper_ids:
             return []
@@ -352,7 +352,7 @@ class PaperRepository(LeaderboardQueries):
         return [self._models.get(r, _stored_paper) for r in found]
 
 
-def _choices_now(conn: sqlite3.Connection, paper_ids: list[int]) -> list[PaperChoice]:
+def _choices_now(conn: Connection, paper_ids: list[int]) -> list[PaperChoice]:
     """Autocomplete's choices for these ids, in this order, on the calling thread's connection."""
     if not paper_ids:
         return []
@@ -361,7 +361,7 @@ def _choices_now(conn: sqlite3.Connection, paper_ids: list[int]) -> list[PaperCh
     return [by_id[i] for i in paper_ids if i in by_id]
 
 
-def _stored_paper(r: sqlite3.Row) -> StoredPaper:
+def _stored_paper(r: Row) -> StoredPaper:
     return StoredPaper(
         id=int(r["id"]),
         paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
@@ -382,7 +382,7 @@ def _stored_paper(r: sqlite3.Row) -> StoredPaper:
     )
 
 
-def _award_ref(r: sqlite3.Row) -> AwardRef:
+def _award_ref(r: Row) -> AwardRef:
     alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
     return AwardRef(
         venue=r["venue"],

@@ -14,6 +14,7 @@ from bot.domain.plan import Action, Change, Entity
 from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.curated import curated_fields
+from bot.store.sql import Connection
 
 
 class Rejected(Exception):
@@ -34,7 +35,7 @@ class RecordWriter:
     """Writes records one by one inside the open transaction, each under a savepoint, and keeps
     what became of them (`changes`, `rejected`) for the write's `Plan`."""
 
-    def __init__(self, conn: sqlite3.Connection, context: WriteContext) -> None:
+    def __init__(self, conn: Connection, context: WriteContext) -> None:
         self.conn = conn
         self.context = context
         self.changes: list[Change] = []

@@ -15,11 +15,11 @@ queries read `audit` up to that counter; the reading side stays as it is.)
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bot.store.search import prefixes, tokens
+from bot.store.sql import Connection, Row
 
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
 # one term answers "an award at this venue, in this year, of this kind" for any of them given.
@@ -43,12 +43,12 @@ def area_token(area: str) -> str:
     return f"area:{area}"
 
 
-def generation(conn: sqlite3.Connection) -> int:
+def generation(conn: Connection) -> int:
     """The id of the latest audit row: which catalogue write the store is at."""
     return int(conn.execute("SELECT ifnull(max(id), 0) FROM audit").fetchone()[0])
 
 
-def changed_papers(conn: sqlite3.Connection, since: int, until: int) -> set[int]:
+def changed_papers(conn: Connection, since: int, until: int) -> set[int]:
     """The papers whose document or filters changed after generation `since`, up to `until`."""
     found = conn.execute(
         """
@@ -63,9 +63,7 @@ def changed_papers(conn: sqlite3.Connection, since: int, until: int) -> set[int]
     return {int(r[0]) for r in found}
 
 
-def documents(
-    conn: sqlite3.Connection, ids: Iterable[int] | None = None
-) -> Iterator[SearchDocument]:
+def documents(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[SearchDocument]:
     """The live papers (all, or those of `ids` that are live) as the index holds them."""
     wanted = None
     if ids is not None:
@@ -95,7 +93,7 @@ def documents(
         yield _document(row, memo)
 
 
-def _document(row: sqlite3.Row, memo: dict[str, str]) -> SearchDocument:
+def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
     words = {
         "title": tokens(row["title"]),

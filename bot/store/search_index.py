@@ -38,6 +38,7 @@ from bot.store import search_docs
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
 from bot.store.search_query import build_query, schema
+from bot.store.sql import Connection, SqliteConnection
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,7 +77,7 @@ class SearchIndex:
         self._dirty = False
         # Each searcher thread's own read-only connection to the store (`search_then`).
         self._readers = threading.local()
-        self._opened: list[sqlite3.Connection] = []
+        self._opened: list[SqliteConnection] = []
         self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
@@ -168,12 +169,13 @@ class SearchIndex:
 
     # -- the worker's side ------------------------------------------------------------------
 
-    def _connect(self, *, same_thread: bool = True) -> sqlite3.Connection:
+    def _connect(self, *, same_thread: bool = True) -> SqliteConnection:
         conn = sqlite3.connect(
             f"file:{self.store}?mode=ro",
             uri=True,
             isolation_level=None,
             check_same_thread=same_thread,
+            factory=SqliteConnection,
         )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 5000")
@@ -305,7 +307,7 @@ class SearchIndex:
     async def search_then(
         self,
         parsed: Parsed,
-        load: Callable[[sqlite3.Connection, list[int]], T],
+        load: Callable[[Connection, list[int]], T],
         *,
         venue: str | None = None,
         year: int | None = None,
@@ -329,9 +331,9 @@ class SearchIndex:
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 
-    def _reader(self) -> sqlite3.Connection:
+    def _reader(self) -> SqliteConnection:
         """This searcher thread's read-only connection to the store, opened at its first use."""
-        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        conn: SqliteConnection | None = getattr(self._readers, "conn", None)
         if conn is None:
             conn = self._connect(same_thread=False)  # closed by `close`, from another thread
             conn.execute("PRAGMA query_only = ON")
@@ -374,7 +376,7 @@ class _Stopped(Exception):
     """A catch-up interrupted because the index is closing; what it did is rolled back."""
 
 
-def _mark(conn: sqlite3.Connection, generation: int) -> str | None:
+def _mark(conn: Connection, generation: int) -> str | None:
     """What the audit row `generation` says: an index of another history is not followed."""
     row = conn.execute(
         "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)

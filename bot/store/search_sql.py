@@ -4,8 +4,9 @@ engine when Laurel runs without the index), and what autocomplete loads for a ch
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
+
+from bot.store.sql import Row
 
 # bm25 weights per column: title, authors, affiliations, summaries, abstract.
 RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
@@ -78,7 +79,7 @@ def fts_params(query: str, scope: Scope, limit: int, offset: int) -> dict[str, o
     }
 
 
-def choices(found: list[sqlite3.Row]) -> list[PaperChoice]:
+def choices(found: list[Row]) -> list[PaperChoice]:
     result = []
     for r in found:
         venue_name, year = json.loads(r["latest"]) if r["latest"] else (None, None)

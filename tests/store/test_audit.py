@@ -13,11 +13,12 @@ from bot.store.catalog_edits import UndoRefused
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.sql import Connection
 from tests.store.conftest import award, batch
 
 
 async def _paper_row(db: Database, paper_id: int) -> dict[str, object]:
-    def read(conn: sqlite3.Connection) -> dict[str, object]:
+    def read(conn: Connection) -> dict[str, object]:
         row = dict(conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone())
         row["authors"] = [
             r[0]

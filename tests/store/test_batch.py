@@ -12,14 +12,15 @@ import pytest
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
 from bot.store.errors import WriteRefused
+from bot.store.sql import Connection
 
 
 async def make_table(db: Database) -> None:
     await db.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER PRIMARY KEY)"))
 
 
-def insert(n: int) -> Callable[[sqlite3.Connection], int]:
-    def write(conn: sqlite3.Connection) -> int:
+def insert(n: int) -> Callable[[Connection], int]:
+    def write(conn: Connection) -> int:
         conn.execute("INSERT INTO t (n) VALUES (?)", (n,))
         return n * 10
 
@@ -52,7 +53,7 @@ async def test_one_write_that_raises_is_undone_alone(db: Database) -> None:
     await make_table(db)
     group = GroupCommit(db)
 
-    def half_then_fail(conn: sqlite3.Connection) -> int:
+    def half_then_fail(conn: Connection) -> int:
         conn.execute("INSERT INTO t (n) VALUES (100)")
         raise LookupError("no such subscription")
 

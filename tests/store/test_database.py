@@ -13,6 +13,7 @@ from bot.settings import DatabaseSettings
 from bot.store import migrations
 from bot.store.database import Database
 from bot.store.errors import refused
+from bot.store.sql import Connection
 from tests.support.clock import ManualClock
 
 
@@ -29,7 +30,7 @@ async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db
     # What the health check asks: a long import must not make a live bot look dead.
     started, release = threading.Event(), threading.Event()
 
-    def long_write(conn: sqlite3.Connection) -> None:
+    def long_write(conn: Connection) -> None:
         started.set()
         release.wait(10)
 
@@ -58,7 +59,7 @@ async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> N
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
-    def orphan(conn: sqlite3.Connection) -> None:
+    def orphan(conn: Connection) -> None:
         conn.execute("INSERT INTO editions (venue, year) VALUES ('nowhere', 2025)")
 
     with pytest.raises(sqlite3.IntegrityError):
@@ -72,7 +73,7 @@ async def test_reader_cannot_write(db: Database) -> None:
 
 
 async def test_failed_write_rolls_back_everything(db: Database) -> None:
-    def half(conn: sqlite3.Connection) -> None:
+    def half(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         raise RuntimeError("boom")
 
@@ -82,7 +83,7 @@ async def test_failed_write_rolls_back_everything(db: Database) -> None:
 
 
 async def test_rehearse_runs_the_write_then_rolls_it_back(db: Database) -> None:
-    def add(conn: sqlite3.Connection) -> int:
+    def add(conn: Connection) -> int:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         return int(conn.execute("SELECT count(*) FROM venues").fetchone()[0])
 
@@ -159,7 +160,7 @@ async def test_open_without_create_refuses_a_missing_file(tmp_path: Path) -> Non
 
 
 async def test_backup_and_integrity_check(db: Database, tmp_path: Path) -> None:
-    def add(conn: sqlite3.Connection) -> None:
+    def add(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
 
     await db.write(add)
@@ -169,7 +170,7 @@ async def test_backup_and_integrity_check(db: Database, tmp_path: Path) -> None:
 
 
 async def test_audit_log_is_append_only(db: Database) -> None:
-    def tamper(conn: sqlite3.Connection) -> None:
+    def tamper(conn: Connection) -> None:
         conn.execute(
             "INSERT INTO audit (at, actor, batch, action, entity, entity_id) "
             "VALUES ('t', 'a', 'b', 'add', 'venue', 'x')"
@@ -181,7 +182,7 @@ async def test_audit_log_is_append_only(db: Database) -> None:
 
 
 async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) -> None:
-    def corrupt(conn: sqlite3.Connection) -> None:
+    def corrupt(conn: Connection) -> None:
         # A row in the index whose content is gone: what a lost write would leave behind.
         conn.execute(
             "INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)"
@@ -208,7 +209,7 @@ async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
 
 
 async def test_an_error_that_is_no_refusal_stays_itself_and_rolls_back(db: Database) -> None:
-    def broken(conn: sqlite3.Connection) -> None:
+    def broken(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         conn.execute("INSERT INTO no_such_table VALUES (1)")
 
@@ -222,11 +223,11 @@ async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
 ) -> None:
     # SQLITE_FULL ends the transaction inside SQLite; the write path must not then fail on
     # its own ROLLBACK and hide why (tests/reliability has the whole case).
-    def cap(conn: sqlite3.Connection) -> None:
+    def cap(conn: Connection) -> None:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
 
-    def grow(conn: sqlite3.Connection) -> None:
+    def grow(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', ?)", ("x" * 200_000,))
 
     await db.snapshot(cap)

@@ -11,7 +11,7 @@ from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
+from bot.store.database import SqliteDatabase
 from bot.store.papers import PaperRepository
 from bot.store.search import match_query
 from bot.store.search_index import SearchIndex
@@ -21,7 +21,7 @@ Engine = Callable[[], Awaitable[PaperRepository]]
 
 
 @pytest.fixture(params=["fts5", "tantivy"])
-async def engine(request: pytest.FixtureRequest, db: Database) -> AsyncIterator[Engine]:
+async def engine(request: pytest.FixtureRequest, db: SqliteDatabase) -> AsyncIterator[Engine]:
     """Every search test, with FTS5 and with the derived index (which must behave alike)."""
     made: list[SearchIndex] = []
 
@@ -114,7 +114,7 @@ async def _seed(catalog: CatalogRepository) -> None:
 
 @pytest.mark.parametrize("text", NASTY)
 async def test_search_never_raises(
-    db: Database, catalog: CatalogRepository, text: str, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, text: str, engine: Engine
 ) -> None:
     await _seed(catalog)
     result = await (await engine()).search(text)
@@ -122,7 +122,7 @@ async def test_search_never_raises(
 
 
 async def test_title_match_ranks_above_abstract_match(
-    db: Database, catalog: CatalogRepository, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     titles = [p.paper.title for p in await (await engine()).search("attention")]
@@ -130,7 +130,7 @@ async def test_title_match_ranks_above_abstract_match(
 
 
 async def test_prefix_chinese_and_diacritics(
-    db: Database, catalog: CatalogRepository, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     papers = await engine()
@@ -143,7 +143,7 @@ async def test_prefix_chinese_and_diacritics(
 
 
 async def test_filters_by_venue_year_and_kind(
-    db: Database, catalog: CatalogRepository, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     papers = await engine()
@@ -155,7 +155,7 @@ async def test_filters_by_venue_year_and_kind(
     assert hit.awards[0].venue_name == "ICML"
 
 
-async def test_pagination(db: Database, catalog: CatalogRepository, engine: Engine) -> None:
+async def test_pagination(db: SqliteDatabase, catalog: CatalogRepository, engine: Engine) -> None:
     await catalog.apply(
         batch(*(award(f"Graph paper {i}") for i in range(15))), actor="t", policy="update"
     )
@@ -184,7 +184,7 @@ async def _seed_institutions(catalog: CatalogRepository) -> None:
     "typed", ["清华", "清華", "清華大學", "Tsinghua", "THU", "tsinghua university"]
 )
 async def test_any_name_of_an_institution_finds_its_papers(
-    db: Database, catalog: CatalogRepository, typed: str, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, typed: str, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = {p.paper.title for p in await (await engine()).search(typed)}
@@ -193,7 +193,7 @@ async def test_any_name_of_an_institution_finds_its_papers(
 
 
 async def test_naming_an_institution_only_adds_results(
-    db: Database, catalog: CatalogRepository, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = {p.paper.title for p in await (await engine()).search("thu")}
@@ -201,7 +201,7 @@ async def test_naming_an_institution_only_adds_results(
 
 
 async def test_an_institution_and_a_word_narrow_together(
-    db: Database, catalog: CatalogRepository, engine: Engine
+    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = [p.paper.title for p in await (await engine()).search("清华 sparse")]

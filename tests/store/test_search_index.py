@@ -21,15 +21,18 @@ from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
 from bot.store import search_docs, search_index
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from bot.store.papers import PaperRepository
 from bot.store.search import parse
 from bot.store.search_docs import SearchDocument
 from bot.store.search_index import SearchIndex
+from bot.store.sql import Connection
 from tests.store.conftest import award, batch
 
 
-async def _titles(db: Database, index: SearchIndex, text: str, **filters: object) -> list[str]:
+async def _titles(
+    db: SqliteDatabase, index: SearchIndex, text: str, **filters: object
+) -> list[str]:
     found = await PaperRepository(db, index=index).search(text, **filters)  # type: ignore[arg-type]
     return [p.paper.title for p in found]
 
@@ -38,14 +41,14 @@ async def _add(catalog: CatalogRepository, *titles: str) -> None:
     await catalog.apply(batch(*(award(t) for t in titles)), actor="t", policy="update")
 
 
-async def _paper_id(db: Database, title: str) -> int:
+async def _paper_id(db: SqliteDatabase, title: str) -> int:
     row = await db.fetchone("SELECT id FROM papers WHERE title = ?", (title,))
     assert row is not None
     return int(row[0])
 
 
 async def test_follows_every_kind_of_catalogue_write(
-    db: Database, catalog: CatalogRepository
+    db: SqliteDatabase, catalog: CatalogRepository
 ) -> None:
     index = SearchIndex(db.path, None)
     await index.start()
@@ -68,7 +71,7 @@ async def test_follows_every_kind_of_catalogue_write(
 
 
 async def test_an_award_removed_changes_what_the_filters_find(
-    db: Database, catalog: CatalogRepository
+    db: SqliteDatabase, catalog: CatalogRepository
 ) -> None:
     index = SearchIndex(db.path, None)
     await index.start()
@@ -83,7 +86,7 @@ async def test_an_award_removed_changes_what_the_filters_find(
 
 
 async def test_a_crash_between_commit_and_index_update_is_repaired_at_start(
-    db: Database, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     where = tmp_path / "laurel.db.search"
     index = SearchIndex(db.path, where)
@@ -110,7 +113,7 @@ async def test_a_crash_between_commit_and_index_update_is_repaired_at_start(
 
 
 async def test_another_process_writes_are_followed_by_catching_up(
-    db: Database, catalog: CatalogRepository, tmp_path: Path
+    db: SqliteDatabase, catalog: CatalogRepository, tmp_path: Path
 ) -> None:
     index = SearchIndex(db.path, tmp_path / "one.search")
     await index.start()  # no listener: this process hears of nothing
@@ -126,7 +129,7 @@ async def test_another_process_writes_are_followed_by_catching_up(
 
 @pytest.mark.parametrize("damage", ["missing", "garbage", "other history", "other format"])
 async def test_an_index_that_cannot_be_trusted_is_rebuilt(
-    db: Database, catalog: CatalogRepository, tmp_path: Path, damage: str
+    db: SqliteDatabase, catalog: CatalogRepository, tmp_path: Path, damage: str
 ) -> None:
     where = tmp_path / "laurel.db.search"
     await _add(catalog, "Kept in the store")
@@ -152,7 +155,7 @@ async def test_an_index_that_cannot_be_trusted_is_rebuilt(
 
 
 async def test_a_large_rebuild_runs_in_the_background_while_fts5_answers(
-    db: Database, catalog: CatalogRepository
+    db: SqliteDatabase, catalog: CatalogRepository
 ) -> None:
     await _add(catalog, "Background rebuild")
     index = SearchIndex(db.path, None)
@@ -168,7 +171,9 @@ async def test_a_large_rebuild_runs_in_the_background_while_fts5_answers(
     await index.close()
 
 
-async def test_pages_are_stable_when_scores_tie(db: Database, catalog: CatalogRepository) -> None:
+async def test_pages_are_stable_when_scores_tie(
+    db: SqliteDatabase, catalog: CatalogRepository
+) -> None:
     await _add(catalog, *(f"Graph paper {i}" for i in range(25)))
     index = SearchIndex(db.path, None)
     await index.start()
@@ -181,7 +186,7 @@ async def test_pages_are_stable_when_scores_tie(db: Database, catalog: CatalogRe
 
 
 async def test_a_prefix_is_ranked_by_where_it_is_found(
-    db: Database, catalog: CatalogRepository
+    db: SqliteDatabase, catalog: CatalogRepository
 ) -> None:
     await catalog.apply(
         batch(
@@ -237,7 +242,7 @@ def test_any_text_is_answered_without_raising(
 
 
 async def test_an_index_held_by_another_process_leaves_fts5_answering(
-    db: Database, catalog: CatalogRepository, tmp_path: Path
+    db: SqliteDatabase, catalog: CatalogRepository, tmp_path: Path
 ) -> None:
     await _add(catalog, "Held elsewhere")
     where = tmp_path / "shared.search"
@@ -254,13 +259,13 @@ async def test_an_index_held_by_another_process_leaves_fts5_answering(
 
 
 async def test_a_write_during_a_rebuild_does_not_wait_for_it_and_is_caught_up_after(
-    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _add(catalog, "Already there")
     gate = threading.Event()
     documents = search_docs.documents
 
-    def held(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+    def held(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
         if ids is None:  # the rebuild: held until the write below is done
             gate.wait(10)
         yield from documents(conn, ids)
@@ -282,14 +287,14 @@ async def test_a_write_during_a_rebuild_does_not_wait_for_it_and_is_caught_up_af
 
 
 async def test_a_rebuild_that_fails_half_way_leaves_nothing_half_applied(
-    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _add(catalog, "First of two", "Second of two")
     index = SearchIndex(db.path, None)
     await index.start()
     documents = search_docs.documents
 
-    def broken(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+    def broken(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
         for number, document in enumerate(documents(conn, ids)):
             if number == 1:
                 raise sqlite3.OperationalError("disk I/O error")
@@ -312,12 +317,12 @@ async def test_a_rebuild_that_fails_half_way_leaves_nothing_half_applied(
 
 
 async def test_closing_stops_a_rebuild_under_way_and_the_next_start_rebuilds(
-    db: Database, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _add(catalog, "Indexed at last")
     documents = search_docs.documents
 
-    def endless(conn: sqlite3.Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
+    def endless(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[Any]:
         first = next(iter(documents(conn, ids)))
         while True:  # a catalogue that takes forever to index
             time.sleep(0.001)
@@ -339,7 +344,7 @@ async def test_closing_stops_a_rebuild_under_way_and_the_next_start_rebuilds(
 
 
 async def test_an_answer_is_ranked_and_read_in_one_hop_off_the_loop(
-    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+    db: SqliteDatabase, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A page of results (and autocomplete's choices) is read on the searcher thread that
     ranked it, with that thread's own read-only connection: the event loop's readers are not

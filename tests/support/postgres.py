@@ -138,8 +138,16 @@ def migrate_template(server: PostgresServer, migrate: Callable[[str], object]) -
 
 @pytest.fixture(scope="session")
 def postgres_template(postgres_server: PostgresServer) -> str:
-    """The template every test database is copied from."""
-    return migrate_template(postgres_server, lambda url: None)
+    """The template every test database is copied from: Laurel's schema, migrated once."""
+    return migrate_template(postgres_server, _migrate)
+
+
+def _migrate(url: str) -> None:
+    from bot.store.postgres.migrate import migrate
+    from bot.store.postgres.rows import row_factory
+
+    with psycopg.connect(url, autocommit=True, row_factory=row_factory) as conn:
+        migrate(conn)
 
 
 class Copies:
