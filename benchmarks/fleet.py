@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import importlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,7 +26,8 @@ import aiohttp
 
 from bot.domain.shards import shard_of
 from bot.domain.subscriptions import Subscription, Theme
-from bot.store.database import Database
+from bot.store.database import SqliteDatabase
+from bot.store.sql import Database
 from bot.store.subscriptions import SubscriptionRepository
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -50,6 +50,7 @@ class Store(Protocol):
     """Where the scenario's database lives: a fresh one for each scenario."""
 
     dialect: str
+    folder: Path  # a scratch folder of the benchmark's own (the bots' logs go there)
 
     def env(self) -> dict[str, str]: ...
 
@@ -69,7 +70,7 @@ class SqliteStore:
     dialect = "sqlite"
 
     def __init__(self, folder: Path) -> None:
-        self._folder = folder
+        self.folder = self._folder = folder
         self._template = folder / "template.db"
         _init({"LAUREL_DATABASE__PATH": str(self._template)})
         self._n = 0
@@ -84,7 +85,7 @@ class SqliteStore:
         return {"LAUREL_DATABASE__PATH": str(self.path)}
 
     async def open(self) -> Database:
-        return await Database.open(self.path, create=False)
+        return await SqliteDatabase.open(self.path, create=False)
 
 
 class PostgresStore:
@@ -96,8 +97,19 @@ class PostgresStore:
         self.server = PostgresServer(folder / "pgdata")
         self.server.start()
         self.server.create_database(name="bench_tpl")
-        _init({"LAUREL_DATABASE__URL": self.server.url("bench_tpl")})
-        self.url = ""
+        self.url = self.server.url("bench_tpl")
+        self.folder = self._folder = folder
+
+    async def setup(self) -> None:
+        """The template: migrated, then the bundled catalogue as `laurel db init` leaves it on
+        SQLite, copied over."""
+        from bot.store.postgres.database import PostgresDatabase
+        from tests.support.pg_catalogue import copy_catalogue
+
+        await (await PostgresDatabase.connect(self.url)).close()
+        sqlite = self._folder / "catalogue.db"
+        _init({"LAUREL_DATABASE__PATH": str(sqlite)})
+        copy_catalogue(sqlite, self.url)
 
     def fresh(self) -> None:
         self.url = self.server.url(self.server.create_database(template="bench_tpl"))
@@ -106,17 +118,16 @@ class PostgresStore:
         return {"LAUREL_DATABASE__URL": self.url}
 
     async def open(self) -> Database:
-        # pg-core's opener (bot/store/backends.py), looked up here until that branch lands.
-        backends = importlib.import_module("bot.store.backends")
-        db: Database = await backends.open_url(self.url)
-        return db
+        from bot.store.postgres.database import PostgresDatabase
+
+        return await PostgresDatabase.connect(self.url, create=False)
 
     def stop(self) -> None:
         self.server.stop()
 
 
-@contextmanager
-def store_for(dialect: str) -> Iterator[Store]:
+@asynccontextmanager
+async def store_for(dialect: str) -> AsyncIterator[Store]:
     folder = Path(tempfile.mkdtemp(prefix="laurel-bench-sharded-"))
     try:
         if dialect == "sqlite":
@@ -124,6 +135,7 @@ def store_for(dialect: str) -> Iterator[Store]:
         else:
             store = PostgresStore(folder)
             try:
+                await store.setup()
                 yield store
             finally:
                 store.stop()

@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import itertools
 import os
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -37,7 +36,7 @@ from typing import Any
 from benchmarks.fleet import CALLBACK, Fleet, Store, stand_in, store_for, subscribe
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.shards import Shards
-from bot.store.database import Database
+from bot.store.sql import Database
 
 COUNT = 4
 TWO = ("0-1", "2-3")
@@ -246,16 +245,17 @@ async def interactions(
 
 async def one_backend(args: argparse.Namespace, dialect: str) -> dict[str, dict[str, Any]]:
     runs: dict[str, dict[str, Any]] = {}
-    with store_for(dialect) as store, tempfile.TemporaryDirectory() as logs:
-        scenario = Scenario(args, store, Path(logs))
+    async with store_for(dialect) as store:
+        logs = store.folder
+        scenario = Scenario(args, store, logs)
         plan: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
             "once": lambda: scenario(args.rate, once),
             "kill": lambda: scenario(args.rate, kill),
             "moved": lambda: scenario(args.rate, moved),
             "fan_out_1": lambda: scenario(UNPACED, one_process),
             "fan_out_2": lambda: scenario(UNPACED, once),
-            "interactions_1": lambda: interactions(args, store, Path(logs), ONE),
-            "interactions_2": lambda: interactions(args, store, Path(logs), TWO),
+            "interactions_1": lambda: interactions(args, store, logs, ONE),
+            "interactions_2": lambda: interactions(args, store, logs, TWO),
         }
         for name, run in plan.items():
             if args.only and name not in args.only:
