@@ -104,7 +104,7 @@ class PostgresStore:
         """The template: migrated, then the bundled catalogue as `laurel db init` leaves it on
         SQLite, copied over."""
         from bot.store.postgres.database import PostgresDatabase
-        from tests.support.pg_catalogue import copy_catalogue
+        from tests.support.shared_store import copy_catalogue
 
         await (await PostgresDatabase.connect(self.url)).close()
         sqlite = self._folder / "catalogue.db"
