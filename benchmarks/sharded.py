@@ -311,6 +311,17 @@ def per_second(run: dict[str, Any]) -> float:
     return float(run["per_s"] if "per_s" in run else run["subscriptions"] / run["seconds"])
 
 
+def ceiling(run: dict[str, Any], processes: int) -> float:
+    """What two idle cores would sustain at the CPU measured each (ms): the stand-in and the
+    driver are one process each, so with one bot process the busier of the bot and the rest
+    sets the pace (a core each); with two, all of it shares the two cores."""
+    bot = a_post(run, "bots_cpu_s")
+    rest = a_post(run, "stand_in_cpu_s") + (
+        a_post(run, "driver_cpu_s") if "driver_cpu_s" in run else 0
+    )
+    return 1e3 / max(bot, rest) if processes == 1 else 2e3 / (bot + rest)
+
+
 def throughput_rows(dialect: str, runs: dict[str, dict[str, Any]]) -> Rows:
     rows: Rows = []
     for kind, unit in (("fan_out", "posts/s unpaced"), ("interactions", "/paper search/s")):
@@ -321,6 +332,11 @@ def throughput_rows(dialect: str, runs: dict[str, dict[str, Any]]) -> Rows:
             f"{dialect} {unit}: 2 processes / 1",
             f"{per_second(two):,.0f} / {per_second(one):,.0f} = "
             f"{per_second(two) / per_second(one):.2f}x",
+        ))  # fmt: skip
+        rows.append((
+            "   CPU-bound ceiling on 2 idle cores: 2 / 1",
+            f"{ceiling(two, 2):,.0f} / {ceiling(one, 1):,.0f} = "
+            f"{ceiling(two, 2) / ceiling(one, 1):.2f}x",
         ))  # fmt: skip
         for label, run in (("1", one), ("2", two)):
             extra = f", driver {a_post(run, 'driver_cpu_s'):.2f}" if "driver_cpu_s" in run else ""
