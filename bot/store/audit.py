@@ -51,7 +51,7 @@ class AuditRepository:
         """The newest changes first (of one paper, if given), one page, and how many in all.
 
         `upto`: only changes up to that id, so that later ones do not move a page's rows."""
-        where = f"({_OF_PAPER if paper_id is not None else '1'})"
+        where = f"({_OF_PAPER if paper_id is not None else 'TRUE'})"
         if upto is not None:
             where += " AND id <= :upto"
         params = {

@@ -7,9 +7,14 @@ import datetime as dt
 import json
 
 from bot.store.database import Database
-from bot.store.sql import Connection
+from bot.store.sql import Connection, Dialect
 
 _LEASE = "lease:"
+# A lease's holder, read from its JSON value: each engine has its own JSON functions.
+_RELEASE: dict[Dialect, str] = {
+    "sqlite": "DELETE FROM bot_state WHERE key = ? AND json_extract(value, '$.holder') = ?",
+    "postgresql": "DELETE FROM bot_state WHERE key = ? AND value::json ->> 'holder' = ?",
+}
 
 
 class BotStateRepository:
@@ -54,10 +59,7 @@ class BotStateRepository:
         """Give `name` up, if `holder` holds it (a lease taken over since is left alone)."""
 
         def write(conn: Connection) -> None:
-            conn.execute(
-                "DELETE FROM bot_state WHERE key = ? AND json_extract(value, '$.holder') = ?",
-                (_LEASE + name, holder),
-            )
+            conn.execute(_RELEASE[conn.dialect], (_LEASE + name, holder))
 
         await self._db.write(write)
 

@@ -39,7 +39,7 @@ def on_shards(shards: Shards | None, guild: str = "guild_id") -> tuple[str, dict
     """A condition (and its named parameters) true for rows whose guild `shards` carry:
     `(guild_id >> 22) % shard_count` among the ids; always true for None (not sharded)."""
     if shards is None:
-        return "1", {}
+        return "TRUE", {}
     names = [f":shard_{i}" for i in range(len(shards.ids))]
     params = {f"shard_{i}": shard for i, shard in enumerate(shards.ids)}
     condition = f"(({guild} >> 22) % :shard_count) IN ({', '.join(names)})"
@@ -142,14 +142,15 @@ class SubscriptionRepository:
             ).fetchone()
             if count >= MAX_SUBSCRIPTIONS_PER_GUILD:
                 raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
-            cursor = conn.execute(
+            (new_id,) = conn.execute(
                 f"""
                 INSERT INTO subscriptions ({_COLUMNS}, audit_watermark)
                 VALUES ({_PLACEHOLDERS}, (SELECT ifnull(max(id), 0) FROM audit))
+                RETURNING id
                 """,  # noqa: S608 (constant column and parameter lists)
                 _params(sub),
-            )
-            return int(cursor.lastrowid or 0)
+            ).fetchone()
+            return int(new_id)
 
         new_id = await self._db.write(write)
         return sub.model_copy(update={"id": new_id})

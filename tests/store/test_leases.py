@@ -7,16 +7,17 @@ import asyncio
 import datetime as dt
 
 from bot.store.bot_state import BotStateRepository
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
+from tests.support.backends import open_again
 
 NOW = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
 TTL = dt.timedelta(minutes=5)
 
 
 async def test_of_many_asking_at_once_on_their_own_connections_one_gets_it(
-    db: SqliteDatabase,
+    db: Database,
 ) -> None:
-    others = [await Database.open(db.path) for _ in range(5)]  # five processes
+    others = [await open_again(db) for _ in range(5)]  # five processes
     try:
         taken = await asyncio.gather(
             *(
@@ -30,9 +31,7 @@ async def test_of_many_asking_at_once_on_their_own_connections_one_gets_it(
     assert sorted(taken) == [False] * 4 + [True]
 
 
-async def test_a_lease_is_held_until_it_runs_out_or_its_holder_gives_it_up(
-    db: SqliteDatabase,
-) -> None:
+async def test_a_lease_is_held_until_it_runs_out_or_its_holder_gives_it_up(db: Database) -> None:
     state = BotStateRepository(db)
     assert await state.take_lease("sync", "a", now=NOW, ttl=TTL)
     assert await state.take_lease("sync", "a", now=NOW, ttl=TTL)  # its holder may renew it

@@ -17,6 +17,10 @@ from bot.store.search import match_query
 from bot.store.search_index import SearchIndex
 from tests.store.conftest import award, batch
 
+pytestmark = pytest.mark.sqlite_only(
+    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
+)
+
 Engine = Callable[[], Awaitable[PaperRepository]]
 
 

@@ -17,7 +17,7 @@ import itertools
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -163,7 +163,11 @@ class Copies:
         self._next: Future[str] | None = None
 
     def take(self) -> str:
-        name = self._next.result() if self._next is not None else self._make()
+        made, self._next = self._next, None
+        try:
+            name = made.result() if made is not None else self._make()
+        except psycopg.OperationalError:  # cut short by a test restarting the server
+            name = self._make()
         self._next = self._maker.submit(self._make)
         return name
 
@@ -194,3 +198,12 @@ def postgres_url(postgres_server: PostgresServer, postgres_copies: Copies) -> It
         yield postgres_server.url(name)
     finally:
         postgres_server.drop_database(name)
+
+
+@pytest.fixture
+async def db_pg(postgres_url: str) -> AsyncIterator[Any]:
+    """A `PostgresDatabase` on a database of this test's own."""
+    from bot.store.postgres.database import PostgresDatabase
+
+    async with await PostgresDatabase.connect(postgres_url) as db:
+        yield db
