@@ -130,22 +130,30 @@ class SearchSettings(_Section):
         "tantivy", description="tantivy: a derived index beside the database; fts5: SQLite's own"
     )
     index_path: Path | None = Field(
-        None, description="where the tantivy index lives (default: the database's path + .search)"
+        None,
+        description="where the tantivy index lives (default: the database's path + .search; "
+        "on PostgreSQL, in memory)",
     )
     in_memory: bool = Field(False, description="keep the index in memory, rebuilt at each start")
     follow_seconds: float = Field(
         5.0, gt=0, description="how often to catch up with writes made by other processes"
     )
 
-    def index_for(self, database: Path, shards: Shards | None = None) -> Path | None:
-        """Where the index of `database` lives; None: in memory. A shard process keeps its own
-        (`laurel.db.search-0-1of4`): one tantivy directory has one writer, and the processes of
-        a sharded bot share the database file, not their indexes."""
+    def index_for(self, database: Path | None, shards: Shards | None = None) -> Path | None:
+        """Where the index of the SQLite file `database` (None: a PostgreSQL database) lives;
+        None: in memory. A shard process keeps its own (`laurel.db.search-0-1of4`): one tantivy
+        directory has one writer, and the processes of a sharded bot share the database, not
+        their indexes. On PostgreSQL there is no file to put it beside: it is `index_path`
+        (per shard range, as above), or in memory, rebuilt from the database at each start."""
         if self.in_memory:
             return None
+        suffix = "" if shards is None else f"-{'-'.join(map(str, shards.ids))}of{shards.count}"
+        if database is None:
+            if self.index_path is None:
+                return None
+            return self.index_path.with_name(f"{self.index_path.name}{suffix}")
         if self.index_path is not None:
             return self.index_path
-        suffix = "" if shards is None else f"-{'-'.join(map(str, shards.ids))}of{shards.count}"
         return database.with_name(f"{database.name}.search{suffix}")
 
 

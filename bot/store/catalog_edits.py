@@ -135,7 +135,8 @@ class EditWriter(CatalogWriter):
 
     def _repaint_paper(self, paper_id: int, before: dict[str, Any], after: dict[str, Any]) -> None:
         self._write_lists(paper_id, after, before)
-        self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
+        if self.conn.dialect == "sqlite":  # FTS5's row (PostgreSQL's index follows the audit)
+            self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
         self._to_index = [(i, p) for i, p in self._to_index if i != paper_id]
         if after.get("removed_at") is None:  # a removed paper is not found by search
             self._index(paper_id, after)

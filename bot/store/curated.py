@@ -10,7 +10,18 @@ from __future__ import annotations
 import json
 
 from bot.domain.text import title_key
+from bot.store.catalog_sql import json_field
 from bot.store.sql import Connection
+
+_RENAMED = {
+    d: f"""
+    SELECT entity_id, {json_field("before", "title", d)} FROM audit
+    WHERE entity = 'paper' AND actor != ? AND before IS NOT NULL
+      AND {json_field("before", "title", d)} != {json_field("after", "title", d)}
+    ORDER BY id
+    """  # noqa: S608 (constant fragments)
+    for d in ("sqlite", "postgresql")
+}
 
 
 def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) -> frozenset[str]:
@@ -32,14 +43,6 @@ def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) ->
 def renamed_papers(conn: Connection, actor: str) -> dict[str, list[int]]:
     """Papers someone but `actor` renamed, by the key of each title they had before."""
     renamed: dict[str, list[int]] = {}
-    for row in conn.execute(
-        """
-        SELECT entity_id, json_extract(before, '$.title') FROM audit
-        WHERE entity = 'paper' AND actor != ? AND before IS NOT NULL
-          AND json_extract(before, '$.title') != json_extract(after, '$.title')
-        ORDER BY id
-        """,
-        (actor,),
-    ):
+    for row in conn.execute(_RENAMED[conn.dialect], (actor,)):
         renamed.setdefault(title_key(row[1]), []).append(int(row[0]))
     return renamed

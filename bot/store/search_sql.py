@@ -1,5 +1,6 @@
 """The SQL of search that is not the derived index's: FTS5's ranking (the fallback, and the
-engine when Laurel runs without the index), and what autocomplete loads for a choice."""
+engine when Laurel runs without the index; SQLite only), and what autocomplete loads for a
+choice."""
 
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ class Scope:
     area: str | None
 
 
-# Its latest award first, as StoredPaper.awards orders them.
-CHOICE_COLUMNS = """
+# Its latest award first, as StoredPaper.awards orders them: [venue name, year] as JSON text.
+CHOICE_COLUMNS = {
+    "sqlite": """
     p.id, p.title,
     (SELECT json_array(v.name, e.year)
      FROM live_awards AS a
@@ -39,7 +41,17 @@ CHOICE_COLUMNS = """
      JOIN venues AS v ON v.key = e.venue
      WHERE a.paper_id = p.id
      ORDER BY e.year DESC, e.venue, a.id LIMIT 1) AS latest
-"""
+""",
+    "postgresql": """
+    p.id, p.title,
+    (SELECT CAST(json_build_array(v.name, e.year) AS TEXT)
+     FROM live_awards AS a
+     JOIN editions AS e ON e.id = a.edition_id
+     JOIN venues AS v ON v.key = e.venue
+     WHERE a.paper_id = p.id
+     ORDER BY e.year DESC, e.venue, a.id LIMIT 1) AS latest
+""",
+}
 
 
 def fts_hits(select: str) -> str:

@@ -18,6 +18,8 @@ BACKENDS = ("sqlite", "postgresql")
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "db" not in metafunc.fixturenames:
         return
+    if any("backend" in mark.args[0] for mark in metafunc.definition.iter_markers("parametrize")):
+        return  # the test names its backends itself, with what goes with each (test_search.py)
     only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
     metafunc.parametrize("backend", ("sqlite",) if only_sqlite else BACKENDS)
 
