@@ -36,14 +36,32 @@ POST = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process `pid` so far (0 once it is gone)."""
+def _stat(pid: int) -> list[str]:
+    """/proc/PID/stat's fields after the command name (state first); [] once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
+            return stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+
+
+def cpu_seconds(pid: int, *, reaped_children: bool = False) -> float:
+    """User + system CPU seconds of process `pid` so far (0 once it is gone); with
+    `reaped_children`, also those of its children that have ended."""
+    fields = _stat(pid)
+    if not fields:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
+    ticks = int(fields[11]) + int(fields[12])
+    if reaped_children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / TICK
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds of `root`, of its children that ended, and of those still running."""
+    live = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    children = [pid for pid in live if (fields := _stat(pid)) and int(fields[1]) == root]
+    return cpu_seconds(root, reaped_children=True) + sum(map(cpu_seconds, children))
 
 
 class Store(Protocol):
@@ -57,6 +75,10 @@ class Store(Protocol):
     async def open(self) -> Database: ...
 
     def fresh(self) -> None: ...
+
+    def server_cpu(self) -> float:
+        """CPU seconds of a database server (none for SQLite: it works inside the bots)."""
+        ...
 
 
 def _init(env: dict[str, str]) -> None:
@@ -83,6 +105,9 @@ class SqliteStore:
 
     def env(self) -> dict[str, str]:
         return {"LAUREL_DATABASE__PATH": str(self.path)}
+
+    def server_cpu(self) -> float:
+        return 0.0
 
     async def open(self) -> Database:
         return await SqliteDatabase.open(self.path, create=False)
@@ -116,6 +141,11 @@ class PostgresStore:
 
     def env(self) -> dict[str, str]:
         return {"LAUREL_DATABASE__URL": self.url}
+
+    def server_cpu(self) -> float:
+        """The postmaster's CPU and its backends' (a backend per connection, ended or not)."""
+        pid = int((self.server.pgdata / "postmaster.pid").read_text().split()[0])
+        return tree_cpu_seconds(pid)
 
     async def open(self) -> Database:
         from bot.store.postgres.database import PostgresDatabase
@@ -231,6 +261,7 @@ class Fleet:
     cpu: dict[str, float] = field(default_factory=dict)  # CPU of processes no longer running
     # CPU of the bots and the stand-in, and POSTs so far, when every shard was first connected.
     baseline: tuple[float, float, int] = (0.0, 0.0, 0)
+    server_baseline: float = 0.0  # the database server's CPU then
     _started: int = 0
 
     def start(self, shards: str) -> None:
@@ -287,6 +318,7 @@ class Fleet:
                 if self.baseline == (0.0, 0.0, 0):
                     posted = len(await self.stand.posts())
                     self.baseline = (self.bots_cpu(), self.stand.cpu(), posted)
+                    self.server_baseline = self.store.server_cpu()
                 return
             await asyncio.sleep(0.2)
         raise TimeoutError("the shard processes did not all connect")

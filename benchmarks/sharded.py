@@ -102,6 +102,7 @@ class Scenario:
                     await until(lambda: all_sent(db, subs), "every digest marked sent", 600)
                 finally:
                     bots_cpu, stand_cpu = fleet.bots_cpu(), stand.cpu()
+                    server_cpu = self.store.server_cpu()
                     fleet.stop()
                 result = await exactly_once(stand, db, subs, guilds)
             posts = await stand.posts()
@@ -118,6 +119,7 @@ class Scenario:
                 # From the first moment every shard was connected (a start's own work apart):
                 "bots_cpu_s": bots_cpu - fleet.baseline[0],
                 "stand_in_cpu_s": stand_cpu - fleet.baseline[1],
+                "db_server_cpu_s": server_cpu - fleet.server_baseline,
                 "posts_after_ready": len(posts) - fleet.baseline[2],
                 "load": f"{notes.pop('load_before')} -> {load()}",
                 "errors": fleet.errors(),
@@ -218,6 +220,7 @@ async def interactions(
 
             await asyncio.gather(*(ask() for _ in range(20)))  # warm-up
             cpu = (fleet.bots_cpu(), stand.cpu(), time.process_time(), load())
+            server_cpu = store.server_cpu()
             began = time.perf_counter()
             queue = asyncio.Queue[None]()
             for _ in range(args.interactions):
@@ -234,6 +237,7 @@ async def interactions(
             await asyncio.gather(*(worker() for _ in range(args.in_flight)))
             seconds = time.perf_counter() - began
             used = (fleet.bots_cpu() - cpu[0], stand.cpu() - cpu[1], time.process_time() - cpu[2])
+            server_cpu = store.server_cpu() - server_cpu
         finally:
             fleet.stop()
         answers = (await stand.get("requests", route=CALLBACK))["requests"]
@@ -247,6 +251,7 @@ async def interactions(
         "bots_cpu_s": used[0],
         "stand_in_cpu_s": used[1],
         "driver_cpu_s": used[2],
+        "db_server_cpu_s": server_cpu,
         "load": f"{cpu[3]} -> {load()}",
         "errors": fleet.errors(),
     }
@@ -305,16 +310,18 @@ def once_rows(dialect: str, rate: float, runs: dict[str, dict[str, Any]]) -> Row
             f"{run['busiest_second'] / rate:.2f}x, {run['busiest_5s_per_s'] / rate:.2f}x",
         ))  # fmt: skip
         rows.append((
-            "   CPU a digest after the start: bots / stand-in",
-            f"{a_post(run, 'bots_cpu_s'):.2f} / {a_post(run, 'stand_in_cpu_s'):.2f} ms; "
+            "   CPU a digest after the start: bots / stand-in / db server",
+            f"{a_post(run, 'bots_cpu_s'):.2f} / {a_post(run, 'stand_in_cpu_s'):.2f} / "
+            f"{a_post(run, 'db_server_cpu_s'):.2f} ms; "
             f"load {run['load']}; errors logged {len(run['errors'])}",
         ))  # fmt: skip
     return rows
 
 
 def busy(run: dict[str, Any]) -> float:
-    """Cores the bots and the stand-in kept busy between them while it ran."""
-    return float(run["bots_cpu_s"] + run["stand_in_cpu_s"]) / float(run["seconds"])
+    """Cores the bots, the stand-in and the database server kept busy while it ran."""
+    used = run["bots_cpu_s"] + run["stand_in_cpu_s"] + run.get("db_server_cpu_s", 0.0)
+    return float(used) / float(run["seconds"])
 
 
 def per_second(run: dict[str, Any]) -> float:
@@ -322,14 +329,14 @@ def per_second(run: dict[str, Any]) -> float:
 
 
 def ceiling(run: dict[str, Any], processes: int) -> float:
-    """What two idle cores would sustain at the CPU measured each (ms): the stand-in and the
-    driver are one process each, so with one bot process the busier of the bot and the rest
-    sets the pace (a core each); with two, all of it shares the two cores."""
+    """What two idle cores would sustain at the CPU measured each (ms): everything (bots,
+    stand-in, driver, database server) shares the two cores, and one bot process uses one core
+    at most (its loop), so with one the bot's own cost can set the pace first."""
     bot = a_post(run, "bots_cpu_s")
-    rest = a_post(run, "stand_in_cpu_s") + (
-        a_post(run, "driver_cpu_s") if "driver_cpu_s" in run else 0
-    )
-    return 1e3 / max(bot, rest) if processes == 1 else 2e3 / (bot + rest)
+    rest = sum(a_post(run, key) for key in ("stand_in_cpu_s", "driver_cpu_s", "db_server_cpu_s")
+               if key in run)  # fmt: skip
+    both = 2e3 / (bot + rest)
+    return min(1e3 / bot, both) if processes == 1 else both
 
 
 def throughput_rows(dialect: str, runs: dict[str, dict[str, Any]]) -> Rows:
@@ -349,12 +356,13 @@ def throughput_rows(dialect: str, runs: dict[str, dict[str, Any]]) -> Rows:
             f"{ceiling(two, 2) / ceiling(one, 1):.2f}x",
         ))  # fmt: skip
         for label, run in (("1", one), ("2", two)):
-            extra = f", driver {a_post(run, 'driver_cpu_s'):.2f}" if "driver_cpu_s" in run else ""
+            extra = f" / {a_post(run, 'driver_cpu_s'):.2f}" if "driver_cpu_s" in run else ""
             twice = run.get("answered_twice", run.get("duplicates"))
             rows.append((
-                f"   {label} process(es): CPU each: bots / stand-in{extra and ' / driver'}",
-                f"{a_post(run, 'bots_cpu_s'):.2f} / {a_post(run, 'stand_in_cpu_s'):.2f}{extra}"
-                f" ms; cores busy {busy(run):.2f}"
+                f"   {label} process(es): CPU each: bots / stand-in / db server"
+                f"{extra and ' / driver'}",
+                f"{a_post(run, 'bots_cpu_s'):.2f} / {a_post(run, 'stand_in_cpu_s'):.2f} / "
+                f"{a_post(run, 'db_server_cpu_s'):.2f}{extra} ms; cores busy {busy(run):.2f}"
                 f"; twice {twice}; load {run['load']}",
             ))  # fmt: skip
     return rows
