@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from typing import Any
+
 from bot.domain.clock import Clock
 from bot.settings import DatabaseSettings
 from bot.store.errors import StoreError
@@ -26,3 +29,16 @@ async def open_database(
     return await Database.open(
         settings.sqlite_path, create=create, busy_timeout_ms=settings.busy_timeout_ms, clock=clock
     )
+
+
+def instance_lock(settings: DatabaseSettings, *, shared: bool) -> AbstractContextManager[Any]:
+    """The lock that keeps one bot per database: a file lock beside a SQLite file, an advisory
+    lock on PostgreSQL. Shard processes take it `shared` (they share the database by design),
+    never beside an unsharded bot."""
+    if (url := settings.postgresql) is not None:
+        from bot.store.postgres.lock import PostgresInstanceLock
+
+        return PostgresInstanceLock(url, shared=shared)
+    from bot.store.lock import InstanceLock
+
+    return InstanceLock(settings.sqlite_path, shared=shared)

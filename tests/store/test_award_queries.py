@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.domain.models import Award, AwardKind, Paper
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import AwardTally, EditionRepository
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
-
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
 
 
 def _award(title: str, kind: AwardKind, *, venue: str = "icml", year: int = 2025) -> Award:

@@ -16,10 +16,6 @@ from bot.store.papers import PaperRepository
 from tests.store.conftest import VENUES, award, batch
 from tests.support.clock import ManualClock
 
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
-
 START = dt.datetime(2031, 5, 17, 8, 30, 15, 999_000, tzinfo=dt.UTC)
 
 

@@ -1,9 +1,11 @@
-"""Curators' edits through CatalogRepository, on a real SQLite file: what an undo of an edition
-says, an undo of an undo, an edit that changes nothing, and the policy an award edit writes
-with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
+"""Curators' edits through CatalogRepository, on SQLite and on PostgreSQL: what an undo of an
+edition says, an undo of an undo, an edit that changes nothing, and the policy an award edit
+writes with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
 """
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -13,10 +15,14 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
 
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _paper(catalog: CatalogRepository, papers: PaperRepository) -> int:
@@ -132,9 +138,9 @@ async def test_an_edit_of_what_is_not_in_the_catalogue_is_refused_naming_it(
 
 
 async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(
             award("Gated Attention Gated Attention", arxiv="2505.00001"),
@@ -150,9 +156,9 @@ async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
 
 
 async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(batch(award("Gated Attention")), actor="a", policy="update")
     (found,) = await papers.search("gated attention")
     await catalog.replace_paper(
@@ -171,9 +177,9 @@ async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
 
 
 async def test_an_edited_paper_is_found_by_its_new_title_among_others(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(award("Gated Attention", arxiv="2505.00001"), award("Sparse Mixtures")),
         actor="a",

@@ -1,18 +1,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.domain.models import CatalogBatch, Edition, Source
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
 
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _count(db: Database, table: str) -> int:
@@ -123,7 +127,7 @@ async def test_unknown_venue_is_rejected_with_the_known_ones(catalog: CatalogRep
 
 
 async def test_fill_policy_keeps_stored_values_and_records_the_other_as_alternative(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
     await catalog.apply(
         batch(award("Paper", arxiv="2101.00001", authors=["Ada Lovelace"])),
@@ -139,7 +143,7 @@ async def test_fill_policy_keeps_stored_values_and_records_the_other_as_alternat
     )
     plan = await catalog.apply(batch(foreign), actor="import", policy="fill")
     assert plan.count("merge", "paper") == 1
-    (paper,) = await PaperRepository(db).search("Paper")
+    (paper,) = await (await searching.papers()).search("Paper")
     assert paper.paper.authors == ("Ada Lovelace",)
     assert paper.paper.abstract == "Now with an abstract."  # a gap is filled
     (alternative,) = paper.paper.alternatives
@@ -148,7 +152,7 @@ async def test_fill_policy_keeps_stored_values_and_records_the_other_as_alternat
 
 
 async def test_update_policy_replaces_given_values_and_keeps_the_rest(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
     await catalog.apply(
         batch(award("Paper", arxiv="2101.00001", abstract="Kept.", authors=["A"])),
@@ -158,7 +162,7 @@ async def test_update_policy_replaces_given_values_and_keeps_the_rest(
     await catalog.apply(
         batch(award("Paper", arxiv="2101.00001", authors=["A", "B"])), actor="t", policy="update"
     )
-    (paper,) = await PaperRepository(db).search("Paper")
+    (paper,) = await (await searching.papers()).search("Paper")
     assert paper.paper.authors == ("A", "B")
     assert paper.paper.abstract == "Kept."
 

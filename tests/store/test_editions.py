@@ -1,15 +1,9 @@
 from __future__ import annotations
 
-import pytest
-
 from bot.domain.models import CatalogBatch, Edition
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
-
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
 
 
 async def test_editions_in_year_gives_every_venue_of_that_year(

@@ -12,10 +12,6 @@ from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import batch
 
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
-
 TWICE = "2101.00001"
 
 

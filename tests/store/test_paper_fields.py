@@ -13,10 +13,6 @@ from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
 
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
-
 
 def test_the_ten_areas_of_the_taxonomy() -> None:
     assert len(RESEARCH_AREAS) == 10

@@ -13,7 +13,7 @@ from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 
 pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
+    "compares with FTS5, SQLite's own search (on PostgreSQL: test_bundled_postgres.py)"
 )
 
 

@@ -139,3 +139,22 @@ async def test_removed_papers_and_their_awards_leave_the_live_views_and_come_bac
         lambda conn: conn.execute("UPDATE awards SET removed_at = 't' WHERE paper_id = ?", (kept,))
     )
     assert await live() == (["Kept", "Removed"], [removed])  # an award removed alone
+
+
+async def test_listeners_hear_of_writes_that_add_audit_rows_and_of_no_others(
+    db: Database,
+) -> None:
+    heard: list[int] = []
+
+    async def listener() -> None:
+        heard.append(len(await db.fetchall("SELECT id FROM audit")))
+
+    db.on_catalog_write(listener)
+    await db.write(
+        lambda conn: conn.execute("INSERT INTO bot_state (key, value) VALUES ('k', 'v')")
+    )
+    assert heard == []  # no catalogue change
+    await db.write(lambda conn: conn.execute(AUDIT_ROW))
+    assert heard == [1]
+    await db.rehearse(lambda conn: conn.execute(AUDIT_ROW))
+    assert heard == [1]  # a rehearsal commits nothing

@@ -11,28 +11,33 @@ from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
 from bot.store.catalog import CatalogRepository
-from bot.store.database import SqliteDatabase
+from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search import match_query
 from bot.store.search_index import SearchIndex
+from bot.store.search_store import store_of
 from tests.store.conftest import award, batch
-
-pytestmark = pytest.mark.sqlite_only(
-    "catalogue side, on SQLite until pg-catalog brings it to PostgreSQL (its branch lifts this)"
-)
 
 Engine = Callable[[], Awaitable[PaperRepository]]
 
 
-@pytest.fixture(params=["fts5", "tantivy"])
-async def engine(request: pytest.FixtureRequest, db: SqliteDatabase) -> AsyncIterator[Engine]:
-    """Every search test, with FTS5 and with the derived index (which must behave alike)."""
+# Every search test, with FTS5 and with the derived index on SQLite (which must behave alike),
+# and with the derived index on PostgreSQL, which has no FTS5.
+ENGINES = pytest.mark.parametrize(
+    ("backend", "engine"),
+    [("sqlite", "fts5"), ("sqlite", "tantivy"), ("postgresql", "tantivy")],
+    indirect=["engine"],
+)
+
+
+@pytest.fixture
+async def engine(request: pytest.FixtureRequest, db: Database) -> AsyncIterator[Engine]:
     made: list[SearchIndex] = []
 
     async def make() -> PaperRepository:
         if request.param == "fts5":
             return PaperRepository(db)
-        index = SearchIndex(db.path, None)
+        index = SearchIndex(store_of(db), None)
         made.append(index)
         await index.start()
         db.on_catalog_write(index.catch_up)
@@ -117,24 +122,27 @@ async def _seed(catalog: CatalogRepository) -> None:
 
 
 @pytest.mark.parametrize("text", NASTY)
+@ENGINES
 async def test_search_never_raises(
-    db: SqliteDatabase, catalog: CatalogRepository, text: str, engine: Engine
+    db: Database, catalog: CatalogRepository, text: str, engine: Engine
 ) -> None:
     await _seed(catalog)
     result = await (await engine()).search(text)
     assert isinstance(result, list)
 
 
+@ENGINES
 async def test_title_match_ranks_above_abstract_match(
-    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     titles = [p.paper.title for p in await (await engine()).search("attention")]
     assert titles == ["Gated Attention for Large Language Models", "Roll the dice"]
 
 
+@ENGINES
 async def test_prefix_chinese_and_diacritics(
-    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     papers = await engine()
@@ -146,8 +154,9 @@ async def test_prefix_chinese_and_diacritics(
     assert [p.paper.title for p in await papers.search("jurgen muller")] == ["Scaling laws"]
 
 
+@ENGINES
 async def test_filters_by_venue_year_and_kind(
-    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed(catalog)
     papers = await engine()
@@ -159,7 +168,8 @@ async def test_filters_by_venue_year_and_kind(
     assert hit.awards[0].venue_name == "ICML"
 
 
-async def test_pagination(db: SqliteDatabase, catalog: CatalogRepository, engine: Engine) -> None:
+@ENGINES
+async def test_pagination(db: Database, catalog: CatalogRepository, engine: Engine) -> None:
     await catalog.apply(
         batch(*(award(f"Graph paper {i}") for i in range(15))), actor="t", policy="update"
     )
@@ -187,8 +197,9 @@ async def _seed_institutions(catalog: CatalogRepository) -> None:
 @pytest.mark.parametrize(
     "typed", ["清华", "清華", "清華大學", "Tsinghua", "THU", "tsinghua university"]
 )
+@ENGINES
 async def test_any_name_of_an_institution_finds_its_papers(
-    db: SqliteDatabase, catalog: CatalogRepository, typed: str, engine: Engine
+    db: Database, catalog: CatalogRepository, typed: str, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = {p.paper.title for p in await (await engine()).search(typed)}
@@ -196,16 +207,18 @@ async def test_any_name_of_an_institution_finds_its_papers(
     assert "Unrelated work" not in titles
 
 
+@ENGINES
 async def test_naming_an_institution_only_adds_results(
-    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = {p.paper.title for p in await (await engine()).search("thu")}
     assert "Thu and the weekday effect" in titles  # the word itself still matches anywhere
 
 
+@ENGINES
 async def test_an_institution_and_a_word_narrow_together(
-    db: SqliteDatabase, catalog: CatalogRepository, engine: Engine
+    db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
     await _seed_institutions(catalog)
     titles = [p.paper.title for p in await (await engine()).search("清华 sparse")]

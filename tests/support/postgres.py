@@ -12,6 +12,7 @@ test never skips silently.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import shutil
@@ -207,3 +208,25 @@ async def db_pg(postgres_url: str) -> AsyncIterator[Any]:
 
     async with await PostgresDatabase.connect(postgres_url) as db:
         yield db
+
+
+BUNDLED = "laurel_bundled_tpl"
+
+
+@pytest.fixture(scope="session")
+def postgres_bundled(postgres_server: PostgresServer, postgres_template: str) -> Copies:
+    """Copies of a template holding the bundled catalogue (loaded once, through the one write
+    path, as `laurel run` loads it into an empty database): `take()` one per test."""
+    from bot.catalog.bundled import load_bundled_into
+    from bot.store.postgres.database import PostgresDatabase
+
+    postgres_server.create_database(template=postgres_template, name=BUNDLED)
+
+    async def load() -> None:
+        async with await PostgresDatabase.connect(postgres_server.url(BUNDLED)) as db:
+            await load_bundled_into(db)
+
+    asyncio.run(load())
+    with postgres_server.admin() as conn:
+        conn.execute(sql.SQL("ALTER DATABASE {} IS_TEMPLATE true").format(sql.Identifier(BUNDLED)))
+    return Copies(postgres_server, BUNDLED)

@@ -19,9 +19,8 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -32,7 +31,7 @@ from bot.errors import StoreError
 from bot.store.migrations import available
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
-from bot.store.postgres.errors import refused, retryable, server_error
+from bot.store.postgres.errors import lost, refused, retryable, server_error
 from bot.store.postgres.rows import Row, row_factory
 from bot.store.postgres.translate import translate
 from bot.store.sql import Connection, Database, Dialect, Params
@@ -44,6 +43,9 @@ READERS = 2
 BUSY_TIMEOUT_MS = 5_000
 # The advisory lock every write transaction takes first (any constant: it names the lock).
 WRITE_LOCK = 0x4C61_7572_656C_0002  # "Laurel", 2
+# One writer at a time across processes; the transaction's id, to ask the server after a
+# connection lost at COMMIT whether it committed. One round trip (the simple query protocol).
+_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}), pg_current_xact_id()::text"
 ATTEMPTS = 6  # a write's tries, ~3 s of back-off in all: a server restart fits in it
 _PASSWORD = re.compile(r"(://[^:/?#@]*):[^@/?#]*@")
 
@@ -195,40 +197,69 @@ class PostgresDatabase(Database):
         failure that committed nothing (up to ATTEMPTS times)."""
         for attempt in range(1, ATTEMPTS + 1):
             conn: psycopg.Connection[Row] | None = None
+            xid: str | None = None
             try:
                 conn = self._connected()
                 if mode == "snapshot":
                     conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 else:
-                    conn.execute("BEGIN")
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                    xid = _begin_write(conn)
                 result = fn(PgConnection(conn))
             except BaseException as exc:
                 self._abandon(conn)
                 if attempt < ATTEMPTS and retryable(exc, conn):
-                    log.warning("a write to %s failed (%s); trying again", self.where, exc)
-                    time.sleep(min(1.0, 0.05 * 2**attempt))
+                    self._pause(attempt, exc)
                     continue
                 raise self._in_words(exc) from exc
-            self._finish(conn, mode)
-            return result
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            if self._finish(conn, mode, xid):
+                return result
+            self._pause(attempt, "the connection was lost at COMMIT, which did not commit")
+        raise StoreError(f"a write to {self.where} failed {ATTEMPTS} times; nothing was written")
 
-    def _finish(self, conn: psycopg.Connection[Row], mode: str) -> None:
+    def _pause(self, attempt: int, why: object) -> None:
+        log.warning("a write to %s failed (%s); trying again", self.where, why)
+        time.sleep(min(1.0, 0.05 * 2**attempt))
+
+    def _finish(self, conn: psycopg.Connection[Row], mode: str, xid: str | None) -> bool:
+        """End the transaction; False if it did not commit and may run again."""
         try:
             conn.execute("COMMIT" if mode == "commit" else "ROLLBACK")
         except psycopg.Error as exc:
             self._abandon(conn)
-            if conn.broken or conn.closed:
+            if not lost(exc, conn):
+                raise self._in_words(exc) from exc
+            if mode != "commit":
+                return True  # nothing to keep: the read or rehearsal is done
+            if xid is None or (status := self._outcome(xid)) is None:
                 raise StoreError(
                     f"the connection to the PostgreSQL server at {self.where} was lost while "
                     "committing a write: it may or may not have been saved; check before "
                     "repeating it"
                 ) from exc
-            raise self._in_words(exc) from exc
+            if status != "committed":
+                return False
         if mode == "commit" and self._catalog_listeners:  # the audit's latest id
-            row = conn.execute("SELECT coalesce(max(id), 0) FROM audit").fetchone()
+            row = self._connected().execute("SELECT coalesce(max(id), 0) FROM audit").fetchone()
             self._generation = int(row[0]) if row is not None else 0
+        return True
+
+    def _outcome(self, xid: str) -> str | None:
+        """What became of the transaction `xid` whose COMMIT got no answer: "committed" or
+        "aborted", asked on a fresh connection; None if the server cannot say."""
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                row = (
+                    self._connected().execute("SELECT pg_xact_status(%s::xid8)", (xid,)).fetchone()
+                )
+            except psycopg.OperationalError:
+                self._drop_writer()
+                time.sleep(min(1.0, 0.05 * 2**attempt))
+                continue
+            status = None if row is None else row[0]
+            if status in ("committed", "aborted"):
+                return str(status)
+            time.sleep(min(1.0, 0.05 * 2**attempt))  # "in progress": its backend is ending
+        return None
 
     def _abandon(self, conn: psycopg.Connection[Row] | None) -> None:
         """Roll back what `conn` holds; drop it if it is lost."""
@@ -246,46 +277,53 @@ class PostgresDatabase(Database):
         """A refusal of the whole write in the store's words; a lost server named; else as is."""
         if (error := refused(exc)) is not None:
             return error
-        if isinstance(exc, psycopg.OperationalError) and retryable(exc, None):
+        if isinstance(exc, psycopg.OperationalError) and lost(exc, None):
             return server_error(self.where, exc)
         return exc
 
     # -- reads ---------------------------------------------------------------------------------
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[SqlRow]:
-        async with self._reader() as reader:
-            cursor = await reader.execute(translate(sql), params)
-            return [*await cursor.fetchall()] if cursor.description is not None else []
+        rows: list[SqlRow] = await self._read(sql, params, one=False)
+        return rows
 
     async def fetchone(self, sql: str, params: Params = ()) -> SqlRow | None:
-        async with self._reader() as reader:
-            cursor = await reader.execute(translate(sql), params)
-            return await cursor.fetchone() if cursor.description is not None else None
+        row: SqlRow | None = await self._read(sql, params, one=True)
+        return row
 
-    @asynccontextmanager
-    async def _reader(self) -> AsyncIterator[psycopg.AsyncConnection[Row]]:
-        """An idle reader, for one statement; connected afresh if it was lost."""
+    async def _read(self, sql: str, params: Params, *, one: bool) -> Any:
+        """One statement on an idle reader (waiting while all are busy). A reader found lost
+        (a server restart, a killed backend) is replaced and the read asked once more: a read
+        changes nothing, so asking again is safe."""
         if not self._readers:
             raise StoreError("the database is closed")
         reader = await self._idle.get()
         try:
-            if reader.closed or reader.broken:
-                reader = await self._replace(reader)
-            yield reader
-        except psycopg.OperationalError as exc:
-            if reader.broken or reader.closed:
-                raise server_error(self.where, exc) from exc
-            raise
+            for attempt in (1, 2):
+                try:
+                    if reader.closed or reader.broken:
+                        reader = await self._replace(reader)
+                    cursor = await reader.execute(translate(sql), params)
+                    if cursor.description is None:
+                        return None if one else []
+                    return await cursor.fetchone() if one else [*await cursor.fetchall()]
+                except psycopg.OperationalError as exc:
+                    if not lost(exc, reader):
+                        raise
+                    if attempt == 2:
+                        raise server_error(self.where, exc) from exc
+                    reader = await self._replace(reader)
         finally:
             self._idle.put_nowait(reader)
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
-    async def _replace(self, lost: psycopg.AsyncConnection[Row]) -> psycopg.AsyncConnection[Row]:
+    async def _replace(self, gone: psycopg.AsyncConnection[Row]) -> psycopg.AsyncConnection[Row]:
         try:
             fresh = await self._connect_reader()
         except psycopg.OperationalError as exc:
             raise server_error(self.where, exc) from exc
-        self._readers[self._readers.index(lost)] = fresh
-        await lost.close()
+        self._readers[self._readers.index(gone)] = fresh
+        await gone.close()
         return fresh
 
     # -- the database as a whole ---------------------------------------------------------------
@@ -307,6 +345,20 @@ class PostgresDatabase(Database):
         return int(row[0]) if row is not None and row[0] is not None else 0
 
 
+_RELEASE = "RELEASE SAVEPOINT one_write"
+_RELEASE_AND_NEXT = "RELEASE SAVEPOINT one_write; SAVEPOINT one_write"
+
+
+def _begin_write(conn: psycopg.Connection[Row]) -> str:
+    """Begin a write transaction holding the write lock; its transaction id."""
+    cursor = conn.execute(_BEGIN_WRITE)
+    cursor.nextset()  # past BEGIN's result, to the SELECT's
+    row = cursor.fetchone()
+    if row is None:
+        raise StoreError("PostgreSQL gave no transaction id")
+    return str(row[1])
+
+
 def _each(
     fns: Sequence[Callable[[Connection], Any]],
 ) -> Callable[[PgConnection], list[tuple[Any, Exception | None]]]:
@@ -316,8 +368,8 @@ def _each(
 
     def each(conn: PgConnection) -> list[tuple[Any, Exception | None]]:
         outcomes: list[tuple[Any, Exception | None]] = []
-        for fn in fns:
-            conn.raw.execute("SAVEPOINT one_write")
+        conn.raw.execute("SAVEPOINT one_write")
+        for position, fn in enumerate(fns, 1):
             try:
                 outcomes.append((fn(conn), None))
             except Exception as exc:
@@ -325,7 +377,9 @@ def _each(
                     raise
                 conn.raw.execute("ROLLBACK TO SAVEPOINT one_write")
                 outcomes.append((None, refused(exc) or exc))
-            conn.raw.execute("RELEASE SAVEPOINT one_write")
+            # The next savepoint in the same round trip as this one's release.
+            last = position == len(fns)
+            conn.raw.execute(_RELEASE if last else _RELEASE_AND_NEXT)
         return outcomes
 
     return each

@@ -3,6 +3,8 @@ safely try again."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 from psycopg import errors as pg
 
@@ -32,14 +34,26 @@ def refused(error: BaseException) -> WriteRefused | None:
     return kind(reason)
 
 
-def retryable(error: BaseException, conn: psycopg.Connection[object] | None) -> bool:
-    """True for a failure after which the whole write may run again: a serialization failure,
-    a deadlock, or the connection lost (before COMMIT was sent: see the caller)."""
+# The server ending the session: an administrator's pg_terminate_backend or a fast shutdown, a
+# crash of another backend, a server still starting.
+_SESSION_ENDED = frozenset({"57P01", "57P02", "57P03"})
+
+
+def lost(error: BaseException, conn: psycopg.BaseConnection[Any] | None) -> bool:
+    """True when `error` means the connection is gone (so a new one is needed)."""
+    if not isinstance(error, psycopg.OperationalError):
+        return False
+    if conn is None or conn.closed or conn.broken:
+        return True
+    return error.sqlstate is None or error.sqlstate in _SESSION_ENDED
+
+
+def retryable(error: BaseException, conn: psycopg.BaseConnection[Any] | None) -> bool:
+    """True for a failure after which the whole write may run again, having committed
+    nothing: a serialization failure, a deadlock, the connection lost before COMMIT."""
     if isinstance(error, pg.SerializationFailure | pg.DeadlockDetected):
         return True
-    if isinstance(error, psycopg.OperationalError):
-        return conn is None or conn.closed or conn.broken
-    return False
+    return lost(error, conn)
 
 
 def server_error(where: str, error: psycopg.Error) -> StoreError:
