@@ -16,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -123,18 +123,8 @@ class PostgresStore:
         self.server.start()
         self.server.create_database(name="bench_tpl")
         self.url = self.server.url("bench_tpl")
-        self.folder = self._folder = folder
-
-    async def setup(self) -> None:
-        """The template: migrated, then the bundled catalogue as `laurel db init` leaves it on
-        SQLite, copied over."""
-        from bot.store.postgres.database import PostgresDatabase
-        from tests.support.shared_store import copy_catalogue
-
-        await (await PostgresDatabase.connect(self.url)).close()
-        sqlite = self._folder / "catalogue.db"
-        _init({"LAUREL_DATABASE__PATH": str(sqlite)})
-        copy_catalogue(sqlite, self.url)
+        self.folder = folder
+        _init({"LAUREL_DATABASE__URL": self.url})  # the template: schema, bundled catalogue
 
     def fresh(self) -> None:
         self.url = self.server.url(self.server.create_database(template="bench_tpl"))
@@ -156,8 +146,8 @@ class PostgresStore:
         self.server.stop()
 
 
-@asynccontextmanager
-async def store_for(dialect: str) -> AsyncIterator[Store]:
+@contextmanager
+def store_for(dialect: str) -> Iterator[Store]:
     folder = Path(tempfile.mkdtemp(prefix="laurel-bench-sharded-"))
     try:
         if dialect == "sqlite":
@@ -165,7 +155,6 @@ async def store_for(dialect: str) -> AsyncIterator[Store]:
         else:
             store = PostgresStore(folder)
             try:
-                await store.setup()
                 yield store
             finally:
                 store.stop()

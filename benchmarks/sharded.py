@@ -259,7 +259,7 @@ async def interactions(
 
 async def one_backend(args: argparse.Namespace, dialect: str) -> dict[str, dict[str, Any]]:
     runs: dict[str, dict[str, Any]] = {}
-    async with store_for(dialect) as store:
+    with store_for(dialect) as store:
         logs = store.folder
         scenario = Scenario(args, store, logs)
         plan: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {

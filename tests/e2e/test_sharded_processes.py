@@ -38,9 +38,9 @@ from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.shards import add_spread_guilds
 from laurel_console.localdiscord.state import Guild
-from tests.support.shared_store import SharedStore, postgres_catalogue, shared_store
+from tests.support.shared_store import SharedStore, shared_store
 
-__all__ = ["postgres_catalogue", "shared_store"]  # fixtures: each test on both backends
+__all__ = ["shared_store"]  # fixtures: each test on both backends
 
 COUNT = 4
 GUILDS = 160  # forty on each shard

@@ -25,9 +25,9 @@ from bot.domain.shards import shard_of
 from bot.domain.subscriptions import Subscription, Theme
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.processes import Stand, bot_env, control, kill, run_bot, until
-from tests.support.shared_store import SharedStore, postgres_catalogue, shared_store
+from tests.support.shared_store import SharedStore, shared_store
 
-__all__ = ["postgres_catalogue", "shared_store"]  # fixtures: the test on both backends
+__all__ = ["shared_store"]  # fixtures: the test on both backends
 
 COUNT = 4
 GUILDS = 200  # fifty on each shard; two digests each: 400 due in the same minute

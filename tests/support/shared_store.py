@@ -1,13 +1,9 @@
 """The database the shard processes of one bot share in tests, on either backend (issue 15).
 
 `shared_store` (parametrized: sqlite, postgresql) is a SQLite file copied from the template
-with the bundled catalogue, or a PostgreSQL database holding the same catalogue.
-
-The SQLite tests copy a template file that holds the bundled catalogue; the PostgreSQL tests of
-the sharded bot copy a template database that holds the same rows, put there by this copy (COPY
-per table, triggers off while it runs, identity sequences moved past the copied ids). It is a
-fixture's shortcut, as copying the file is, not a way into a deployment's database: that is
-`laurel db init` / `laurel db copy --to postgresql://…`.
+that holds the bundled catalogue, or a PostgreSQL database copied from the template that holds
+the same catalogue (`postgres_bundled`, loaded through the one write path). Each process of the
+deployment opens its own connections to it; the tests read the ledger from outside.
 """
 
 from __future__ import annotations
@@ -20,65 +16,10 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg import sql
 
 from bot.store.database import SqliteDatabase
 from bot.store.sql import Database
-from tests.support.postgres import PostgresServer
-
-# Parents before children (foreign keys), the audit with them: what `load_bundled_into` wrote.
-CATALOGUE = (
-    "venues",
-    "editions",
-    "papers",
-    "paper_authors",
-    "paper_affiliations",
-    "awards",
-    "audit",
-    "bot_state",
-    "removed_papers",
-)
-
-
-def copy_catalogue(sqlite_path: Path, url: str) -> dict[str, int]:
-    """Copy the catalogue tables of the SQLite database at `sqlite_path` into the migrated,
-    empty PostgreSQL database at `url`; the rows copied, by table."""
-    copied: dict[str, int] = {}
-    source_db = sqlite3.connect(f"file:{sqlite_path}?mode=ro", uri=True)
-    with closing(source_db) as source, psycopg.connect(url) as target:
-        # The audit's append-only triggers and the removal triggers stay out of a copy.
-        target.execute("SET session_replication_role = replica")
-        for table in CATALOGUE:
-            cursor = source.execute(f"SELECT * FROM {table}")
-            columns = [d[0] for d in cursor.description]
-            statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
-                sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns))
-            )
-            rows = cursor.fetchall()
-            with target.cursor().copy(statement) as copy:
-                for row in rows:
-                    copy.write_row(row)
-            copied[table] = len(rows)
-        identities = target.execute(
-            "SELECT table_name, column_name FROM information_schema.columns"
-            " WHERE is_identity = 'YES' AND table_schema = 'public'"
-        ).fetchall()
-        for table, column in identities:
-            target.execute(
-                sql.SQL(
-                    "SELECT setval(pg_get_serial_sequence({t}, {c}),"
-                    " coalesce(max({ci}), 0) + 1, false) FROM {ti}"
-                ).format(
-                    t=sql.Literal(table),
-                    c=sql.Literal(column),
-                    ci=sql.Identifier(column),
-                    ti=sql.Identifier(table),
-                )
-            )
-    return copied
-
-
-CATALOGUE_TEMPLATE = "laurel_catalogue_tpl"
+from tests.support.postgres import Copies, PostgresServer
 
 
 @dataclass(frozen=True)
@@ -117,20 +58,6 @@ class SharedStore:
         return {int(sub): (str(nonce), str(status)) for sub, nonce, status in rows}
 
 
-@pytest.fixture(scope="session")
-def postgres_catalogue(
-    postgres_server: PostgresServer, postgres_template: str, template_db: Path
-) -> str:
-    """A template database: the migrated schema and the bundled catalogue (`template_db`'s)."""
-    postgres_server.create_database(template=postgres_template, name=CATALOGUE_TEMPLATE)
-    copy_catalogue(template_db, postgres_server.url(CATALOGUE_TEMPLATE))
-    with postgres_server.admin() as conn:
-        conn.execute(
-            sql.SQL("ALTER DATABASE {} IS_TEMPLATE true").format(sql.Identifier(CATALOGUE_TEMPLATE))
-        )
-    return CATALOGUE_TEMPLATE
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def shared_store(
     request: pytest.FixtureRequest, template_db: Path, tmp_path: Path
@@ -142,7 +69,8 @@ def shared_store(
         yield SharedStore(path)
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.create_database(template=request.getfixturevalue("postgres_catalogue"))
+    bundled: Copies = request.getfixturevalue("postgres_bundled")
+    name = bundled.take()
     try:
         yield SharedStore(path, server.url(name))
     finally:
