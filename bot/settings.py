@@ -113,6 +113,11 @@ class DatabaseSettings(_Section):
             return Path(self.url.removeprefix(_SQLITE_URL))
         return self.path
 
+    @property
+    def target(self) -> str | Path:
+        """What `bot.store.backends` opens: the PostgreSQL URL, or the SQLite file."""
+        return self.postgresql or self.sqlite_path
+
     def secrets(self) -> list[str]:
         """What the logs must never show: the password in a PostgreSQL URL."""
         found = _URL_PASSWORD.search(self.postgresql or "")

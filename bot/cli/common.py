@@ -22,4 +22,9 @@ async def open_database(
 ) -> Database:
     """The database at [database] url (SQLite or PostgreSQL), else [database] path, waiting
     [database] busy_timeout_ms for a lock."""
-    return await backends.open_database(settings.database, create=create, clock=clock_of(args))
+    return await backends.open_database(
+        settings.database.target,
+        create=create,
+        busy_timeout_ms=settings.database.busy_timeout_ms,
+        clock=clock_of(args),
+    )

@@ -70,7 +70,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.logging, secrets=[token, *settings.database.secrets()])
     # Shard processes share the database (the ledger keeps each post to one), never with an
     # unsharded bot.
-    with instance_lock(settings.database, shared=settings.discord.shards is not None):
+    with instance_lock(settings.database.target, shared=settings.discord.shards is not None):
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)

@@ -1,22 +1,30 @@
-"""Opening the database the settings name: SQLite (the default) or PostgreSQL (issue 15)."""
+"""Opening the database the settings name: SQLite (the default) or PostgreSQL (issue 15).
+
+`target` is a PostgreSQL URL or a SQLite file's path: `DatabaseSettings.target`, which the
+command line hands in (the store reads no settings itself).
+"""
 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 
 from bot.domain.clock import Clock
-from bot.settings import DatabaseSettings
 from bot.store.errors import StoreError
 from bot.store.sql import Database
 
 
 async def open_database(
-    settings: DatabaseSettings, *, create: bool = True, clock: Clock | None = None
+    target: str | Path,
+    *,
+    create: bool = True,
+    busy_timeout_ms: int = 5_000,
+    clock: Clock | None = None,
 ) -> Database:
-    """The database at [database] url (or path), its schema brought up to date; a write waits
-    [database] busy_timeout_ms for another's write lock before the store answers "busy"."""
-    if (url := settings.postgresql) is not None:
+    """The database at `target`, its schema brought up to date; a write waits
+    `busy_timeout_ms` for another's write lock before the store answers "busy"."""
+    if isinstance(target, str):
         try:
             from bot.store.postgres.database import PostgresDatabase
         except ImportError as exc:  # psycopg, from the postgresql extra
@@ -24,21 +32,19 @@ async def open_database(
                 f"a postgresql:// database needs psycopg: pip install 'laurel[postgresql]' ({exc})"
             ) from None
         return await PostgresDatabase.connect(
-            url, create=create, busy_timeout_ms=settings.busy_timeout_ms, clock=clock
+            target, create=create, busy_timeout_ms=busy_timeout_ms, clock=clock
         )
-    return await Database.open(
-        settings.sqlite_path, create=create, busy_timeout_ms=settings.busy_timeout_ms, clock=clock
-    )
+    return await Database.open(target, create=create, busy_timeout_ms=busy_timeout_ms, clock=clock)
 
 
-def instance_lock(settings: DatabaseSettings, *, shared: bool) -> AbstractContextManager[Any]:
+def instance_lock(target: str | Path, *, shared: bool) -> AbstractContextManager[Any]:
     """The lock that keeps one bot per database: a file lock beside a SQLite file, an advisory
     lock on PostgreSQL. Shard processes take it `shared` (they share the database by design),
     never beside an unsharded bot."""
-    if (url := settings.postgresql) is not None:
+    if isinstance(target, str):
         from bot.store.postgres.lock import PostgresInstanceLock
 
-        return PostgresInstanceLock(url, shared=shared)
+        return PostgresInstanceLock(target, shared=shared)
     from bot.store.lock import InstanceLock
 
-    return InstanceLock(settings.sqlite_path, shared=shared)
+    return InstanceLock(target, shared=shared)

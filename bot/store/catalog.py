@@ -100,18 +100,14 @@ class CatalogRepository:
         return await self._db.snapshot(_export_in_one_read)
 
 
-_READ_TRANSACTION = {
-    "sqlite": "BEGIN DEFERRED",
-    "postgresql": "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
-}
-
-
 def _export_in_one_read(conn: Connection) -> CatalogBatch:
     """Every SELECT of the export in one read transaction: they all see one moment, even while
     a bot beside this process commits writes (in WAL mode readers and the writer never wait for
-    each other; PostgreSQL's REPEATABLE READ is one snapshot too), so no award points to a
-    paper the export did not see."""
-    conn.execute(_READ_TRANSACTION[conn.dialect])
+    each other), so no award points to a paper the export did not see. (On PostgreSQL the
+    snapshot is already one: `Database.snapshot` runs it in a REPEATABLE READ transaction.)"""
+    if conn.dialect != "sqlite":
+        return _export(conn)
+    conn.execute("BEGIN DEFERRED")
     try:
         return _export(conn)
     finally:

@@ -8,10 +8,6 @@ by side; the repositories pick theirs by `db.dialect` or `conn.dialect`.
 
 from __future__ import annotations
 
-from typing import Literal
-
-Dialect = Literal["sqlite", "postgresql"]
-
 
 def names_json(table: str, dialect: str) -> str:
     """The names of paper `p` in `table` (authors, affiliations), in order, as a JSON array."""
@@ -20,6 +16,35 @@ def names_json(table: str, dialect: str) -> str:
             FROM {table} WHERE paper_id = p.id)"""  # noqa: S608 (a table of ours)
     return f"""(SELECT json_group_array(name) FROM
             (SELECT name FROM {table} WHERE paper_id = p.id ORDER BY position))"""  # noqa: S608
+
+
+def paper_columns(dialect: str) -> str:
+    """A paper's columns, its author and affiliation lists, and its live awards (`award_list`:
+    the latest first), each list as JSON text."""
+    if dialect == "postgresql":
+        award_list = """(SELECT CAST(coalesce(json_agg(json_build_array(
+                e.venue, v.name, e.year, a.name, a.kind, a.track, CAST(a.alternatives AS JSON))
+                ORDER BY e.year DESC, e.venue, a.id), '[]') AS TEXT)
+            FROM live_awards AS a
+            JOIN editions AS e ON e.id = a.edition_id
+            JOIN venues AS v ON v.key = e.venue
+            WHERE a.paper_id = p.id)"""
+    else:
+        award_list = """(SELECT json_group_array(
+                json_array(venue, venue_name, year, name, kind, track, json(alternatives))) FROM
+            (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives
+             FROM live_awards AS a
+             JOIN editions AS e ON e.id = a.edition_id
+             JOIN venues AS v ON v.key = e.venue
+             WHERE a.paper_id = p.id
+             ORDER BY e.year DESC, e.venue, a.id))"""
+    return f"""
+    p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
+    p.area, p.authors_incomplete, p.sources, p.alternatives,
+    {names_json("paper_authors", dialect)} AS authors,
+    {names_json("paper_affiliations", dialect)} AS affiliations,
+    {award_list} AS award_list
+"""
 
 
 # `p.id` among the ids of a JSON array given as one parameter (`:ids` or `?`).

@@ -13,7 +13,7 @@ from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
-from bot.store.catalog_sql import ids_in, like_any_case, names_json
+from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
 from bot.store.errors import StoreError
 from bot.store.leaderboard_queries import LeaderboardQueries
@@ -31,37 +31,7 @@ from bot.store.search_sql import (
 )
 from bot.store.sql import Connection, Row
 
-
-def _paper_columns(dialect: str) -> str:
-    """A paper's columns, its author and affiliation lists, and its live awards (`award_list`:
-    the latest first), each list as JSON text."""
-    if dialect == "postgresql":
-        award_list = """(SELECT CAST(coalesce(json_agg(json_build_array(
-                e.venue, v.name, e.year, a.name, a.kind, a.track, CAST(a.alternatives AS JSON))
-                ORDER BY e.year DESC, e.venue, a.id), '[]') AS TEXT)
-            FROM live_awards AS a
-            JOIN editions AS e ON e.id = a.edition_id
-            JOIN venues AS v ON v.key = e.venue
-            WHERE a.paper_id = p.id)"""
-    else:
-        award_list = """(SELECT json_group_array(
-                json_array(venue, venue_name, year, name, kind, track, json(alternatives))) FROM
-            (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives
-             FROM live_awards AS a
-             JOIN editions AS e ON e.id = a.edition_id
-             JOIN venues AS v ON v.key = e.venue
-             WHERE a.paper_id = p.id
-             ORDER BY e.year DESC, e.venue, a.id))"""
-    return f"""
-    p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-    p.area, p.authors_incomplete, p.sources, p.alternatives,
-    {names_json("paper_authors", dialect)} AS authors,
-    {names_json("paper_affiliations", dialect)} AS affiliations,
-    {award_list} AS award_list
-"""
-
-
-_PAPER_COLUMNS = {d: _paper_columns(d) for d in ("sqlite", "postgresql")}
+_PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
 _BY_IDS = {
     d: f"SELECT {_PAPER_COLUMNS[d]} FROM live_papers AS p WHERE {ids_in('?', d)}"  # noqa: S608
     for d in _PAPER_COLUMNS
@@ -247,9 +217,12 @@ class PaperRepository(LeaderboardQueries):
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread; None when FTS5 is to answer (SQLite only: PostgreSQL has no FTS5,
         and waits for an index being built)."""
-        if self._db.dialect == "sqlite" and (self._index is None or not self._index.ready):
-            return None
-        index = await self._ready_index()
+        if self._db.dialect == "sqlite":
+            if self._index is None or not self._index.ready:
+                return None
+            index = self._index
+        else:
+            index = await self._ready_index()
         parsed = parse(text, self._institutions)
         if parsed is None:
             return []
@@ -263,7 +236,7 @@ class PaperRepository(LeaderboardQueries):
             limit=limit,
             offset=offset,
         )
-        if found is None:
+        if found is None and self._db.dialect != "sqlite":
             raise _no_index()
         return found
 

@@ -94,12 +94,13 @@ class SearchIndex:
         """Open the index and bring it up to the store; a large rebuild runs in the background.
 
         An index that cannot be opened (another process holds its directory, the disk refuses)
-        is left unready, said in the log: FTS5 answers instead, nothing fails.
+        is left unready, said in the log: FTS5 answers instead (on PostgreSQL, a search says
+        it cannot), nothing fails.
         """
         try:
             rebuild = await self._run(self._open)
         except _FAILURES as exc:
-            log.error("search index at %s unusable, FTS5 answers instead: %s", self.path, exc)
+            log.error("search index at %s unusable, %s: %s", self.path, self._meanwhile, exc)
             self._closed = True
             return
         if rebuild is None:
@@ -117,7 +118,12 @@ class SearchIndex:
         except _Stopped:
             return
         except _FAILURES:
-            log.exception("search index: the rebuild failed; FTS5 answers until the next start")
+            log.exception("search index: the rebuild failed; %s", self._meanwhile)
+
+    @property
+    def _meanwhile(self) -> str:
+        """Who answers searches while this index cannot, in the log's words."""
+        return "FTS5 answers instead" if self._fallback else "searches fail until it catches up"
 
     async def wait_ready(self) -> None:
         """Wait for a background rebuild, if one runs (benchmarks measure the index itself)."""

@@ -154,3 +154,19 @@ async def test_readers_answer_while_a_long_write_holds_the_writer(db_pg: Postgre
     assert not writing.done()
     await writing
     assert len(await db_pg.fetchall("SELECT * FROM venues")) == 1
+
+
+async def test_an_error_of_the_write_function_itself_comes_out_as_it_was(
+    db_pg: PostgresDatabase,
+) -> None:
+    class Refusal(Exception):
+        pass
+
+    def refuse(conn: Connection) -> None:
+        conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
+        raise Refusal("no")
+
+    with pytest.raises(Refusal) as raised:
+        await db_pg.write(refuse)
+    assert raised.value.__cause__ is None  # not wrapped, nor its own cause
+    assert await db_pg.fetchall("SELECT * FROM venues") == []

@@ -13,6 +13,7 @@ test never skips silently.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import itertools
 import shutil
@@ -94,6 +95,8 @@ class PostgresServer:
     def stop(self) -> None:
         if self._handle is not None:
             self._pg_ctl("stop", "-m", "fast")
+            # The wheel's own exit handler would only log, after pytest closed the log's stream.
+            atexit.unregister(self._handle._cleanup)
             self._handle = None
 
     def _pg_ctl(self, *args: str) -> None:

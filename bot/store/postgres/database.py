@@ -28,7 +28,6 @@ import psycopg
 
 from bot.domain.clock import Clock, SystemClock
 from bot.errors import StoreError
-from bot.store.migrations import available
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
 from bot.store.postgres.errors import lost, refused, retryable, server_error
@@ -210,7 +209,9 @@ class PostgresDatabase(Database):
                 if attempt < ATTEMPTS and retryable(exc, conn):
                     self._pause(attempt, exc)
                     continue
-                raise self._in_words(exc) from exc
+                if (said := self._in_words(exc)) is exc:
+                    raise
+                raise said from exc
             if self._finish(conn, mode, xid):
                 return result
             self._pause(attempt, "the connection was lost at COMMIT, which did not commit")
@@ -227,7 +228,9 @@ class PostgresDatabase(Database):
         except psycopg.Error as exc:
             self._abandon(conn)
             if not lost(exc, conn):
-                raise self._in_words(exc) from exc
+                if (said := self._in_words(exc)) is exc:
+                    raise
+                raise said from exc
             if mode != "commit":
                 return True  # nothing to keep: the read or rehearsal is done
             if xid is None or (status := self._outcome(xid)) is None:
@@ -338,7 +341,7 @@ class PostgresDatabase(Database):
     async def integrity_check(self) -> list[str]:
         """What PostgreSQL can say: the schema's version against this Laurel's migrations, and
         constraints not validated. (Pages and foreign keys the server keeps by construction.)"""
-        return await self.snapshot(_problems)
+        return await self.snapshot(migrate.problems)
 
     async def schema_version(self) -> int:
         row = await self.fetchone("SELECT max(version) FROM schema_version")
@@ -383,19 +386,3 @@ def _each(
         return outcomes
 
     return each
-
-
-def _problems(conn: Connection) -> list[str]:
-    problems = []
-    version = int(conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0)
-    known = [m.version for m in available(migrate.FOLDER)]
-    if version > known[-1]:
-        problems.append(f"schema version {version} is newer than this Laurel knows ({known[-1]})")
-    elif version < known[-1]:
-        pending = ", ".join(f"{v:04d}" for v in known if v > version)
-        problems.append(f"schema version {version}: migrations {pending} not applied")
-    for row in conn.execute(
-        "SELECT conrelid::regclass::text, conname FROM pg_constraint WHERE NOT convalidated"
-    ):
-        problems.append(f"{row[0]}: constraint {row[1]} is not validated")
-    return problems

@@ -13,6 +13,7 @@ import psycopg
 from bot.errors import StoreError
 from bot.store.migrations import Migration, available
 from bot.store.postgres.rows import Row
+from bot.store.sql import Connection
 
 FOLDER = "migrations_pg"
 # The advisory lock key of migrating (any constant: it names the lock for all Laurels).
@@ -60,3 +61,21 @@ def migrate(conn: psycopg.Connection[Row]) -> list[Migration]:
         conn.execute("DELETE FROM schema_version")
         conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (pending[-1].version,))
     return pending
+
+
+def problems(conn: Connection) -> list[str]:
+    """What PostgreSQL can say of the database: its schema version against this Laurel's
+    migrations, and constraints not validated (pages and foreign keys it keeps itself)."""
+    problems = []
+    version = int(conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0)
+    known = [m.version for m in available(FOLDER)]
+    if version > known[-1]:
+        problems.append(f"schema version {version} is newer than this Laurel knows ({known[-1]})")
+    elif version < known[-1]:
+        pending = ", ".join(f"{v:04d}" for v in known if v > version)
+        problems.append(f"schema version {version}: migrations {pending} not applied")
+    for row in conn.execute(
+        "SELECT conrelid::regclass::text, conname FROM pg_constraint WHERE NOT convalidated"
+    ):
+        problems.append(f"{row[0]}: constraint {row[1]} is not validated")
+    return problems
