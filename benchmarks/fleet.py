@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -24,7 +25,6 @@ from typing import Any, Protocol
 
 import aiohttp
 
-from bot.domain.shards import shard_of
 from bot.domain.subscriptions import Subscription, Theme
 from bot.store.database import SqliteDatabase
 from bot.store.sql import Database
@@ -212,8 +212,7 @@ async def stand_in(guilds: int, shards: int) -> AsyncIterator[StandIn]:
 
 
 async def subscribe(db: Database, guilds: list[dict[str, Any]], per_guild: int) -> dict[int, int]:
-    """`per_guild` digests in each guild's #general, due this minute (UTC): sub id -> shard
-    (of `count`, filled in by the caller)."""
+    """`per_guild` digests in each guild's #general, due this minute (UTC): sub id -> guild."""
     minute = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
     repository = SubscriptionRepository(db)
     made: dict[int, int] = {}
@@ -320,5 +319,34 @@ class Fleet:
         return found
 
 
-def shards_of(subs: dict[int, int], count: int) -> dict[int, int]:
-    return {sub: shard_of(guild, count) for sub, guild in subs.items()}
+# -- what the ledger and Discord hold ------------------------------------------------------------
+async def ledger(db: Database) -> dict[int, tuple[str, str]]:
+    rows = await db.fetchall("SELECT subscription_id, nonce, status FROM digest_ledger")
+    return {int(r[0]): (str(r[1]), str(r[2])) for r in rows}
+
+
+async def all_sent(db: Database, subs: dict[int, int]) -> bool:
+    rows = await ledger(db)
+    return len(rows) == len(subs) and all(status == "sent" for _, status in rows.values())
+
+
+async def exactly_once(
+    stand: Any, db: Database, subs: dict[int, int], guilds: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Every ledger row's nonce among Discord's messages once; none missing, nothing else."""
+    rows = await ledger(db)
+    nonces: Counter[str] = Counter()
+    for guild in guilds:
+        general = next(c for c in guild["channels"] if c["name"] == "general")
+        for message in (await stand.get("messages", channel_id=general["id"]))["messages"]:
+            nonces[str(message.get("nonce"))] += 1
+    expected = {nonce for nonce, _ in rows.values()}
+    return {
+        "duplicates": sum(n - 1 for n in nonces.values() if n > 1),
+        "skipped": len(set(subs) - set(rows)) + len(expected - set(nonces)),
+        "strangers": len(set(nonces) - expected),
+    }
+
+
+async def sent_of(db: Database, among: set[int]) -> int:
+    return sum(1 for s, (_, st) in (await ledger(db)).items() if s in among and st == "sent")

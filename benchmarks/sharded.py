@@ -33,7 +33,18 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.fleet import CALLBACK, Fleet, Store, stand_in, store_for, subscribe
+from benchmarks.fleet import (
+    CALLBACK,
+    Fleet,
+    Store,
+    all_sent,
+    exactly_once,
+    ledger,
+    sent_of,
+    stand_in,
+    store_for,
+    subscribe,
+)
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.shards import Shards
 from bot.store.sql import Database
@@ -72,11 +83,6 @@ async def until(condition: Callable[[], Awaitable[Any]], what: str, grace: float
             return value
         await asyncio.sleep(0.25)
     raise TimeoutError(f"timed out waiting for {what}")
-
-
-async def ledger(db: Database) -> dict[int, tuple[str, str]]:
-    rows = await db.fetchall("SELECT subscription_id, nonce, status FROM digest_ledger")
-    return {int(r[0]): (str(r[1]), str(r[2])) for r in rows}
 
 
 class Scenario:
@@ -127,37 +133,10 @@ class Scenario:
         return result
 
 
-async def all_sent(db: Database, subs: dict[int, int]) -> bool:
-    rows = await ledger(db)
-    return len(rows) == len(subs) and all(status == "sent" for _, status in rows.values())
-
-
-async def exactly_once(
-    stand: Any, db: Database, subs: dict[int, int], guilds: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """Every ledger row's nonce among Discord's messages once; none missing, nothing else."""
-    rows = await ledger(db)
-    nonces: Counter[str] = Counter()
-    for guild in guilds:
-        general = next(c for c in guild["channels"] if c["name"] == "general")
-        for message in (await stand.get("messages", channel_id=general["id"]))["messages"]:
-            nonces[str(message.get("nonce"))] += 1
-    expected = {nonce for nonce, _ in rows.values()}
-    return {
-        "duplicates": sum(n - 1 for n in nonces.values() if n > 1),
-        "skipped": len(set(subs) - set(rows)) + len(expected - set(nonces)),
-        "strangers": len(set(nonces) - expected),
-    }
-
-
 def owned(subs: dict[int, int], shards: str) -> set[int]:
     mine = Shards.of(shards, COUNT)
     assert mine is not None
     return {sub for sub, guild in subs.items() if mine.owns(guild)}
-
-
-async def sent_of(db: Database, among: set[int]) -> int:
-    return sum(1 for s, (_, st) in (await ledger(db)).items() if s in among and st == "sent")
 
 
 async def start(fleet: Fleet, groups: tuple[str, ...]) -> None:
