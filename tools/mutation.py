@@ -110,7 +110,11 @@ MODULES = (
             "bot.render.paper.x_link__*",
         ),
     ),
-    Module("search", ("bot/store/search.py",), ("tests/store/test_search.py",)),
+    Module(
+        "search",
+        ("bot/store/search.py",),
+        ("tests/store/test_search.py", "tests/store/test_search_index.py"),
+    ),
     Module("periods", ("bot/digests/periods.py",), ("tests/digests",)),
     Module(
         "delivery",
