@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.domain.institutions import load_institutions
+from bot.domain.institutions import Institution, InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query
+from bot.store.search import match_query, parse, prefixes
 from bot.store.search_index import SearchIndex
 from tests.store.conftest import award, batch
 
@@ -240,3 +240,52 @@ def test_at_most_twelve_terms_and_two_thousand_characters_are_read() -> None:
     assert match_query(" ".join(words)) == " ".join(f'"{w}"' for w in words[:12]) + "*"
     long_word = "x" * 1999
     assert match_query(f"{long_word} yz") == f'"{"x" * 64}"*'
+
+
+TSINGHUA = InstitutionAliases(
+    [Institution(name="Tsinghua University", aliases=("THU",), zh_tw="清華大學")]
+)
+
+
+def test_an_institution_is_matched_by_each_of_its_names_as_one_phrase() -> None:
+    assert match_query("THU graph", TSINGHUA) == (
+        '("thu" OR affiliations : "Tsinghua University" OR affiliations : "THU"'
+        ' OR affiliations : "清 華 大 學") AND "graph"*'
+    )
+
+
+# -- the derived index's query (bot/store/search_index.py reads it) --------------------------
+def test_the_index_reads_twelve_terms_in_all_institutions_first() -> None:
+    words = [f"w{i:02d}" for i in range(12)]
+    alone = parse(" ".join(words))
+    assert alone is not None
+    assert (alone.terms, alone.prefix) == (tuple((w,) for w in words[:11]), "w11")
+    # An institution takes one of the twelve: the last word is dropped, so none is a prefix.
+    with_one = parse("THU " + " ".join(words), TSINGHUA)
+    assert with_one is not None
+    assert (with_one.terms, with_one.prefix) == (tuple((w,) for w in words[:11]), None)
+    assert [typed for typed, _ in with_one.institutions] == [("thu",)]
+    # Twelve institutions leave no room for a word at all.
+    many = InstitutionAliases([Institution(name=f"Institute {c}{c}") for c in "abcdefghijklm"])
+    named = parse(" ".join(f"institute {c}{c}" for c in "abcdefghijklm") + " routing", many)
+    assert named is not None
+    assert (named.terms, named.prefix, len(named.institutions)) == ((), None, 12)
+
+
+def test_the_index_reads_two_thousand_characters() -> None:
+    parsed = parse(" " * 1996 + "abcdefg")
+    assert parsed is not None
+    assert parsed.prefix == "abcd"
+
+
+def test_prefixes_are_three_to_sixteen_letters_of_each_distinct_word() -> None:
+    words = ["abc", "ab", "abcd", "abc", "abcdefghijklmnopqrstu"]
+    longest = "abcdefghijklmnopqrstu"
+    assert prefixes(words) == " ".join(["abc", "abc", "abcd"] + [longest[:n] for n in range(3, 17)])
+
+
+def test_prefixes_remembers_each_words_grams_in_the_memo_and_reuses_them() -> None:
+    memo: dict[str, str] = {}
+    assert prefixes(["attention"], memo) == "att atte atten attent attenti attentio attention"
+    assert memo == {"attention": "att atte atten attent attenti attentio attention"}
+    assert prefixes(["attention", "graph"], {"attention": "kept"}) == "kept gra grap graph"
