@@ -13,7 +13,7 @@ from bot.store import migrations
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query, parse, prefixes
+from bot.store.search import match_query, parse, prefixes, tokens
 from bot.store.search_index import SearchIndex
 from tests.store.conftest import award, batch
 
@@ -247,6 +247,12 @@ TSINGHUA = InstitutionAliases(
 )
 
 
+TWELVE = [f"w{i:02d}" for i in range(12)]
+# Thirteen institutions, every one named in THIRTEEN_NAMED, then a word.
+MANY = InstitutionAliases([Institution(name=f"Institute {c}{c}") for c in "abcdefghijklm"])
+THIRTEEN_NAMED = " ".join(f"institute {c}{c}" for c in "abcdefghijklm") + " routing"
+
+
 def test_an_institution_is_matched_by_each_of_its_names_as_one_phrase() -> None:
     assert match_query("THU graph", TSINGHUA) == (
         '("thu" OR affiliations : "Tsinghua University" OR affiliations : "THU"'
@@ -254,9 +260,21 @@ def test_an_institution_is_matched_by_each_of_its_names_as_one_phrase() -> None:
     )
 
 
+def test_an_institution_takes_one_of_the_twelve_terms() -> None:
+    query = match_query("THU " + " ".join(TWELVE), TSINGHUA)
+    assert query is not None
+    assert query.endswith(' AND "w10"')  # the last word dropped, so none is a prefix
+    assert "w11" not in query
+    # Twelve institutions leave no room for a word at all.
+    query = match_query(THIRTEEN_NAMED, MANY)
+    assert query is not None
+    assert query.count("affiliations") == 12
+    assert "routing" not in query
+
+
 # -- the derived index's query (bot/store/search_index.py reads it) --------------------------
 def test_the_index_reads_twelve_terms_in_all_institutions_first() -> None:
-    words = [f"w{i:02d}" for i in range(12)]
+    words = TWELVE
     alone = parse(" ".join(words))
     assert alone is not None
     assert (alone.terms, alone.prefix) == (tuple((w,) for w in words[:11]), "w11")
@@ -266,8 +284,7 @@ def test_the_index_reads_twelve_terms_in_all_institutions_first() -> None:
     assert (with_one.terms, with_one.prefix) == (tuple((w,) for w in words[:11]), None)
     assert [typed for typed, _ in with_one.institutions] == [("thu",)]
     # Twelve institutions leave no room for a word at all.
-    many = InstitutionAliases([Institution(name=f"Institute {c}{c}") for c in "abcdefghijklm"])
-    named = parse(" ".join(f"institute {c}{c}" for c in "abcdefghijklm") + " routing", many)
+    named = parse(THIRTEEN_NAMED, MANY)
     assert named is not None
     assert (named.terms, named.prefix, len(named.institutions)) == ((), None, 12)
 
@@ -289,3 +306,7 @@ def test_prefixes_remembers_each_words_grams_in_the_memo_and_reuses_them() -> No
     assert prefixes(["attention"], memo) == "att atte atten attent attenti attentio attention"
     assert memo == {"attention": "att atte atten attent attenti attentio attention"}
     assert prefixes(["attention", "graph"], {"attention": "kept"}) == "kept gra grap graph"
+
+
+def test_the_index_cuts_a_long_word_to_sixty_four_letters_as_queries_do() -> None:
+    assert tokens("X" * 70 + " Ab 注意") == ["x" * 64, "ab", "注", "意"]
