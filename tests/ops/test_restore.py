@@ -4,6 +4,7 @@ old database kept aside with its WAL, and the new one swapped in whole."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import io
 import os
 import shutil
@@ -281,6 +282,12 @@ def test_two_restores_in_the_same_second_keep_both_old_databases(
     assert first.kept_aside != second.kept_aside
     assert _has_wal_title(first.kept_aside)
     assert not _has_wal_title(second.kept_aside)
+    # Numbered from 2, one up each time: the name says which came first.
+    assert second.kept_aside.name == f"{first.kept_aside.name}-2"
+    third = restore(backup, database, confirm=lambda *_: True, now=now)
+    assert third is not None
+    assert third.kept_aside is not None
+    assert third.kept_aside.name == f"{first.kept_aside.name}-3"
 
 
 # -- restore() itself (survivors of mutation testing: docs/mutation.md) ------------------------
@@ -308,3 +315,21 @@ def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) 
     now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
     with pytest.raises(StoreError, match=r"laurel\.db is the database itself; name a backup of it"):
         restore(database, database, confirm=lambda v, p: True, now=now)
+
+
+def test_a_backup_that_cannot_be_copied_is_refused_saying_why(
+    backup: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(shutil, "copyfile", disk_full)
+    before = _files(workdir)
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    with pytest.raises(StoreError) as refused:
+        restore(backup, workdir / "laurel.db", confirm=lambda v, p: True, now=now)
+    assert str(refused.value) == (
+        f"{backup} cannot be copied beside the database: {os.strerror(errno.ENOSPC)}"
+    )
+    after = {name: data for name, data in _files(workdir).items() if name != "laurel.db.lock"}
+    assert after == before  # no database, nothing staged
