@@ -117,7 +117,7 @@ async def test_a_pending_row_of_a_digest_paused_since_is_failed_saying_so(rig: R
 
 
 async def test_posts_to_one_channel_go_one_at_a_time_so_a_403_stops_the_next(rig: Rig) -> None:
-    rig.deliverer = Lookups(rig.clock, slow=True)
+    rig.deliverer = Lookups(rig.clock, slow=True, together=2)
     rig.restart()
     rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
     themes = (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT)
