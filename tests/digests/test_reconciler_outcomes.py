@@ -231,3 +231,21 @@ async def test_a_post_whose_channel_is_lost_while_its_try_waits_fails_without_a_
     (row,) = await rig.engine.ledger.of_subscription(other.id)
     assert (row.status, row.error) == ("failed", "channel paused")
     assert row.attempted_at == row.reserved_at  # its one try, noted when it was reserved
+
+
+async def test_a_row_whose_first_send_is_in_flight_is_not_settled_beside_it(rig: Rig) -> None:
+    held = Held(rig.clock)
+    rig.deliverer = held
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.set(dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC))
+    sub = await rig.subscribe(channel_id=5)
+    posting = asyncio.create_task(rig.service.post_now(sub, requested_by=7))
+    await held.waiting.wait()
+    (entry,) = await rig.engine.ledger.pending()
+    # A resync meets the row while its first send awaits Discord: it leaves it to that send
+    # (no lookup, no second send), at once.
+    await asyncio.wait_for(rig.engine.reconciler.settle(entry), timeout=5)
+    assert (held.sends, held.finds) == (1, [])
+    held.gate.set()
+    result = await posting
+    assert (result.status, held.sends) == ("pending", 1)
