@@ -351,8 +351,8 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         template = folder / "template.db"
-        async with await Database.open(template) as db:
-            await load_bundled_into(db)
+        async with await Database.open(template) as made:
+            await load_bundled_into(made)
         stand, db = await world(template, folder, args.small)
         try:
             # The process's first fan-out pays its first-time costs (lazy imports, caches):

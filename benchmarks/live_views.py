@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -26,6 +25,7 @@ from bot.domain.models import AwardKind
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.sql import Connection
 
 Call = Callable[[PaperRepository, EditionRepository], Awaitable[object]]
 CALLS: dict[str, Call] = {
@@ -45,7 +45,7 @@ UNFILTERED = (
 )
 
 
-def _unfilter(conn: sqlite3.Connection) -> None:
+def _unfilter(conn: Connection) -> None:
     for statement in UNFILTERED:  # executescript would commit the write's transaction
         conn.execute(statement)
 

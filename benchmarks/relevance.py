@@ -16,7 +16,6 @@ import asyncio
 import itertools
 import json
 import re
-import sqlite3
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from bot.domain.institutions import load_institutions
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
+from bot.store.sql import Connection
 
 KINDS = (
     *("exact title", "title fragment", "author", "zh-TW summary", "zh-CN summary"),
@@ -47,7 +47,7 @@ class Case:
     paper_id: int
 
 
-def make_cases(conn: sqlite3.Connection) -> list[Case]:
+def make_cases(conn: Connection) -> list[Case]:
     """The test set for the catalogue in `conn` (deterministic)."""
     papers = conn.execute(
         """

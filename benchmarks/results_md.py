@@ -22,6 +22,7 @@ TITLES = {
     "memory": "Resident memory",
     "catalog": "Catalogue search and import",
     "digests": "Digest fan-out of 10,000 subscriptions",
+    "curation_lag": "A curator's edit seen by another process, on PostgreSQL",
 }
 NOTES = {
     "interactions": "The lean stand-in in its own thread; the bot answers with the derived index"
@@ -30,6 +31,8 @@ NOTES = {
     " CPU time less that thread's) and the stand-in's beside it.",
     "digests": "The lean stand-in in its own thread; “bot CPU” is the process's CPU time minus"
     " that thread's.",
+    "curation_lag": "The bundled catalogue on an embedded PostgreSQL 18; a writer process edits"
+    " through CatalogRepository, this one follows with the derived index.",
 }
 
 

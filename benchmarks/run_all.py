@@ -52,6 +52,7 @@ BENCHMARKS: dict[str, Argv] = {
     "memory": on_db,
     "catalog": sized,  # imports into a database of its own: the import is what it measures
     "digests": unsized,  # 10,000 subscriptions on the bundled catalogue: posts, not search
+    "curation_lag": unsized,  # PostgreSQL: another process's edit seen by show and search
 }
 # --quick: fewer queries, seconds and repetitions, to check that everything runs.
 QUICK = {
@@ -61,6 +62,7 @@ QUICK = {
     "memory": ["--guilds", "50", "--searches", "5", "--subscriptions", "500"],
     "catalog": ["--queries", "30"],
     "digests": ["--subs", "500", "--quiet", "3"],
+    "curation_lag": ["--writes", "5", "--follow-seconds", "1"],
 }
 
 

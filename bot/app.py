@@ -48,10 +48,11 @@ from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
+from bot.store.search_store import store_of
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
@@ -122,11 +123,12 @@ class LaurelBot(commands.Bot):
         self.clock = clock
         self.institutions = load_institutions()
         # A derived index that follows the store (bot/store/search_index.py); started in
-        # setup_hook, FTS5 answering until it is ready.
+        # setup_hook, FTS5 answering until it is ready (on SQLite; PostgreSQL has only it).
         self.search_index: SearchIndex | None = None
         if settings.search.engine == "tantivy":
-            where = settings.search.index_for(db.path, settings.discord.shards)
-            self.search_index = SearchIndex(db.path, where)
+            file = db.path if isinstance(db, SqliteDatabase) else None
+            where = settings.search.index_for(file, settings.discord.shards)
+            self.search_index = SearchIndex(store_of(db), where)
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)

@@ -65,9 +65,13 @@ def schedule_backups(
     metrics: Metrics,
     clock: Clock,
 ) -> BackupJob | None:
-    """Add the backup job to `scheduler` as [backups] asks; None when backups are off."""
+    """Add the backup job to `scheduler` as [backups] asks; None when backups are off, and on
+    PostgreSQL, whose backups are its own (pg_dump, or the server's continuous archiving)."""
     config = settings.backups
     if not config.enabled:
+        return None
+    if db.dialect == "postgresql":
+        log.info("scheduled backups are SQLite's: on PostgreSQL, back up with pg_dump")
         return None
     job = BackupJob(db, settings.database.backup_dir, config.keep, metrics, clock)
     interval = dt.timedelta(hours=config.interval_hours)

@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import unquote
 
 import pydantic_settings
 from pydantic import (
@@ -61,6 +62,11 @@ _NUMBERS: tuple[object, ...] = (int, float, int | None, float | None)
 
 class DatabaseSettings(_Section):
     path: Path = Field(Path("laurel.db"), description="the SQLite database file")
+    # `sqlite:///laurel.db` (a relative path; `sqlite:////srv/laurel.db` an absolute one) or
+    # `postgresql://user:password@host:5432/laurel`; without it, `path` (SQLite) as before.
+    url: str | None = Field(
+        None, description="sqlite:///path or postgresql://…; when absent, path is used"
+    )
     backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
     # How long a write waits for another program's write lock (a CLI import) before the store
     # answers "busy"; bot.store.database.BUSY_TIMEOUT_MS is the same default.
@@ -81,28 +87,78 @@ class DatabaseSettings(_Section):
             raise ValueError(f"{value} is a folder; name the database file in it")
         return value
 
+    @field_validator("url")
+    @classmethod
+    def _a_database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if value.startswith(_SQLITE_URL):
+            if not value.removeprefix(_SQLITE_URL).strip():
+                raise ValueError("sqlite:/// must name the file, as in sqlite:///laurel.db")
+            return value
+        if value.startswith(_POSTGRESQL_URLS):
+            return value
+        shown = _URL_PASSWORD.sub(r"\1@", value)
+        raise ValueError(f"{shown} is neither sqlite:///path nor postgresql://…")
+
+    @property
+    def postgresql(self) -> str | None:
+        """The PostgreSQL URL, when the database is one; None for SQLite."""
+        return self.url if self.url is not None and self.url.startswith(_POSTGRESQL_URLS) else None
+
+    @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file: `url`'s when it is a sqlite:/// URL, else `path`."""
+        if self.url is not None and self.url.startswith(_SQLITE_URL):
+            return Path(self.url.removeprefix(_SQLITE_URL))
+        return self.path
+
+    @property
+    def target(self) -> str | Path:
+        """What `bot.store.backends` opens: the PostgreSQL URL, or the SQLite file."""
+        return self.postgresql or self.sqlite_path
+
+    def secrets(self) -> list[str]:
+        """What the logs must never show: the password in a PostgreSQL URL."""
+        found = _URL_PASSWORD.search(self.postgresql or "")
+        password = found.group(2) if found else ""
+        return [password, unquote(password)] if password else []
+
+
+_SQLITE_URL = "sqlite:///"
+_POSTGRESQL_URLS = ("postgresql://", "postgres://")
+_URL_PASSWORD = re.compile(r"(://[^:/?#@]*):([^@/?#]*)@")
+
 
 class SearchSettings(_Section):
     engine: Literal["tantivy", "fts5"] = Field(
         "tantivy", description="tantivy: a derived index beside the database; fts5: SQLite's own"
     )
     index_path: Path | None = Field(
-        None, description="where the tantivy index lives (default: the database's path + .search)"
+        None,
+        description="where the tantivy index lives (default: the database's path + .search; "
+        "on PostgreSQL, in memory)",
     )
     in_memory: bool = Field(False, description="keep the index in memory, rebuilt at each start")
     follow_seconds: float = Field(
         5.0, gt=0, description="how often to catch up with writes made by other processes"
     )
 
-    def index_for(self, database: Path, shards: Shards | None = None) -> Path | None:
-        """Where the index of `database` lives; None: in memory. A shard process keeps its own
-        (`laurel.db.search-0-1of4`): one tantivy directory has one writer, and the processes of
-        a sharded bot share the database file, not their indexes."""
+    def index_for(self, database: Path | None, shards: Shards | None = None) -> Path | None:
+        """Where the index of the SQLite file `database` (None: a PostgreSQL database) lives;
+        None: in memory. A shard process keeps its own (`laurel.db.search-0-1of4`): one tantivy
+        directory has one writer, and the processes of a sharded bot share the database, not
+        their indexes. On PostgreSQL there is no file to put it beside: it is `index_path`
+        (per shard range, as above), or in memory, rebuilt from the database at each start."""
         if self.in_memory:
             return None
+        suffix = "" if shards is None else f"-{'-'.join(map(str, shards.ids))}of{shards.count}"
+        if database is None:
+            if self.index_path is None:
+                return None
+            return self.index_path.with_name(f"{self.index_path.name}{suffix}")
         if self.index_path is not None:
             return self.index_path
-        suffix = "" if shards is None else f"-{'-'.join(map(str, shards.ids))}of{shards.count}"
         return database.with_name(f"{database.name}.search{suffix}")
 
 
@@ -234,6 +290,14 @@ class Settings(BaseSettings):
     token: SecretStr | None = Field(
         None, validation_alias="DISCORD_TOKEN", exclude=True, repr=False
     )
+
+    @model_validator(mode="after")
+    def _search_on_postgresql(self) -> Settings:
+        if self.database.postgresql is not None and self.search.engine == "fts5":
+            raise ValueError(
+                '[search] engine = "fts5" is SQLite\'s own search: on PostgreSQL use "tantivy"'
+            )
+        return self
 
     @field_validator("token")
     @classmethod

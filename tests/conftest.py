@@ -14,6 +14,9 @@ from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
 
+# A real PostgreSQL server for the tests that run on both backends (issue 15).
+pytest_plugins = ["tests.support.postgres"]
+
 # ../shared sits beside the checkout (as in CI); it is never committed into the project.
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 SPEC = SHARED / "discord-api-spec" / "openapi.json"
@@ -114,3 +117,38 @@ def stand() -> Iterator[Stand]:
     """`laurel localdiscord` as its own process."""
     with stand_in() as running:
         yield running
+
+
+# -- tests that run on SQLite alone (issue 15) ------------------------------------------------
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A `sqlite_only` mark must say why: the report lists every one with its reason."""
+    for item in items:
+        mark = item.get_closest_marker("sqlite_only")
+        if mark is not None and not (mark.args and str(mark.args[0]).strip()):
+            raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.sqlite_only needs its reason")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The tests that ran on SQLite alone, and why (the lead lists them)."""
+    found: dict[str, list[str]] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            reason = getattr(report, "user_properties", None)
+            for name, value in reason or ():
+                if name == "sqlite_only" and report.when == "call":
+                    found.setdefault(value, []).append(report.nodeid)
+    if not found:
+        return
+    count = sum(len(ids) for ids in found.values())
+    terminalreporter.section(f"{count} test(s) on SQLite alone (not run on PostgreSQL)")
+    for reason, ids in sorted(found.items()):
+        terminalreporter.write_line(f"{reason}:")
+        for nodeid in ids:
+            terminalreporter.write_line(f"    {nodeid}")
+
+
+@pytest.fixture(autouse=True)
+def _record_sqlite_only(request: pytest.FixtureRequest) -> None:
+    mark = request.node.get_closest_marker("sqlite_only")
+    if mark is not None:
+        request.node.user_properties.append(("sqlite_only", str(mark.args[0])))

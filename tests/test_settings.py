@@ -389,6 +389,17 @@ def test_the_search_index_lives_beside_the_database_unless_placed_or_kept_in_mem
     assert SearchSettings().index_for(database, shards) == tmp_path / "laurel.db.search-0-2of4"
 
 
+def test_on_postgresql_the_search_index_is_in_memory_unless_placed_one_per_shard_range(
+    tmp_path: Path,
+) -> None:
+    assert SearchSettings().index_for(None) is None  # no file to put it beside
+    placed = tmp_path / "index"
+    assert SearchSettings(index_path=placed).index_for(None) == placed
+    shards = Shards((2, 3), 4)
+    assert SearchSettings(index_path=placed).index_for(None, shards) == tmp_path / "index-2-3of4"
+    assert SearchSettings(in_memory=True, index_path=placed).index_for(None) is None
+
+
 def test_two_problems_are_told_one_a_line_without_pydantics_prefix(tmp_path: Path) -> None:
     config = write(
         tmp_path / "two.toml",

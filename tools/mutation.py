@@ -71,6 +71,8 @@ WRITE_TESTS = (
     "tests/store/test_catalog_writer.py",
     "tests/store/test_catalog_edits.py",
     "tests/store/test_audit.py",
+    "tests/store/test_paper_fields.py",
+    "tests/store/test_catalog_clock.py",
     "tests/catalog/test_curate_fuzz.py",
     "tests/catalog/test_import_end_to_end.py",
     "tests/catalog/test_bundled.py",
@@ -313,7 +315,10 @@ def touching(module: Module, names: Iterable[str]) -> set[str]:
     return chosen
 
 
-SQL_START = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA)\b|\s*\w+ = \?", re.I)
+SQL_START = re.compile(
+    r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|PRAGMA|SAVEPOINT|ROLLBACK|RELEASE)\b|\s*\w+ = \?",
+    re.I,
+)
 
 
 def _sql_same(old: str, new: str) -> bool:

@@ -1,5 +1,5 @@
 """What every `laurel` subcommand gets from the command line's composition root: the run's one
-clock, and the database opened as the settings say (busy timeout included)."""
+clock, and the database opened as the settings say (backend and busy timeout included)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 
 from bot.domain.clock import Clock
 from bot.settings import Settings
+from bot.store import backends
 from bot.store.database import Database
 
 
@@ -19,9 +20,10 @@ def clock_of(args: argparse.Namespace) -> Clock:
 async def open_database(
     settings: Settings, args: argparse.Namespace, *, create: bool = True
 ) -> Database:
-    """The database at [database] path, waiting [database] busy_timeout_ms for a lock."""
-    return await Database.open(
-        settings.database.path,
+    """The database at [database] url (SQLite or PostgreSQL), else [database] path, waiting
+    [database] busy_timeout_ms for a lock."""
+    return await backends.open_database(
+        settings.database.target,
         create=create,
         busy_timeout_ms=settings.database.busy_timeout_ms,
         clock=clock_of(args),

@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
+from bot.cli import db_copy
 from bot.cli.catalog import render_links
 from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
+from bot.store.backends import shown
 from bot.store.backup_files import restore
 from bot.store.links import LinkRepository
 
@@ -25,7 +27,18 @@ def register(commands: Any) -> None:
     migrate = actions.add_parser("migrate", help="bring the schema up to date")
     migrate.set_defaults(handler=migrate_database)
     check = actions.add_parser("check", help="check integrity, foreign keys and schema version")
+    check.add_argument(
+        "--against",
+        metavar="URL",
+        help="also compare every table, row for row, with the database at URL "
+        "(sqlite:///PATH or postgresql://…)",
+    )
     check.set_defaults(handler=check_database)
+    copy = actions.add_parser(
+        "copy", help="copy the SQLite database into an empty PostgreSQL one, then verify it"
+    )
+    copy.add_argument("--to", required=True, metavar="URL", help="postgresql://… (empty)")
+    copy.set_defaults(handler=db_copy.copy_database)
     backup = actions.add_parser("backup", help="copy the live database, checked, to a file")
     backup.add_argument("path", nargs="?", type=Path, help="default: a dated file in backup_dir")
     backup.set_defaults(handler=backup_database)
@@ -41,7 +54,7 @@ async def init_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args) as db:
         plan = await load_bundled_into(db)
     assert plan is not None
-    print(f"{settings.database.path}: bundled catalogue loaded ({plan.summary()})")
+    print(f"{shown(settings.database.target)}: bundled catalogue loaded ({plan.summary()})")
     return 0
 
 
@@ -50,7 +63,7 @@ async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
         version = await db.schema_version()
         # A new release's bundled records, without undoing what curators did (see bundled.py).
         plan = await load_bundled_into(db, only_if_empty=True)
-    print(f"{settings.database.path}: schema version {version}, up to date")
+    print(f"{shown(settings.database.target)}: schema version {version}, up to date")
     if plan is not None:
         print(f"bundled catalogue brought up to date ({plan.summary()})")
     return 0
@@ -61,16 +74,31 @@ async def check_database(settings: Settings, args: argparse.Namespace) -> int:
         problems = await db.integrity_check()
         version = await db.schema_version()
         links = await LinkRepository(db).coverage()
-    latest = migrations.available()[-1].version
+        where, latest = db.where, latest_version(db.dialect)
     for problem in problems:
         print(f"problem: {problem}")
     print(render_links(links, listed=10))  # a paper without a link is a gap, not a fault
-    print(f"{settings.database.path}: schema {version}/{latest}, {len(problems)} problem(s)")
-    return 1 if problems else 0
+    print(f"{where}: schema {version}/{latest}, {len(problems)} problem(s)")
+    code = 1 if problems else 0
+    if args.against is not None:
+        code = max(code, await db_copy.compare_databases(settings, args))
+    return code
+
+
+def latest_version(dialect: str) -> int:
+    """The schema version this Laurel migrates a database of `dialect` to."""
+    if dialect == "postgresql":
+        from bot.store.postgres import migrate as postgresql  # psycopg: only when used
+
+        return postgresql.latest()
+    return migrations.available()[-1].version
 
 
 async def backup_database(settings: Settings, args: argparse.Namespace) -> int:
     stamp = clock_of(args).now().strftime("%Y%m%dT%H%M%SZ")
+    if settings.database.postgresql is not None:
+        # Exit 1: no backup was made, and `laurel db backup && upload` must not go on as if.
+        raise LaurelError(db_copy.use_pg_dump(settings.database.postgresql, stamp))
     target: Path = args.path or settings.database.backup_dir / f"laurel-{stamp}.db"
     async with await open_database(settings, args, create=False) as db:
         await db.backup(target)
@@ -79,6 +107,8 @@ async def backup_database(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def restore_database(settings: Settings, args: argparse.Namespace) -> int:
+    if settings.database.postgresql is not None:
+        raise LaurelError(db_copy.use_pg_restore(settings.database.postgresql))
     database: Path = settings.database.path
 
     def confirm(version: int, papers: int) -> bool:

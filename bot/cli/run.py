@@ -21,7 +21,7 @@ from bot.logs import configure_logging
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
-from bot.store.lock import InstanceLock
+from bot.store.backends import instance_lock
 
 
 def register(commands: Any) -> None:
@@ -67,10 +67,10 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             "or try Laurel without Discord with `laurel console`"
         )
     token = settings.token.get_secret_value()
-    configure_logging(settings.logging, secrets=[token])
+    configure_logging(settings.logging, secrets=[token, *settings.database.secrets()])
     # Shard processes share the database (the ledger keeps each post to one), never with an
     # unsharded bot.
-    with InstanceLock(settings.database.path, shared=settings.discord.shards is not None):
+    with instance_lock(settings.database.target, shared=settings.discord.shards is not None):
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)

@@ -7,10 +7,10 @@ row, written by `CatalogRepository.revert`.
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.domain.audit import AuditEntry
 from bot.store.database import Database
+from bot.store.sql import Row
 
 _COLUMNS = "id, at, actor, batch, action, entity, entity_id, before, after"
 # A paper's history is its own rows and those of the awards it holds.
@@ -51,7 +51,7 @@ class AuditRepository:
         """The newest changes first (of one paper, if given), one page, and how many in all.
 
         `upto`: only changes up to that id, so that later ones do not move a page's rows."""
-        where = f"({_OF_PAPER if paper_id is not None else '1'})"
+        where = f"({_OF_PAPER if paper_id is not None else 'TRUE'})"
         if upto is not None:
             where += " AND id <= :upto"
         params = {
@@ -76,7 +76,7 @@ class AuditRepository:
         return [_entry(r) for r in found], int(total[0]) if total else 0
 
 
-def _entry(row: sqlite3.Row) -> AuditEntry:
+def _entry(row: Row) -> AuditEntry:
     return AuditEntry(
         id=int(row["id"]),
         at=row["at"],

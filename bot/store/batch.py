@@ -14,14 +14,14 @@ wrote nothing.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from bot.store.database import Database
+from bot.store.sql import Connection
 
 T = TypeVar("T")
-Write = Callable[[sqlite3.Connection], Any]
+Write = Callable[[Connection], Any]
 
 
 class GroupCommit:
@@ -33,7 +33,7 @@ class GroupCommit:
         self.transactions = 0
         self.writes = 0
 
-    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` in a transaction, with whatever other writes are queued by then; returns
         (or raises) once that transaction is over."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

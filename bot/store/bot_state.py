@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sqlite3
 
 from bot.store.database import Database
+from bot.store.sql import Connection, Dialect
 
 _LEASE = "lease:"
+# A lease's holder, read from its JSON value: each engine has its own JSON functions.
+_RELEASE: dict[Dialect, str] = {
+    "sqlite": "DELETE FROM bot_state WHERE key = ? AND json_extract(value, '$.holder') = ?",
+    "postgresql": "DELETE FROM bot_state WHERE key = ? AND value::json ->> 'holder' = ?",
+}
 
 
 class BotStateRepository:
@@ -21,7 +26,7 @@ class BotStateRepository:
         return None if row is None else str(row["value"])
 
     async def put(self, key: str, value: str) -> None:
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Connection) -> None:
             _put(conn, key, value)
 
         await self._db.write(write)
@@ -37,7 +42,7 @@ class BotStateRepository:
         """
         key = _LEASE + name
 
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             row = conn.execute("SELECT value FROM bot_state WHERE key = ?", (key,)).fetchone()
             if row is not None:
                 held = json.loads(row[0])
@@ -53,16 +58,13 @@ class BotStateRepository:
     async def release_lease(self, name: str, holder: str) -> None:
         """Give `name` up, if `holder` holds it (a lease taken over since is left alone)."""
 
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "DELETE FROM bot_state WHERE key = ? AND json_extract(value, '$.holder') = ?",
-                (_LEASE + name, holder),
-            )
+        def write(conn: Connection) -> None:
+            conn.execute(_RELEASE[conn.dialect], (_LEASE + name, holder))
 
         await self._db.write(write)
 
 
-def _put(conn: sqlite3.Connection, key: str, value: str) -> None:
+def _put(conn: Connection, key: str, value: str) -> None:
     conn.execute(
         """
         INSERT INTO bot_state (key, value) VALUES (?, ?)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +14,7 @@ from bot.store import rows
 from bot.store.catalog_edits import EditWriter, Removable, run_edit
 from bot.store.catalog_writer import apply_batch
 from bot.store.database import Database
+from bot.store.sql import Connection
 
 
 class CatalogRepository:
@@ -41,7 +41,7 @@ class CatalogRepository:
         """Write `batch` in one transaction (or, with `dry_run`, rehearse it and roll back)."""
         batch_id = uuid.uuid4().hex[:12]
 
-        def write(conn: sqlite3.Connection) -> Plan:
+        def write(conn: Connection) -> Plan:
             context = self._context(actor, policy, batch_id, new_papers_only=new_papers_only)
             return apply_batch(conn, batch, context, progress)
 
@@ -83,7 +83,7 @@ class CatalogRepository:
     ) -> Plan:
         batch_id = uuid.uuid4().hex[:12]
 
-        def run(conn: sqlite3.Connection) -> Plan:
+        def run(conn: Connection) -> Plan:
             writer = run_edit(conn, write, self._context(actor, "update", batch_id), where=where)
             return Plan(changes=writer.changes, rejected=writer.rejected, batch=batch_id)
 
@@ -100,10 +100,13 @@ class CatalogRepository:
         return await self._db.snapshot(_export_in_one_read)
 
 
-def _export_in_one_read(conn: sqlite3.Connection) -> CatalogBatch:
+def _export_in_one_read(conn: Connection) -> CatalogBatch:
     """Every SELECT of the export in one read transaction: they all see one moment, even while
     a bot beside this process commits writes (in WAL mode readers and the writer never wait for
-    each other), so no award points to a paper the export did not see."""
+    each other), so no award points to a paper the export did not see. (On PostgreSQL the
+    snapshot is already one: `Database.snapshot` runs it in a REPEATABLE READ transaction.)"""
+    if conn.dialect != "sqlite":
+        return _export(conn)
     conn.execute("BEGIN DEFERRED")
     try:
         return _export(conn)
@@ -111,7 +114,7 @@ def _export_in_one_read(conn: sqlite3.Connection) -> CatalogBatch:
         conn.execute("COMMIT")
 
 
-def _export(conn: sqlite3.Connection) -> CatalogBatch:
+def _export(conn: Connection) -> CatalogBatch:
     venues = [
         rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS))
         for r in conn.execute("SELECT * FROM venues ORDER BY key")
@@ -143,7 +146,7 @@ def _export(conn: sqlite3.Connection) -> CatalogBatch:
     return CatalogBatch(venues=tuple(venues), editions=tuple(editions), awards=tuple(awards))
 
 
-def _papers(conn: sqlite3.Connection) -> dict[int, Paper]:
+def _papers(conn: Connection) -> dict[int, Paper]:
     lists: dict[str, dict[int, list[str]]] = {}
     for field, table in rows.LIST_TABLES.items():
         grouped: dict[int, list[str]] = {}

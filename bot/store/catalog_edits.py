@@ -10,7 +10,6 @@ write (`RecordWriter` does both); removal is soft, so that an undo can bring a r
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -21,6 +20,7 @@ from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.catalog_writer import CatalogWriter
 from bot.store.record_writer import Rejected
+from bot.store.sql import Connection
 
 Removable = Literal["paper", "award"]
 # entity -> table, stored fields, key column
@@ -135,7 +135,8 @@ class EditWriter(CatalogWriter):
 
     def _repaint_paper(self, paper_id: int, before: dict[str, Any], after: dict[str, Any]) -> None:
         self._write_lists(paper_id, after, before)
-        self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
+        if self.conn.dialect == "sqlite":  # FTS5's row (PostgreSQL's index follows the audit)
+            self.conn.execute("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
         self._to_index = [(i, p) for i, p in self._to_index if i != paper_id]
         if after.get("removed_at") is None:  # a removed paper is not found by search
             self._index(paper_id, after)
@@ -159,7 +160,7 @@ def _blank(value: Any) -> Any:
 
 
 def run_edit(
-    conn: sqlite3.Connection,
+    conn: Connection,
     write: Callable[[EditWriter], None],
     context: WriteContext,
     *,

@@ -19,7 +19,6 @@ How values meet under each policy is `bot.store.catalog_merge`.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -32,10 +31,11 @@ from bot.store import rows
 from bot.store.catalog_merge import latest, merge
 from bot.store.curated import renamed_papers
 from bot.store.record_writer import KeptRemoved, RecordWriter, Rejected
+from bot.store.sql import Connection, Row
 
 
 def apply_batch(
-    conn: sqlite3.Connection,
+    conn: Connection,
     batch: CatalogBatch,
     context: WriteContext,
     progress: Callable[[int], object] | None = None,
@@ -67,7 +67,7 @@ class CatalogWriter(RecordWriter):
     """Venues, editions, awards and papers, each met with the record already stored (if any)
     under the write's policy."""
 
-    def __init__(self, conn: sqlite3.Connection, context: WriteContext) -> None:
+    def __init__(self, conn: Connection, context: WriteContext) -> None:
         super().__init__(conn, context)
         self._renamed: dict[str, list[int]] | None = None  # read once, when first needed
 
@@ -103,8 +103,8 @@ class CatalogWriter(RecordWriter):
         self._update("editions", "id = ?", (row["id"],), before, after)
         self._note("change", "edition", str(row["id"]), label, before, after)
 
-    def _edition_row(self, venue: str, year: int) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self.conn.execute(
+    def _edition_row(self, venue: str, year: int) -> Row | None:
+        row: Row | None = self.conn.execute(
             "SELECT * FROM editions WHERE venue = ? AND year = ?", (venue, year)
         ).fetchone()
         return row

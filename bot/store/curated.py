@@ -8,14 +8,23 @@ audit holds every such change with the record before and after, so it is asked, 
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.domain.text import title_key
+from bot.store.catalog_sql import json_field
+from bot.store.sql import Connection
+
+_RENAMED = {
+    d: f"""
+    SELECT entity_id, {json_field("before", "title", d)} FROM audit
+    WHERE entity = 'paper' AND actor != ? AND before IS NOT NULL
+      AND {json_field("before", "title", d)} != {json_field("after", "title", d)}
+    ORDER BY id
+    """  # noqa: S608 (constant fragments)
+    for d in ("sqlite", "postgresql")
+}
 
 
-def curated_fields(
-    conn: sqlite3.Connection, entity: str, entity_id: str, actor: str
-) -> frozenset[str]:
+def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) -> frozenset[str]:
     """The fields of a record that anyone but `actor` ever set (all of them if they made it)."""
     fields: set[str] = set()
     for before, after in conn.execute(
@@ -31,17 +40,9 @@ def curated_fields(
     return frozenset(fields)
 
 
-def renamed_papers(conn: sqlite3.Connection, actor: str) -> dict[str, list[int]]:
+def renamed_papers(conn: Connection, actor: str) -> dict[str, list[int]]:
     """Papers someone but `actor` renamed, by the key of each title they had before."""
     renamed: dict[str, list[int]] = {}
-    for row in conn.execute(
-        """
-        SELECT entity_id, json_extract(before, '$.title') FROM audit
-        WHERE entity = 'paper' AND actor != ? AND before IS NOT NULL
-          AND json_extract(before, '$.title') != json_extract(after, '$.title')
-        ORDER BY id
-        """,
-        (actor,),
-    ):
+    for row in conn.execute(_RENAMED[conn.dialect], (actor,)):
         renamed.setdefault(title_key(row[1]), []).append(int(row[0]))
     return renamed

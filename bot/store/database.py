@@ -1,10 +1,11 @@
-"""The SQLite database: one writer, a few readers, migrations at open.
+"""The SQLite database (the default backend): one writer, a few readers, migrations at open.
 
 Reads go through aiosqlite. Writes are whole functions run on one dedicated thread inside
 `BEGIN IMMEDIATE`: a catalogue import issues hundreds of thousands of small statements, and a
 thread hop per statement (what aiosqlite does) costs ~40x the statement itself
 (benchmarks/catalog measures it). The reader connections are `query_only`, so every write has to
-come through `Database.write`.
+come through `Database.write`. The interface every repository uses is `bot.store.sql.Database`;
+this module re-exports it, so `from bot.store.database import Database` reads as before.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import aiosqlite
 
@@ -31,10 +32,12 @@ from bot.store.errors import (
     read_only,
     refused,
 )
+from bot.store.sql import Database, Dialect, Params, Row, SqliteConnection
+
+__all__ = ["BUSY_TIMEOUT_MS", "READERS", "Database", "Params", "SqliteDatabase"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-Params = Sequence[Any] | Mapping[str, Any]
 # How long a write waits for another program's write lock before the store says "busy"; the
 # default of [database] busy_timeout_ms, which whoever opens the database hands in.
 BUSY_TIMEOUT_MS = 5_000
@@ -91,25 +94,28 @@ def _refuse_read_only(conn: sqlite3.Connection, path: Path, busy_timeout_ms: int
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
 
 
-class Database:
+class SqliteDatabase(Database):
+    dialect: ClassVar[Dialect] = "sqlite"
+
     def __init__(
         self, path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, clock: Clock | None = None
     ) -> None:
+        super().__init__()
         self.path = path
         self.busy_timeout_ms = busy_timeout_ms
         self._clock: Clock = clock or SystemClock()  # stamps the pre-migration backup's name
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
-        self._writer: sqlite3.Connection | None = None
+        self._writer: SqliteConnection | None = None
         self._readers: list[aiosqlite.Connection] = []
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._write_lock = asyncio.Lock()
-        # Told after a committed write that added audit rows (a catalogue write): the derived
-        # search index catches up then. Other processes' writes it finds by polling.
-        self._catalog_listeners: list[Callable[[], Awaitable[None]]] = []
-        self._generation = 0
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
 
     @classmethod
-    async def open(
+    async def open(  # the base's static `open` delegates here
         cls,
         path: Path,
         *,
@@ -149,7 +155,7 @@ class Database:
             raise StoreError(
                 f"cannot make the folder of the database {self.path}: {reason}"
             ) from None
-        conn = sqlite3.connect(self.path, isolation_level=None)
+        conn = sqlite3.connect(self.path, isolation_level=None, factory=SqliteConnection)
         self._writer = conn
         try:
             _configure(conn, self.busy_timeout_ms)
@@ -175,35 +181,21 @@ class Database:
             await self._run(writer.close)
         self._executor.shutdown(wait=True)
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
 
-    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, fn: Callable[[SqliteConnection], T]) -> T:
         """Run `fn` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none."""
         async with self._write_lock:
             before = self._generation
             result: T = await self._run(self._in_transaction, fn, True)
             changed = self._generation != before
         if changed:
-            for listener in self._catalog_listeners:
-                try:
-                    await listener()
-                except Exception:  # the write stands; a derived index catches up later
-                    log.exception("a listener to catalogue writes failed")
+            await self._tell_listeners()
         return result
 
-    def on_catalog_write(self, listener: Callable[[], Awaitable[None]]) -> None:
-        """Await `listener()` after each committed write that changed the catalogue."""
-        self._catalog_listeners.append(listener)
-
     async def write_each(
-        self, fns: Sequence[Callable[[sqlite3.Connection], Any]]
+        self, fns: Sequence[Callable[[SqliteConnection], Any]]
     ) -> list[tuple[Any, Exception | None]]:
         """Run every one of `fns` in one `BEGIN IMMEDIATE` transaction, each in a savepoint of
         its own: one that raises is undone alone, and its exception is its outcome (with
@@ -213,9 +205,9 @@ class Database:
             return await self._run(self._in_savepoints, fns)
 
     def _in_savepoints(
-        self, fns: Sequence[Callable[[sqlite3.Connection], Any]]
+        self, fns: Sequence[Callable[[SqliteConnection], Any]]
     ) -> list[tuple[Any, Exception | None]]:
-        def each(conn: sqlite3.Connection) -> list[tuple[Any, Exception | None]]:
+        def each(conn: SqliteConnection) -> list[tuple[Any, Exception | None]]:
             outcomes: list[tuple[Any, Exception | None]] = []
             for fn in fns:
                 conn.execute("SAVEPOINT one_write")
@@ -232,12 +224,12 @@ class Database:
 
         return self._in_transaction(each, True)
 
-    async def rehearse(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def rehearse(self, fn: Callable[[SqliteConnection], T]) -> T:
         """Run `fn` exactly as `write` would, then roll back: a dry run that cannot drift."""
         async with self._write_lock:
             return await self._run(self._in_transaction, fn, False)
 
-    def _in_transaction(self, fn: Callable[[sqlite3.Connection], T], commit: bool) -> T:
+    def _in_transaction(self, fn: Callable[[SqliteConnection], T], commit: bool) -> T:
         conn = self._require_writer()
         try:
             conn.execute("BEGIN IMMEDIATE")  # waits up to busy_timeout_ms for the write lock
@@ -261,22 +253,22 @@ class Database:
             raise
         return result
 
-    async def snapshot(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def snapshot(self, fn: Callable[[SqliteConnection], T]) -> T:
         """Run a long read (an export, a backup) on the writer thread, without the per-row hop."""
         async with self._write_lock:
             return await self._run(lambda: fn(self._require_writer()))
 
-    def _require_writer(self) -> sqlite3.Connection:
+    def _require_writer(self) -> SqliteConnection:
         if self._writer is None:
             raise StoreError("the database is closed")
         return self._writer
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._reader() as reader:
             rows = await reader.execute_fetchall(sql, params)
         return list(rows)
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         async with self._reader() as reader, reader.execute(sql, params) as cursor:
             row: sqlite3.Row | None = await cursor.fetchone()
             return row
@@ -294,11 +286,13 @@ class Database:
 
     async def backup(self, target: Path) -> Path:
         """An online backup of the live database, checked for integrity before it is kept."""
-        return await self.snapshot(lambda conn: migrations.backup_to(conn, target))
+        async with self._write_lock:
+            return await self._run(migrations.backup_to, self._require_writer(), target)
 
     async def integrity_check(self) -> list[str]:
         """Problems SQLite finds in the file and in foreign keys; empty when all is well."""
-        return await self.snapshot(integrity_problems)
+        async with self._write_lock:
+            return await self._run(integrity_problems, self._require_writer())
 
     async def schema_version(self) -> int:
         """`PRAGMA user_version`, read by a reader: it answers while a long write (an import)

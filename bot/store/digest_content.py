@@ -10,12 +10,13 @@ from bot.domain.subscriptions import DigestFilter
 from bot.store.database import Database
 
 # Awards within a digest's filter, joined to their edition as `e`.
+# (A parameter's type is said where it is tested for NULL: PostgreSQL must know it there.)
 _IN_FILTER = """
-    (:venue IS NULL OR e.venue = :venue)
-    AND (:kind IS NULL OR a.kind = :kind)
-    AND (:first IS NULL OR e.year >= :first)
-    AND (:last IS NULL OR e.year <= :last)
-    AND (:area IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
+    (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+    AND (CAST(:kind AS TEXT) IS NULL OR a.kind = :kind)
+    AND (CAST(:first AS INTEGER) IS NULL OR e.year >= :first)
+    AND (CAST(:last AS INTEGER) IS NULL OR e.year <= :last)
+    AND (CAST(:area AS TEXT) IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
 """
 
 
@@ -73,9 +74,9 @@ class DigestContentRepository:
             """
             SELECT e.id FROM editions AS e
             WHERE e.submissions IS NOT NULL
-              AND (:venue IS NULL OR e.venue = :venue)
-              AND (:first IS NULL OR e.year >= :first)
-              AND (:last IS NULL OR e.year <= :last)
+              AND (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+              AND (CAST(:first AS INTEGER) IS NULL OR e.year >= :first)
+              AND (CAST(:last AS INTEGER) IS NULL OR e.year <= :last)
             ORDER BY e.id
             """,
             _params(filters),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from bot.domain.models import AwardKind, Coverage, Edition, Venue
 from bot.store import rows
+from bot.store.catalog_sql import ascii_lower
 from bot.store.database import Database
 from bot.store.model_cache import ModelCache
+from bot.store.sql import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,30 @@ class AwardTally:
     count: int
 
 
+def _by_name(column: str, dialect: str) -> str:
+    """Ordered by `column` regardless of (ASCII) case: SQLite's NOCASE, and on PostgreSQL A-Z
+    alone folded the same way."""
+    if dialect == "postgresql":
+        return ascii_lower(column, dialect)
+    return f"{column} COLLATE NOCASE"
+
+
+_DIALECTS = ("sqlite", "postgresql")
+_VENUES = {d: f"SELECT * FROM venues ORDER BY {_by_name('name', d)}" for d in _DIALECTS}  # noqa: S608
+_COVERAGE = {
+    d: f"""
+    SELECT e.venue, v.name AS venue_name, e.year, e.submissions, e.accepted,
+           count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
+    FROM editions AS e
+    JOIN venues AS v ON v.key = e.venue
+    LEFT JOIN live_awards AS a ON a.edition_id = e.id
+    GROUP BY e.id, v.name
+    ORDER BY {_by_name("v.name", d)}, e.year
+    """  # noqa: S608 (constant clauses)
+    for d in _DIALECTS
+}
+
+
 class EditionRepository:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -27,7 +52,7 @@ class EditionRepository:
         self._editions: ModelCache[Edition] = ModelCache()
 
     async def venues(self) -> list[Venue]:
-        found = await self._db.fetchall("SELECT * FROM venues ORDER BY name COLLATE NOCASE")
+        found = await self._db.fetchall(_VENUES[self._db.dialect])
         return [self._venues.get(r, _venue) for r in found]
 
     async def edition(self, venue: str, year: int) -> Edition | None:
@@ -60,17 +85,7 @@ class EditionRepository:
         ]
 
     async def coverage(self) -> list[Coverage]:
-        found = await self._db.fetchall(
-            """
-            SELECT e.venue, v.name AS venue_name, e.year, e.submissions, e.accepted,
-                   count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
-            FROM editions AS e
-            JOIN venues AS v ON v.key = e.venue
-            LEFT JOIN live_awards AS a ON a.edition_id = e.id
-            GROUP BY e.id
-            ORDER BY v.name COLLATE NOCASE, e.year
-            """
-        )
+        found = await self._db.fetchall(_COVERAGE[self._db.dialect])
         return [Coverage.model_validate(dict(r)) for r in found]
 
     async def award_tallies(self, venue: str) -> list[AwardTally]:
@@ -89,9 +104,9 @@ class EditionRepository:
         return [AwardTally(r["year"], AwardKind(r["kind"]), r["awards"]) for r in found]
 
 
-def _venue(r: sqlite3.Row) -> Venue:
+def _venue(r: Row) -> Venue:
     return rows.venue_model(r["key"], rows.from_row(r, rows.VENUE_FIELDS))
 
 
-def _edition(r: sqlite3.Row) -> Edition:
+def _edition(r: Row) -> Edition:
     return rows.edition_model(r["venue"], r["year"], rows.from_row(r, rows.EDITION_FIELDS))

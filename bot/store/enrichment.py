@@ -6,40 +6,47 @@ Papers with an arXiv id are completed by id; those without one are looked up by 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from bot.domain.models import Award, AwardKind, Paper
 from bot.store import rows
+from bot.store.catalog_sql import json_field, names_json
 from bot.store.database import Database
 
 # A paper lacks what arXiv can give when it has no abstract, no authors or only the first few
 # (a source cut the list short), or no abs or pdf link.
 # Only papers with a live award: the one write path takes papers through their awards.
-_INCOMPLETE = """
+_DIALECTS = ("sqlite", "postgresql")
+_INCOMPLETE = {
+    d: f"""
     p.arxiv IS NOT NULL
     AND EXISTS (SELECT 1 FROM live_awards AS la WHERE la.paper_id = p.id)
     AND (
         p.abstract IS NULL OR p.abstract = ''
         OR NOT EXISTS (SELECT 1 FROM paper_authors AS pa WHERE pa.paper_id = p.id)
-        OR p.authors_incomplete
-        OR json_extract(p.links, '$.arxiv') IS NULL
-        OR json_extract(p.links, '$.pdf') IS NULL
+        OR p.authors_incomplete <> 0
+        OR {json_field("p.links", "arxiv", d)} IS NULL
+        OR {json_field("p.links", "pdf", d)} IS NULL
     )
-"""
-
-
-_SELECT = """
+"""  # noqa: S608 (constant fragments)
+    for d in _DIALECTS
+}
+_SELECT = {
+    d: f"""
     SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
            p.summaries, p.area, p.authors_incomplete, p.sources, p.alternatives,
-           (SELECT json_group_array(name) FROM (SELECT name FROM paper_authors
-                WHERE paper_id = p.id ORDER BY position)) AS authors,
-           (SELECT json_group_array(name) FROM (SELECT name FROM paper_affiliations
-                WHERE paper_id = p.id ORDER BY position)) AS affiliations,
+           {names_json("paper_authors", d)} AS authors,
+           {names_json("paper_affiliations", d)} AS affiliations,
            e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track
     FROM live_papers AS p
     JOIN live_awards AS a ON a.id = (SELECT min(id) FROM live_awards WHERE paper_id = p.id)
     JOIN editions AS e ON e.id = a.edition_id
-"""
+"""  # noqa: S608 (constant fragments)
+    for d in _DIALECTS
+}
+# No limit: the largest LIMIT both engines take (SQLite's -1 is refused by PostgreSQL).
+_ALL = sys.maxsize
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +69,7 @@ class EnrichmentRepository:
 
     async def incomplete(self, *, limit: int | None = None) -> list[Incomplete]:
         """Papers with an arXiv id that lack an abstract, authors or links, oldest row first."""
-        return await self._read(_INCOMPLETE, limit)
+        return await self._read(_INCOMPLETE[self._db.dialect], limit)
 
     async def without_arxiv(self, *, limit: int | None = None) -> list[Incomplete]:
         """Papers with no arXiv id (to look up by title), oldest row first."""
@@ -70,8 +77,8 @@ class EnrichmentRepository:
 
     async def _read(self, condition: str, limit: int | None) -> list[Incomplete]:
         found = await self._db.fetchall(
-            f"{_SELECT} WHERE {condition} ORDER BY p.id LIMIT ?",
-            (-1 if limit is None else limit,),
+            f"{_SELECT[self._db.dialect]} WHERE {condition} ORDER BY p.id LIMIT ?",
+            (_ALL if limit is None else limit,),
         )
         result = []
         for r in found:
@@ -89,6 +96,6 @@ class EnrichmentRepository:
 
     async def count_incomplete(self) -> int:
         row = await self._db.fetchone(
-            f"SELECT count(*) FROM live_papers AS p WHERE {_INCOMPLETE}"  # noqa: S608
+            f"SELECT count(*) FROM live_papers AS p WHERE {_INCOMPLETE[self._db.dialect]}"  # noqa: S608
         )
         return int(row[0]) if row else 0

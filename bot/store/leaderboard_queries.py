@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
+from bot.store.catalog_sql import ascii_lower
 from bot.store.database import Database
 
 # The awards counted by a leaderboard: optionally one venue, and editions from `first` to `last`.
 _AWARDS_IN_SCOPE = """
     SELECT a.id, a.paper_id, a.edition_id
     FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-    WHERE (:venue IS NULL OR e.venue = :venue)
-      AND (:first IS NULL OR e.year >= :first)
-      AND (:last IS NULL OR e.year <= :last)
+    WHERE (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+      AND (CAST(:first AS INTEGER) IS NULL OR e.year >= :first)
+      AND (CAST(:last AS INTEGER) IS NULL OR e.year <= :last)
 """
+# The institution table's names (`:grouping`, a JSON object: folded name → English name) as
+# rows; a share of credit as a float; credit rounded to compare ties.
+_ALIASES = {
+    "sqlite": "SELECT key AS alias, value AS name FROM json_each(:grouping)",
+    "postgresql": (
+        "SELECT key AS alias, value AS name FROM json_each_text(CAST(:grouping AS JSON))"
+    ),
+}
+_ROUNDED_CREDIT = {
+    "sqlite": "round(credit, 6)",
+    "postgresql": "round(CAST(credit AS NUMERIC), 6)",
+}
 
 
 class LeaderboardQueries:
@@ -45,29 +58,33 @@ class LeaderboardQueries:
             "grouping": self._grouping,
         }
         # A name in the institution table counts under its English name (清華大學, Tsinghua).
+        dialect = self._db.dialect
         sql = f"""
             WITH awarded AS (
                 SELECT paper_id, count(DISTINCT edition_id) AS editions
                 FROM ({_AWARDS_IN_SCOPE})
                 GROUP BY paper_id
             ),
-            aliases AS (SELECT key AS alias, value AS name FROM json_each(:grouping)),
+            aliases AS ({_ALIASES[dialect]}),
             named AS (
                 SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
-                FROM paper_affiliations AS pa LEFT JOIN aliases AS al ON al.alias = lower(pa.name)
+                FROM paper_affiliations AS pa
+                LEFT JOIN aliases AS al ON al.alias = {ascii_lower("pa.name", dialect)}
             ),
             institutions AS (
-                SELECT w.paper_id, w.editions, lower(n.name) AS key, min(n.name) AS name
+                SELECT w.paper_id, w.editions, {ascii_lower("n.name", dialect)} AS key,
+                       min(n.name) AS name
                 FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
-                GROUP BY w.paper_id, key
+                GROUP BY w.paper_id, w.editions, key
             ),
             credits AS (
                 SELECT key, min(name) AS name, sum(share) AS credit, count(*) AS papers
                 FROM (
                     SELECT key, name,
-                           editions * 1.0 / count(*) OVER (PARTITION BY paper_id) AS share
+                           CAST(editions AS DOUBLE PRECISION)
+                               / count(*) OVER (PARTITION BY paper_id) AS share
                     FROM institutions
-                )
+                ) AS shares
                 GROUP BY key
             )
             SELECT name, credit, papers,
@@ -75,7 +92,7 @@ class LeaderboardQueries:
                    (SELECT sum(editions) FROM awarded
                     WHERE paper_id IN (SELECT paper_id FROM paper_affiliations)) AS total
             FROM credits
-            ORDER BY round(credit, 6) DESC, papers DESC, key
+            ORDER BY {_ROUNDED_CREDIT[dialect]} DESC, papers DESC, key
             LIMIT :limit
         """  # noqa: S608
         found = await self._db.fetchall(sql, params)
@@ -85,7 +102,7 @@ class LeaderboardQueries:
         return Leaderboard(
             entries,
             ranked=found[0]["ranked"] if found else 0,
-            papers=found[0]["total"] if found else 0,
+            papers=int(found[0]["total"]) if found else 0,  # PostgreSQL's sum() is a numeric
         )
 
     async def author_awards(
@@ -105,7 +122,7 @@ class LeaderboardQueries:
         sql = f"""
             WITH awarded AS ({_AWARDS_IN_SCOPE}),
             credited AS (
-                SELECT lower(pa.name) AS key, min(pa.name) AS name,
+                SELECT {ascii_lower("pa.name", self._db.dialect)} AS key, min(pa.name) AS name,
                        count(DISTINCT w.paper_id) AS papers, count(DISTINCT w.id) AS awards
                 FROM awarded AS w JOIN paper_authors AS pa ON pa.paper_id = w.paper_id
                 GROUP BY key

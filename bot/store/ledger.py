@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -19,6 +18,7 @@ from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
+from bot.store.sql import Connection, Row
 from bot.store.subscriptions import on_shards
 
 EntryStatus = Literal["pending", "sent", "failed", "empty"]
@@ -59,7 +59,7 @@ def _when(value: str | None) -> dt.datetime | None:
     return None if value is None else dt.datetime.fromisoformat(value)
 
 
-def _entry(row: sqlite3.Row) -> LedgerEntry:
+def _entry(row: Row) -> LedgerEntry:
     return LedgerEntry(
         id=row["id"],
         subscription_id=row["subscription_id"],
@@ -77,7 +77,7 @@ def _entry(row: sqlite3.Row) -> LedgerEntry:
     )
 
 
-def _read_cycle(conn: sqlite3.Connection, sub_id: int) -> CycleState:
+def _read_cycle(conn: Connection, sub_id: int) -> CycleState:
     row = conn.execute(
         "SELECT cycle, shown FROM digest_cycles WHERE subscription_id = ?", (sub_id,)
     ).fetchone()
@@ -107,7 +107,7 @@ class LedgerRepository:
         owns the post. A new row is "pending", or "empty" when `choose` found nothing.
         """
 
-        def write(conn: sqlite3.Connection) -> tuple[LedgerEntry, bool]:
+        def write(conn: Connection) -> tuple[LedgerEntry, bool]:
             found = conn.execute(
                 "SELECT * FROM digest_ledger WHERE subscription_id = ? AND period = ?",
                 (sub_id, period),
@@ -233,7 +233,7 @@ class LedgerRepository:
         await self._set(entry_id, "error = ?", (error,))
 
     async def _set(self, entry_id: int, assignments: str, params: tuple[Any, ...]) -> None:
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Connection) -> None:
             conn.execute(
                 f"UPDATE digest_ledger SET {assignments} WHERE id = ?",  # noqa: S608 (constant)
                 (*params, entry_id),

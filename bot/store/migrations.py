@@ -22,8 +22,9 @@ class Migration:
     sql: str
 
 
-def available() -> list[Migration]:
-    folder = resources.files("bot.store") / "migrations"
+def available(folder_name: str = "migrations") -> list[Migration]:
+    """The numbered migrations in `bot/store/<folder_name>/` (`migrations_pg` for PostgreSQL)."""
+    folder = resources.files("bot.store") / folder_name
     found = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)

@@ -10,11 +10,12 @@ searcher threads build the models of the pages they read (bot/store/search_index
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
+
+from bot.store.sql import Row
 
 T = TypeVar("T")
 SIZE = 4_096
@@ -26,7 +27,7 @@ class ModelCache(Generic[T]):
         self._built: OrderedDict[tuple[Any, ...], T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, row: sqlite3.Row, build: Callable[[sqlite3.Row], T]) -> T:
+    def get(self, row: Row, build: Callable[[Row], T]) -> T:
         key = tuple(row)
         with self._lock:
             found = self._built.get(key)

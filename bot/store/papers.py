@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -14,10 +13,12 @@ from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.store import rows
+from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
+from bot.store.errors import StoreError
 from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
-from bot.store.search import match_query, parse
+from bot.store.search import match_query, parse, tokens
 from bot.store.search_index import SearchIndex
 from bot.store.search_sql import (
     CHOICE_COLUMNS,
@@ -28,32 +29,17 @@ from bot.store.search_sql import (
     fts_hits,
     fts_params,
 )
+from bot.store.sql import Connection, Row
 
-_PAPER_COLUMNS = """
-    p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-    p.area, p.authors_incomplete, p.sources, p.alternatives,
-    (SELECT json_group_array(name) FROM
-        (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position)) AS authors,
-    (SELECT json_group_array(name) FROM
-        (SELECT name FROM paper_affiliations WHERE paper_id = p.id ORDER BY position))
-        AS affiliations,
-    (SELECT json_group_array(
-            json_array(venue, venue_name, year, name, kind, track, json(alternatives))) FROM
-        (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives
-         FROM live_awards AS a
-         JOIN editions AS e ON e.id = a.edition_id
-         JOIN venues AS v ON v.key = e.venue
-         WHERE a.paper_id = p.id
-         ORDER BY e.year DESC, e.venue, a.id)) AS award_list
-"""
-_BY_IDS = f"""
-    SELECT {_PAPER_COLUMNS} FROM live_papers AS p
-    WHERE p.id IN (SELECT value FROM json_each(?))
-"""  # noqa: S608
-_CHOICES_BY_IDS = f"""
-    SELECT {CHOICE_COLUMNS} FROM live_papers AS p
-    WHERE p.id IN (SELECT value FROM json_each(?))
-"""  # noqa: S608
+_PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
+_BY_IDS = {
+    d: f"SELECT {_PAPER_COLUMNS[d]} FROM live_papers AS p WHERE {ids_in('?', d)}"  # noqa: S608
+    for d in _PAPER_COLUMNS
+}
+_CHOICES_BY_IDS = {
+    d: f"SELECT {CHOICE_COLUMNS[d]} FROM live_papers AS p WHERE {ids_in('?', d)}"  # noqa: S608
+    for d in _PAPER_COLUMNS
+}
 # Words too common in titles to say two papers are alike.
 _STOPWORDS = frozenset(
     {
@@ -80,10 +66,11 @@ class PaperRepository(LeaderboardQueries):
         self._institutions = institutions or load_institutions()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
+        self._columns = _PAPER_COLUMNS[db.dialect]
 
     async def get(self, paper_id: int) -> StoredPaper | None:
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.id = ?",  # noqa: S608
+            f"SELECT {self._columns} FROM live_papers AS p WHERE p.id = ?",  # noqa: S608
             (paper_id,),
         )
         return found[0] if found else None
@@ -91,7 +78,7 @@ class PaperRepository(LeaderboardQueries):
     async def by_arxiv(self, arxiv_id: str) -> StoredPaper | None:
         """The paper with this arXiv id, whatever version the id names."""
         found = await self._load(
-            f"SELECT {_PAPER_COLUMNS} FROM live_papers AS p WHERE p.arxiv = ?",  # noqa: S608
+            f"SELECT {self._columns} FROM live_papers AS p WHERE p.arxiv = ?",  # noqa: S608
             (parse_arxiv_id(arxiv_id).id,),
         )
         return found[0] if found else None
@@ -117,11 +104,12 @@ class PaperRepository(LeaderboardQueries):
         """The papers awarded at one edition (optionally one kind), in the order awarded."""
         return await self._load(
             f"""
-            SELECT {_PAPER_COLUMNS}
+            SELECT {self._columns}
             FROM live_papers AS p
             WHERE p.id IN (
                 SELECT a.paper_id FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                WHERE e.venue = :venue AND e.year = :year AND (:kind IS NULL OR a.kind = :kind))
+                WHERE e.venue = :venue AND e.year = :year
+                  AND (CAST(:kind AS TEXT) IS NULL OR a.kind = :kind))
             ORDER BY (SELECT min(a.id) FROM live_awards AS a WHERE a.paper_id = p.id)
             """,  # noqa: S608
             {"venue": venue, "year": year, "kind": kind.value if kind else None},
@@ -133,12 +121,12 @@ class PaperRepository(LeaderboardQueries):
         """Papers holding an award of `kind` (optionally at `venue`), latest award first."""
         return await self._load(
             f"""
-            SELECT {_PAPER_COLUMNS}
+            SELECT {self._columns}
             FROM live_papers AS p
             JOIN (
                 SELECT a.paper_id, max(e.year) AS latest
                 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                WHERE a.kind = :kind AND (:venue IS NULL OR e.venue = :venue)
+                WHERE a.kind = :kind AND (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
                 GROUP BY a.paper_id
             ) AS won ON won.paper_id = p.id
             ORDER BY won.latest DESC, p.id
@@ -152,18 +140,19 @@ class PaperRepository(LeaderboardQueries):
     ) -> list[StoredPaper]:
         """Papers holding a test-of-time award, or a runner-up or honorable mention whose name
         or track may read as one, latest first; `standing_in_test_of_time` tells which exactly."""
-        words = " OR ".join(f"marks LIKE '%{w}%'" for w in TEST_OF_TIME_WORDS)
+        dialect = self._db.dialect
+        words = " OR ".join(like_any_case("marks", f"'%{w}%'", dialect) for w in TEST_OF_TIME_WORDS)
         return await self._load(
             f"""
-            SELECT {_PAPER_COLUMNS}
+            SELECT {self._columns}
             FROM live_papers AS p
             JOIN (
                 SELECT paper_id, max(year) AS latest FROM (
                     SELECT a.paper_id, e.year, a.kind,
                            a.name || ' ' || coalesce(a.track, '') AS marks
                     FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                    WHERE (:venue IS NULL OR e.venue = :venue)
-                )
+                    WHERE (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+                ) AS marked
                 WHERE kind = 'test-of-time'
                    OR (kind IN ('runner-up', 'honorable-mention') AND ({words}))
                 GROUP BY paper_id
@@ -198,7 +187,7 @@ class PaperRepository(LeaderboardQueries):
         query = match_query(text, self._institutions)
         if query is None:
             return []
-        sql = fts_hits(f"SELECT {_PAPER_COLUMNS}")
+        sql = fts_hits(f"SELECT {self._columns}")
         return await self._load(sql, fts_params(query, scope, limit, offset))
 
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
@@ -214,7 +203,7 @@ class PaperRepository(LeaderboardQueries):
         query = match_query(text, self._institutions)
         if query is None:
             return []
-        sql = fts_hits(f"SELECT {CHOICE_COLUMNS}")
+        sql = fts_hits(f"SELECT {CHOICE_COLUMNS['sqlite']}")
         return choices(await self._db.fetchall(sql, fts_params(query, scope, limit, 0)))
 
     async def _from_index(
@@ -223,16 +212,21 @@ class PaperRepository(LeaderboardQueries):
         scope: Scope,
         limit: int,
         offset: int,
-        load: Callable[[sqlite3.Connection, list[int]], list[T]],
+        load: Callable[[Connection, list[int]], list[T]],
     ) -> list[T] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
-        searcher thread; None when FTS5 is to answer."""
-        if self._index is None or not self._index.ready:
-            return None
+        searcher thread; None when FTS5 is to answer (SQLite only: PostgreSQL has no FTS5,
+        and waits for an index being built)."""
+        if self._db.dialect == "sqlite":
+            if self._index is None or not self._index.ready:
+                return None
+            index = self._index
+        else:
+            index = await self._ready_index()
         parsed = parse(text, self._institutions)
         if parsed is None:
             return []
-        return await self._index.search_then(
+        found = await index.search_then(
             parsed,
             load,
             venue=scope.venue,
@@ -242,20 +236,32 @@ class PaperRepository(LeaderboardQueries):
             limit=limit,
             offset=offset,
         )
+        if found is None and self._db.dialect != "sqlite":
+            raise _no_index()
+        return found
+
+    async def _ready_index(self) -> SearchIndex:
+        """The derived index, once a rebuild under way is done (PostgreSQL's only search)."""
+        if self._index is None:
+            raise _no_index()
+        await self._index.wait_ready()
+        if not self._index.ready:
+            raise _no_index()
+        return self._index
 
     async def by_ids(self, paper_ids: list[int]) -> list[StoredPaper]:
         """These papers, in this order, those still live; one query with their awards."""
         if not paper_ids:
             return []
-        found = await self._load(_BY_IDS, (json.dumps(paper_ids),))
+        found = await self._load(_BY_IDS[self._db.dialect], (json.dumps(paper_ids),))
         by_id = {paper.id: paper for paper in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
-    def _papers_now(self, conn: sqlite3.Connection, paper_ids: list[int]) -> list[StoredPaper]:
+    def _papers_now(self, conn: Connection, paper_ids: list[int]) -> list[StoredPaper]:
         """`by_ids` on a connection of the calling thread's (a searcher thread's)."""
         if not paper_ids:
             return []
-        found = conn.execute(_BY_IDS, (json.dumps(paper_ids),)).fetchall()
+        found = conn.execute(_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
         by_id = {r["id"]: self._models.get(r, _stored_paper) for r in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
@@ -275,12 +281,13 @@ class PaperRepository(LeaderboardQueries):
             """
             SELECT DISTINCT a.paper_id
             FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-            WHERE (:venue IS NULL OR e.venue = :venue)
-              AND (:year IS NULL OR e.year = :year)
-              AND (:first IS NULL OR e.year >= :first)
-              AND (:last IS NULL OR e.year <= :last)
-              AND (:kind IS NULL OR a.kind = :kind)
-              AND (:area IS NULL OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
+            WHERE (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+              AND (CAST(:year AS INTEGER) IS NULL OR e.year = :year)
+              AND (CAST(:first AS INTEGER) IS NULL OR e.year >= :first)
+              AND (CAST(:last AS INTEGER) IS NULL OR e.year <= :last)
+              AND (CAST(:kind AS TEXT) IS NULL OR a.kind = :kind)
+              AND (CAST(:area AS TEXT) IS NULL
+                   OR a.paper_id IN (SELECT id FROM papers WHERE area = :area))
             ORDER BY a.paper_id
             """,
             {
@@ -308,6 +315,13 @@ class PaperRepository(LeaderboardQueries):
         ][:_SIMILAR_MAX_TERMS]
         if not terms:
             return []
+        if self._db.dialect == "postgresql":
+            index = await self._ready_index()
+            words = [word for term in terms for word in tokens(term)]
+            found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
+            if found is None:
+                raise _no_index()
+            return found
         sql = f"""
             WITH hits AS (
                 SELECT rowid AS id, {RANK} AS score
@@ -316,7 +330,7 @@ class PaperRepository(LeaderboardQueries):
                 ORDER BY score, rowid
                 LIMIT :limit
             )
-            SELECT {_PAPER_COLUMNS}
+            SELECT {self._columns}
             FROM hits JOIN live_papers AS p ON p.id = hits.id
             ORDER BY hits.score, p.id
         """  # noqa: S608
@@ -352,16 +366,21 @@ class PaperRepository(LeaderboardQueries):
         return [self._models.get(r, _stored_paper) for r in found]
 
 
-def _choices_now(conn: sqlite3.Connection, paper_ids: list[int]) -> list[PaperChoice]:
+def _no_index() -> StoreError:
+    """On PostgreSQL search is the derived index alone: there is no FTS5 to answer meanwhile."""
+    return StoreError("search is not available: the search index is not ready (see the log)")
+
+
+def _choices_now(conn: Connection, paper_ids: list[int]) -> list[PaperChoice]:
     """Autocomplete's choices for these ids, in this order, on the calling thread's connection."""
     if not paper_ids:
         return []
-    found = conn.execute(_CHOICES_BY_IDS, (json.dumps(paper_ids),)).fetchall()
+    found = conn.execute(_CHOICES_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
     by_id = {choice.id: choice for choice in choices(found)}
     return [by_id[i] for i in paper_ids if i in by_id]
 
 
-def _stored_paper(r: sqlite3.Row) -> StoredPaper:
+def _stored_paper(r: Row) -> StoredPaper:
     return StoredPaper(
         id=int(r["id"]),
         paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
@@ -382,7 +401,7 @@ def _stored_paper(r: sqlite3.Row) -> StoredPaper:
     )
 
 
-def _award_ref(r: sqlite3.Row) -> AwardRef:
+def _award_ref(r: Row) -> AwardRef:
     alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
     return AwardRef(
         venue=r["venue"],

@@ -5,7 +5,6 @@ audit row, or rejected with a reason and nothing left behind (`bot.store.catalog
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +13,10 @@ from bot.domain.plan import Action, Change, Entity
 from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.curated import curated_fields
+from bot.store.sql import Connection, integrity_errors
+
+# The tables whose rows have an `id` an insert returns (venues are keyed by `key`).
+_ID_TABLES = frozenset({"editions", "papers", "awards"})
 
 
 class Rejected(Exception):
@@ -30,11 +33,16 @@ class KeptRemoved(Exception):
     """Under `bundle`: a record a curator removed, which the bundled catalogue still has."""
 
 
+# What undoes one record alone: a rejection, a record kept removed, or a broken constraint
+# (unique, check, foreign key) on either engine.
+_UNDONE_ALONE: tuple[type[Exception], ...] = (Rejected, KeptRemoved, *integrity_errors())
+
+
 class RecordWriter:
     """Writes records one by one inside the open transaction, each under a savepoint, and keeps
     what became of them (`changes`, `rejected`) for the write's `Plan`."""
 
-    def __init__(self, conn: sqlite3.Connection, context: WriteContext) -> None:
+    def __init__(self, conn: Connection, context: WriteContext) -> None:
         self.conn = conn
         self.context = context
         self.changes: list[Change] = []
@@ -49,7 +57,7 @@ class RecordWriter:
         marks = len(self.changes), len(self._to_index)
         try:
             write()
-        except (Rejected, sqlite3.IntegrityError, KeptRemoved) as exc:
+        except _UNDONE_ALONE as exc:
             self.conn.execute("ROLLBACK TO record")
             del self.changes[marks[0] :]
             del self._to_index[marks[1] :]
@@ -65,6 +73,11 @@ class RecordWriter:
         self.conn.execute("RELEASE record")
 
     def flush_index(self) -> None:
+        """Write the FTS5 rows of the papers written (SQLite's; PostgreSQL has no FTS5, and
+        the derived index follows the audit instead)."""
+        if self.conn.dialect != "sqlite":
+            self._to_index.clear()
+            return
         latest = dict(self._to_index)  # a paper written twice in one batch: its last version
         self.conn.executemany(
             "DELETE FROM paper_search WHERE rowid = ?", [(paper_id,) for paper_id in latest]
@@ -92,13 +105,17 @@ class RecordWriter:
     # -- writing and auditing ----------------------------------------------------------
 
     def _insert(self, table: str, values: dict[str, Any]) -> int:
+        """Insert a row; its id (0 for a venue, which has none)."""
         columns = ", ".join(values)
         marks = ", ".join("?" for _ in values)
-        cursor = self.conn.execute(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks})",  # noqa: S608
-            [rows.to_column(k, v) for k, v in values.items()],
-        )
-        return int(cursor.lastrowid or 0)
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"  # noqa: S608
+        params = [rows.to_column(k, v) for k, v in values.items()]
+        if self.conn.dialect == "sqlite":  # lastrowid: no RETURNING to read on the hot path
+            return int(self.conn.execute(sql, params).lastrowid or 0)
+        if table not in _ID_TABLES:
+            self.conn.execute(sql, params)
+            return 0
+        return int(self.conn.execute(f"{sql} RETURNING id", params).fetchone()[0])
 
     def _update(
         self,

@@ -8,11 +8,11 @@ models.
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from bot.domain.models import Award, Edition, Paper, Venue
 from bot.store.search import index_text
+from bot.store.sql import Row
 
 VENUE_FIELDS = ("name", "full_name", "url", "aliases")
 EDITION_FIELDS = (
@@ -43,7 +43,7 @@ def values(model: Venue | Edition | Paper | Award, fields: tuple[str, ...]) -> d
     return result
 
 
-def from_row(row: sqlite3.Row, fields: tuple[str, ...]) -> dict[str, Any]:
+def from_row(row: Row, fields: tuple[str, ...]) -> dict[str, Any]:
     keys = row.keys()
     result: dict[str, Any] = {}
     for field in fields:

@@ -7,19 +7,22 @@ audit rows after g, mapping them to the papers they touch (a paper's own rows; a
 paper, whose filters changed) and reloading those papers as they are now. Nothing here is
 in-process: any number of processes can each follow one store.
 
-(PostgreSQL, issue 15: sequence ids can commit out of order, so there the generation is a
-counter row bumped in each catalogue transaction, which serialises them, and this module's
-queries read `audit` up to that counter; the reading side stays as it is.)
+On PostgreSQL (issue 15) the same holds: ids come from a sequence, and sequence values can in
+general commit out of order, but every write transaction there first takes one advisory lock
+(`pg_advisory_xact_lock`, held to its commit): writes commit one after another, each with ids
+above those of every write committed before it. A reader that sees audit row g sees every row
+below g, so "the latest id" is a generation there too.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from bot.store.catalog_sql import ids_in, names_json
 from bot.store.search import prefixes, tokens
+from bot.store.sql import Connection, Row
 
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
 # one term answers "an award at this venue, in this year, of this kind" for any of them given.
@@ -35,6 +38,32 @@ class SearchDocument:
     filters: tuple[str, ...]
 
 
+def _documents(dialect: str) -> str:
+    if dialect == "postgresql":
+        awards = """(SELECT CAST(coalesce(json_agg(json_build_array(e.venue, e.year, a.kind)),
+                    '[]') AS TEXT)
+                FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                WHERE a.paper_id = p.id)"""
+    else:
+        awards = """(SELECT json_group_array(json_array(e.venue, e.year, a.kind))
+                FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                WHERE a.paper_id = p.id)"""
+    return f"""
+        SELECT p.id, p.title, p.abstract, p.summaries, p.area,
+            {names_json("paper_authors", dialect)} AS authors,
+            {names_json("paper_affiliations", dialect)} AS affiliations,
+            {awards} AS awards
+        FROM live_papers AS p
+        WHERE CAST(:ids AS TEXT) IS NULL OR {ids_in(":ids", dialect)}
+        ORDER BY p.id
+        """  # noqa: S608 (constant fragments)
+
+
+# The live papers (those of the JSON array `:ids`, or all when it is NULL) as the index reads
+# them; lists as JSON text.
+_DOCUMENTS = {d: _documents(d) for d in ("sqlite", "postgresql")}
+
+
 def filter_token(venue: str | None, year: int | None, kind: str | None) -> str:
     return f"{venue or ANY}|{year if year is not None else ANY}|{kind or ANY}"
 
@@ -43,12 +72,12 @@ def area_token(area: str) -> str:
     return f"area:{area}"
 
 
-def generation(conn: sqlite3.Connection) -> int:
+def generation(conn: Connection) -> int:
     """The id of the latest audit row: which catalogue write the store is at."""
     return int(conn.execute("SELECT ifnull(max(id), 0) FROM audit").fetchone()[0])
 
 
-def changed_papers(conn: sqlite3.Connection, since: int, until: int) -> set[int]:
+def changed_papers(conn: Connection, since: int, until: int) -> set[int]:
     """The papers whose document or filters changed after generation `since`, up to `until`."""
     found = conn.execute(
         """
@@ -63,39 +92,20 @@ def changed_papers(conn: sqlite3.Connection, since: int, until: int) -> set[int]
     return {int(r[0]) for r in found}
 
 
-def documents(
-    conn: sqlite3.Connection, ids: Iterable[int] | None = None
-) -> Iterator[SearchDocument]:
+def documents(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[SearchDocument]:
     """The live papers (all, or those of `ids` that are live) as the index holds them."""
     wanted = None
     if ids is not None:
         wanted = json.dumps(sorted(ids))
         if wanted == "[]":
             return
-    found = conn.execute(
-        """
-        SELECT p.id, p.title, p.abstract, p.summaries, p.area,
-            (SELECT json_group_array(name) FROM
-                (SELECT name FROM paper_authors WHERE paper_id = p.id ORDER BY position))
-                AS authors,
-            (SELECT json_group_array(name) FROM
-                (SELECT name FROM paper_affiliations WHERE paper_id = p.id ORDER BY position))
-                AS affiliations,
-            (SELECT json_group_array(json_array(e.venue, e.year, a.kind))
-                FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                WHERE a.paper_id = p.id) AS awards
-        FROM live_papers AS p
-        WHERE :ids IS NULL OR p.id IN (SELECT value FROM json_each(:ids))
-        ORDER BY p.id
-        """,
-        {"ids": wanted},
-    )
+    found = conn.execute(_DOCUMENTS[conn.dialect], {"ids": wanted})
     memo: dict[str, str] = {}
     for row in found:
         yield _document(row, memo)
 
 
-def _document(row: sqlite3.Row, memo: dict[str, str]) -> SearchDocument:
+def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
     words = {
         "title": tokens(row["title"]),

@@ -24,7 +24,6 @@ import contextlib
 import json
 import logging
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -34,10 +33,12 @@ from typing import Any, TypeVar
 
 import tantivy
 
-from bot.store import search_docs
+from bot.store import search_docs, search_store
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
-from bot.store.search_query import build_query, schema
+from bot.store.search_query import build_query, schema, similar_query
+from bot.store.search_store import SNAPSHOT, Store
+from bot.store.sql import Connection
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,14 +53,22 @@ TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
 SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
+_STORE_ERRORS = search_store.store_errors()
+# What leaves the index unready or behind, said in the log, instead of failing the bot.
+_FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
 
 
 class SearchIndex:
-    """One process's index over one store; `path` None keeps it in memory (tests)."""
+    """One process's index over one store (a SQLite file or a `postgresql://` URL); `path`
+    None keeps it in memory (tests)."""
 
-    def __init__(self, store: Path, path: Path | None) -> None:
+    def __init__(self, store: Store, path: Path | None) -> None:
         self.store = store
         self.path = path
+        # SQLite's FTS5 answers while the index is being rebuilt; PostgreSQL has no FTS5, so
+        # there the committed index goes on answering (a moment behind) until the rebuild
+        # commits, and a search before the first one waits for it (`wait_ready`).
+        self._fallback = isinstance(store, Path)
         self.schema = schema()
         self.generation = -1  # the store's generation the committed index reflects
         self.ready = False
@@ -76,7 +85,7 @@ class SearchIndex:
         self._dirty = False
         # Each searcher thread's own read-only connection to the store (`search_then`).
         self._readers = threading.local()
-        self._opened: list[sqlite3.Connection] = []
+        self._opened: list[Connection] = []
         self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
@@ -85,12 +94,13 @@ class SearchIndex:
         """Open the index and bring it up to the store; a large rebuild runs in the background.
 
         An index that cannot be opened (another process holds its directory, the disk refuses)
-        is left unready, said in the log: FTS5 answers instead, nothing fails.
+        is left unready, said in the log: FTS5 answers instead (on PostgreSQL, a search says
+        it cannot), nothing fails.
         """
         try:
             rebuild = await self._run(self._open)
-        except (ValueError, OSError, sqlite3.Error) as exc:
-            log.error("search index at %s unusable, FTS5 answers instead: %s", self.path, exc)
+        except _FAILURES as exc:
+            log.error("search index at %s unusable, %s: %s", self.path, self._meanwhile, exc)
             self._closed = True
             return
         if rebuild is None:
@@ -107,8 +117,13 @@ class SearchIndex:
             await self.catch_up(rebuild=True)
         except _Stopped:
             return
-        except (sqlite3.Error, OSError, ValueError):
-            log.exception("search index: the rebuild failed; FTS5 answers until the next start")
+        except _FAILURES:
+            log.exception("search index: the rebuild failed; %s", self._meanwhile)
+
+    @property
+    def _meanwhile(self) -> str:
+        """Who answers searches while this index cannot, in the log's words."""
+        return "FTS5 answers instead" if self._fallback else "searches fail until it catches up"
 
     async def wait_ready(self) -> None:
         """Wait for a background rebuild, if one runs (benchmarks measure the index itself)."""
@@ -142,7 +157,7 @@ class SearchIndex:
         and the writes of this process are caught up as they commit."""
         try:
             await self.catch_up()
-        except (sqlite3.Error, OSError, ValueError):
+        except _FAILURES:
             log.exception("search index: catching up failed; trying again later")
 
     async def close(self) -> None:
@@ -159,7 +174,7 @@ class SearchIndex:
         with self._opened_lock:
             opened, self._opened = self._opened, []
         for conn in opened:  # no searcher runs any more
-            conn.close()
+            search_store.close(conn)
         self._writer = None
         self._index = None
 
@@ -168,16 +183,8 @@ class SearchIndex:
 
     # -- the worker's side ------------------------------------------------------------------
 
-    def _connect(self, *, same_thread: bool = True) -> sqlite3.Connection:
-        conn = sqlite3.connect(
-            f"file:{self.store}?mode=ro",
-            uri=True,
-            isolation_level=None,
-            check_same_thread=same_thread,
-        )
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA busy_timeout = 5000")
-        return conn
+    def _connect(self, *, same_thread: bool = True) -> Connection:
+        return search_store.connect(self.store, same_thread=same_thread)
 
     def _open(self) -> int | None:
         """Open or make the index; None if it can follow the store, else papers to rebuild."""
@@ -207,7 +214,7 @@ class SearchIndex:
                     return None
             return int(conn.execute("SELECT count(*) FROM live_papers").fetchone()[0])
         finally:
-            conn.close()
+            search_store.close(conn)
 
     def _catch_up(self, rebuild: bool) -> None:
         assert self._writer is not None
@@ -215,7 +222,7 @@ class SearchIndex:
         started = time.perf_counter()
         conn = self._connect()
         try:
-            conn.execute("BEGIN")  # one snapshot: the generation and the documents agree
+            conn.execute(SNAPSHOT[conn.dialect])  # the generation and the documents agree
             latest = search_docs.generation(conn)
             if not rebuild and latest == self.generation:
                 conn.execute("COMMIT")
@@ -227,7 +234,9 @@ class SearchIndex:
                 rebuild = len(ids) > REBUILD_OVER
             try:
                 if rebuild:
-                    self.ready = False  # stale until committed: FTS5 answers meanwhile
+                    # Stale until committed: FTS5 answers meanwhile (PostgreSQL has none: the
+                    # committed index goes on answering, as it is, until the rebuild commits).
+                    self.ready = self.ready and not self._fallback
                     self._writer.delete_all_documents()
                     count = self._add(search_docs.documents(conn))
                 else:
@@ -241,7 +250,7 @@ class SearchIndex:
                 self._writer.rollback()  # nothing half-applied reaches the next commit
                 raise
         finally:
-            conn.close()
+            search_store.close(conn)
         self._writer.commit()
         self._index.reload()
         self._save(latest, mark)
@@ -305,7 +314,7 @@ class SearchIndex:
     async def search_then(
         self,
         parsed: Parsed,
-        load: Callable[[sqlite3.Connection, list[int]], T],
+        load: Callable[[Connection, list[int]], T],
         *,
         venue: str | None = None,
         year: int | None = None,
@@ -325,20 +334,56 @@ class SearchIndex:
             ids = self.search_now(
                 parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
             )
-            return None if ids is None else load(self._reader(), ids)
+            return None if ids is None else self._load(load, ids)
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 
-    def _reader(self) -> sqlite3.Connection:
+    async def similar_then(
+        self,
+        words: list[str],
+        exclude: int,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        limit: int = 5,
+    ) -> T | None:
+        """`load(conn, ids)` of the papers sharing the most of `words` (a title's), best first,
+        paper `exclude` left out; None while the index is not ready. (SQLite asks FTS5.)"""
+        if not self.ready or self._index is None:
+            return None
+        query = similar_query(self.schema, words, exclude)
+
+        def search_and_load() -> T | None:
+            ids = self._ranked(query, limit, 0)
+            return None if ids is None else self._load(load, ids)
+
+        return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
+
+    def _load(self, load: Callable[[Connection, list[int]], T], ids: list[int]) -> T:
+        conn = self._reader()
+        try:
+            return load(conn, ids)
+        except _STORE_ERRORS:
+            self._forget_reader(conn)  # a lost server: the next search connects again
+            raise
+
+    def _reader(self) -> Connection:
         """This searcher thread's read-only connection to the store, opened at its first use."""
-        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        conn: Connection | None = getattr(self._readers, "conn", None)
         if conn is None:
             conn = self._connect(same_thread=False)  # closed by `close`, from another thread
-            conn.execute("PRAGMA query_only = ON")
+            search_store.read_only(conn)
             self._readers.conn = conn
             with self._opened_lock:
                 self._opened.append(conn)
         return conn
+
+    def _forget_reader(self, conn: Connection) -> None:
+        self._readers.conn = None
+        with self._opened_lock:
+            if conn in self._opened:
+                self._opened.remove(conn)
+        with contextlib.suppress(*_STORE_ERRORS):
+            search_store.close(conn)
 
     def search_now(
         self,
@@ -355,6 +400,12 @@ class SearchIndex:
         if not self.ready or self._index is None:
             return None
         query = build_query(self.schema, parsed, venue, year, kind, area)
+        return self._ranked(query, limit, offset)
+
+    def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
+        """The ids of a page of `query`'s hits, best first, ties by id."""
+        if self._index is None:
+            return None
         searcher = self._index.searcher()
         end = offset + limit
         wanted = end
@@ -374,7 +425,7 @@ class _Stopped(Exception):
     """A catch-up interrupted because the index is closing; what it did is rolled back."""
 
 
-def _mark(conn: sqlite3.Connection, generation: int) -> str | None:
+def _mark(conn: Connection, generation: int) -> str | None:
     """What the audit row `generation` says: an index of another history is not followed."""
     row = conn.execute(
         "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)

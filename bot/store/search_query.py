@@ -69,6 +69,19 @@ def build_query(
     )
 
 
+def similar_query(schema: tantivy.Schema, words: list[str], exclude: int) -> tantivy.Query:
+    """Papers with any of `words` (each whole or as a prefix, as FTS5's `"word"*` matches),
+    ranked by how many and how rare, leaving paper `exclude` out."""
+    clauses = []
+    for word in dict.fromkeys(words):
+        clauses.append(_match(schema, "title", (word,), WEIGHTS["title"]))
+        clauses += _anywhere(schema, (word[:PREFIX_MAX],), PREFIX_WEIGHTS)
+    itself = tantivy.Query.term_query(schema, "id", exclude)
+    return tantivy.Query.boolean_query(
+        [(tantivy.Occur.Should, clause) for clause in clauses] + [(tantivy.Occur.MustNot, itself)]
+    )
+
+
 def _anywhere(
     schema: tantivy.Schema, words: tuple[str, ...], weights: dict[str, float]
 ) -> list[tantivy.Query]:

@@ -1,11 +1,13 @@
 """The SQL of search that is not the derived index's: FTS5's ranking (the fallback, and the
-engine when Laurel runs without the index), and what autocomplete loads for a choice."""
+engine when Laurel runs without the index; SQLite only), and what autocomplete loads for a
+choice."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
+
+from bot.store.sql import Row
 
 # bm25 weights per column: title, authors, affiliations, summaries, abstract.
 RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
@@ -29,8 +31,9 @@ class Scope:
     area: str | None
 
 
-# Its latest award first, as StoredPaper.awards orders them.
-CHOICE_COLUMNS = """
+# Its latest award first, as StoredPaper.awards orders them: [venue name, year] as JSON text.
+CHOICE_COLUMNS = {
+    "sqlite": """
     p.id, p.title,
     (SELECT json_array(v.name, e.year)
      FROM live_awards AS a
@@ -38,7 +41,17 @@ CHOICE_COLUMNS = """
      JOIN venues AS v ON v.key = e.venue
      WHERE a.paper_id = p.id
      ORDER BY e.year DESC, e.venue, a.id LIMIT 1) AS latest
-"""
+""",
+    "postgresql": """
+    p.id, p.title,
+    (SELECT CAST(json_build_array(v.name, e.year) AS TEXT)
+     FROM live_awards AS a
+     JOIN editions AS e ON e.id = a.edition_id
+     JOIN venues AS v ON v.key = e.venue
+     WHERE a.paper_id = p.id
+     ORDER BY e.year DESC, e.venue, a.id LIMIT 1) AS latest
+""",
+}
 
 
 def fts_hits(select: str) -> str:
@@ -78,7 +91,7 @@ def fts_params(query: str, scope: Scope, limit: int, offset: int) -> dict[str, o
     }
 
 
-def choices(found: list[sqlite3.Row]) -> list[PaperChoice]:
+def choices(found: list[Row]) -> list[PaperChoice]:
     result = []
     for r in found:
         venue_name, year = json.loads(r["latest"]) if r["latest"] else (None, None)

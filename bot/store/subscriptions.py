@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from bot.domain.subscriptions import (
 )
 from bot.errors import UserError
 from bot.store.database import Database
+from bot.store.sql import Connection, Row
 
 _NAMES = (
     "guild_id", "channel_id", "theme", "cadence", "days", "time", "timezone", "language",
@@ -39,7 +39,7 @@ def on_shards(shards: Shards | None, guild: str = "guild_id") -> tuple[str, dict
     """A condition (and its named parameters) true for rows whose guild `shards` carry:
     `(guild_id >> 22) % shard_count` among the ids; always true for None (not sharded)."""
     if shards is None:
-        return "1", {}
+        return "TRUE", {}
     names = [f":shard_{i}" for i in range(len(shards.ids))]
     params = {f"shard_{i}": shard for i, shard in enumerate(shards.ids)}
     condition = f"(({guild} >> 22) % :shard_count) IN ({', '.join(names)})"
@@ -90,7 +90,7 @@ class ScheduledRow:
     created_at: dt.datetime
 
 
-def _scheduled(row: sqlite3.Row) -> ScheduledRow:
+def _scheduled(row: Row) -> ScheduledRow:
     return ScheduledRow(
         id=row["id"],
         fingerprint=hash(tuple(row)),
@@ -104,7 +104,7 @@ def _scheduled(row: sqlite3.Row) -> ScheduledRow:
     )
 
 
-def subscription_model(row: sqlite3.Row) -> Subscription:
+def subscription_model(row: Row) -> Subscription:
     return Subscription(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -136,20 +136,21 @@ class SubscriptionRepository:
         catalogue (the bundled import above all) is not news to this channel.
         """
 
-        def write(conn: sqlite3.Connection) -> int:
+        def write(conn: Connection) -> int:
             (count,) = conn.execute(
                 "SELECT count(*) FROM subscriptions WHERE guild_id = ?", (sub.guild_id,)
             ).fetchone()
             if count >= MAX_SUBSCRIPTIONS_PER_GUILD:
                 raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
-            cursor = conn.execute(
+            (new_id,) = conn.execute(
                 f"""
                 INSERT INTO subscriptions ({_COLUMNS}, audit_watermark)
                 VALUES ({_PLACEHOLDERS}, (SELECT ifnull(max(id), 0) FROM audit))
+                RETURNING id
                 """,  # noqa: S608 (constant column and parameter lists)
                 _params(sub),
-            )
-            return int(cursor.lastrowid or 0)
+            ).fetchone()
+            return int(new_id)
 
         new_id = await self._db.write(write)
         return sub.model_copy(update={"id": new_id})
@@ -241,7 +242,7 @@ class SubscriptionRepository:
         LookupError if there is no such subscription."""
         sub_id: int = params["id"]
 
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             return conn.execute(sql, params).rowcount == 1
 
         if not await self._db.write(write):
@@ -256,7 +257,7 @@ class SubscriptionRepository:
         Returns only those this call paused, so whoever tells the admins tells them once.
         """
 
-        def write(conn: sqlite3.Connection) -> list[int]:
+        def write(conn: Connection) -> list[int]:
             found = conn.execute(
                 """
                 UPDATE subscriptions SET status = 'paused', paused_reason = ?
@@ -272,7 +273,7 @@ class SubscriptionRepository:
         return [s for s in subs if s is not None]
 
     async def remove(self, sub_id: int) -> bool:
-        def write(conn: sqlite3.Connection) -> bool:
+        def write(conn: Connection) -> bool:
             return conn.execute("DELETE FROM subscriptions WHERE id = ?", (sub_id,)).rowcount == 1
 
         return await self._db.write(write)

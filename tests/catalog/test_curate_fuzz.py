@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sqlite3
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +27,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.catalog_edits import EditWriter
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
+from bot.store.sql import Connection
 from tests.store.conftest import award
 
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -147,7 +147,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _snapshot(conn: sqlite3.Connection) -> list[tuple[object, ...]]:
+def _snapshot(conn: Connection) -> list[tuple[object, ...]]:
     tables = ("papers", "paper_authors", "paper_affiliations", "awards", "editions", "audit")
     return [tuple(r) for t in tables for r in conn.execute(f"SELECT * FROM {t}")]
 
@@ -156,7 +156,7 @@ def _visible(text_value: str) -> bool:
     return not any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co"} for ch in text_value)
 
 
-def _check_stored(conn: sqlite3.Connection) -> None:
+def _check_stored(conn: Connection) -> None:
     """Every stored paper is valid, clean, and unchanged by validating it again."""
     for row in conn.execute("SELECT id FROM papers"):
         paper = _stored(conn, row[0])
@@ -173,7 +173,7 @@ def _check_stored(conn: sqlite3.Connection) -> None:
         assert paper.doi is None or paper.doi == paper.doi.lower()
 
 
-def _stored(conn: sqlite3.Connection, paper_id: int) -> Paper:
+def _stored(conn: Connection, paper_id: int) -> Paper:
     writer = EditWriter(conn, WriteContext("read", "update", "read", EPOCH))  # reads only
     stored = writer.current("paper", str(paper_id))
     assert stored is not None

@@ -175,3 +175,18 @@ async def test_an_export_reads_one_moment_even_when_a_write_commits_midway(
 
     assert seen(after) == (True, True, True)  # the write did happen
     assert seen(batch) == (False, False, False)
+
+
+def test_export_refuses_the_database_a_sqlite_url_names(
+    database: Path,
+    workdir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # [database] url wins over path: the file it names is the database to keep safe.
+    monkeypatch.setenv("LAUREL_DATABASE__PATH", str(workdir / "elsewhere.db"))
+    monkeypatch.setenv("LAUREL_DATABASE__URL", f"sqlite:///{database}")
+    before = database.read_bytes()
+    assert main(["export", str(database), "--force"]) == 1
+    assert "is the database" in capsys.readouterr().err
+    assert database.read_bytes() == before

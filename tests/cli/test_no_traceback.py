@@ -70,6 +70,8 @@ def arguments(words: tuple[str, ...], folder: Folder) -> list[str]:
         ("export",): [str(folder.root / "out.toml")],
         ("db", "backup"): [str(folder.root / "copy.db")],
         ("db", "restore"): [str(folder.backup), "--yes"],
+        # A server that is not there: what is wrong with the source is said before it is asked.
+        ("db", "copy"): ["--to", f"postgresql://laurel@127.0.0.1:{_closed_port()}/laurel"],
         ("console",): ["-c", "/about"],
         ("enrich",): ["--dry-run"],
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -33,7 +34,8 @@ class Response:
 
 
 def http(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
-    return kind(Response(status), {"code": 50001, "message": "Missing Access"})
+    # Typed as aiohttp's or requests' response (requests, where installed, is typed): a fake.
+    return kind(cast(Any, Response(status)), {"code": 50001, "message": "Missing Access"})
 
 
 @pytest.mark.parametrize(

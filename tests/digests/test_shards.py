@@ -151,8 +151,8 @@ async def cluster(template_db: Path, tmp_path: Path) -> AsyncIterator[Cluster]:
     try:
         yield found
     finally:
-        for db in found.dbs:
-            await db.close()
+        for opened in found.dbs:
+            await opened.close()
 
 
 def on(shards: Iterable[int], subs: list[Subscription], count: int = SHARD_COUNT) -> set[int]:

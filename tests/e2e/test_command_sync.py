@@ -16,7 +16,7 @@ import pytest
 from bot.cli.sync import sync
 from bot.errors import LaurelError
 from bot.settings import load_settings
-from bot.store.database import Database
+from bot.store.database import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
@@ -26,7 +26,7 @@ GET = "GET /applications/{application_id}/commands"
 
 
 async def test_a_start_pushes_again_when_discord_holds_another_tree(
-    server: LocalDiscord, db: Database
+    server: LocalDiscord, db: SqliteDatabase
 ) -> None:
     async with laurel_on(server, db):
         pass
@@ -44,7 +44,7 @@ async def test_a_start_pushes_again_when_discord_holds_another_tree(
 
 @pytest.fixture
 def sync_settings(
-    server: LocalDiscord, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    server: LocalDiscord, db: SqliteDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no laurel.toml here
     monkeypatch.setenv("DISCORD_TOKEN", server.token)

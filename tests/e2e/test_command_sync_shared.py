@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import COMMAND_SYNC_LEASE
 from bot.store.bot_state import BotStateRepository
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
@@ -19,7 +19,7 @@ PUT = "PUT /applications/{application_id}/commands"
 
 
 async def test_two_bots_starting_together_on_one_database_push_the_tree_once(
-    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+    server: LocalDiscord, db: SqliteDatabase, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.app")
     # Discord takes a second over the push: the other process reaches its own sync while the

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.settings import ArxivSettings, CurationSettings, Settings
 from bot.store.database import Database
+from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.interactions import Interaction
@@ -87,7 +87,7 @@ async def audit_count(db: Database) -> int:
 async def paper_row(db: Database, paper_id: int) -> dict[str, Any]:
     """Everything stored of one paper: its row, author and affiliation rows, search row."""
 
-    def read(conn: sqlite3.Connection) -> dict[str, Any]:
+    def read(conn: Connection) -> dict[str, Any]:
         row = dict(conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone())
         for table in ("paper_authors", "paper_affiliations"):
             row[table] = conn.execute(

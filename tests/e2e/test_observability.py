@@ -31,7 +31,7 @@ from bot.settings import (
     Settings,
 )
 from bot.store import migrations
-from bot.store.database import Database
+from bot.store.database import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_digest_delivery import subscribe
@@ -51,7 +51,7 @@ LATEST_SCHEMA = migrations.available()[-1].version
 
 @pytest.fixture
 async def laurel(
-    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
+    server: LocalDiscord, db: SqliteDatabase, caplog: pytest.LogCaptureFixture
 ) -> AsyncIterator[LaurelBot]:
     """The bot with metrics on, as one serving /metrics runs (off, it records none)."""
     settings = _settings().model_copy(update={"backups": BackupSettings(enabled=False)})
@@ -61,7 +61,7 @@ async def laurel(
 
 
 @pytest.fixture
-async def ops(laurel: LaurelBot, db: Database) -> AsyncIterator[OpsServer]:
+async def ops(laurel: LaurelBot, db: SqliteDatabase) -> AsyncIterator[OpsServer]:
     server = OpsServer(_settings(), health=lambda: check_health(laurel, db), metrics=laurel.metrics)
     async with server:
         yield server
@@ -146,7 +146,7 @@ async def test_digest_metrics_and_the_pending_source_are_exposed(
 
 
 async def test_health_is_live_then_not_once_the_bot_closes(
-    laurel: LaurelBot, db: Database, ops: OpsServer
+    laurel: LaurelBot, db: SqliteDatabase, ops: OpsServer
 ) -> None:
     status, body = await _get(ops.urls["/health"])
     assert status == 200
@@ -160,7 +160,7 @@ async def test_health_is_live_then_not_once_the_bot_closes(
     assert "gateway: not connected" in body
 
 
-async def test_health_reports_a_closed_store(laurel: LaurelBot, db: Database) -> None:
+async def test_health_reports_a_closed_store(laurel: LaurelBot, db: SqliteDatabase) -> None:
     await db.close()
     report = await check_health(laurel, db)
     assert not report.healthy
@@ -168,7 +168,7 @@ async def test_health_reports_a_closed_store(laurel: LaurelBot, db: Database) ->
 
 
 async def test_metrics_off_serves_health_alone_and_one_address_serves_both(
-    laurel: LaurelBot, db: Database
+    laurel: LaurelBot, db: SqliteDatabase
 ) -> None:
     health = lambda: check_health(laurel, db)  # noqa: E731
     async with OpsServer(_settings(metrics=False), health=health, metrics=laurel.metrics) as alone:
@@ -185,7 +185,7 @@ async def test_metrics_off_serves_health_alone_and_one_address_serves_both(
 
 
 async def test_the_bot_schedules_its_backups_at_setup(
-    server: LocalDiscord, db: Database, tmp_path: Path
+    server: LocalDiscord, db: SqliteDatabase, tmp_path: Path
 ) -> None:
     settings = Settings(
         database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "backups"),

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.daily import paper_of_the_day
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
@@ -172,7 +172,7 @@ async def test_a_button_on_a_deleted_paper_says_so(
     message = await _show(server, "masked")
     paper_id = int(custom_ids(message)[0].rsplit(":", 1)[1])
 
-    def delete(conn: sqlite3.Connection) -> None:
+    def delete(conn: Connection) -> None:
         conn.execute("DELETE FROM awards WHERE paper_id = ?", (paper_id,))
         conn.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
 

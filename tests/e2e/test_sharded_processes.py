@@ -30,7 +30,7 @@ from bot.app import LaurelBot
 from bot.domain.shards import Shards, shard_of
 from bot.domain.subscriptions import Subscription, Theme
 from bot.settings import BackupSettings, DigestSettings, DiscordSettings, Settings
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
@@ -85,7 +85,7 @@ def guilds(server: LocalDiscord) -> list[Guild]:
 
 
 @pytest.fixture
-async def subscriptions(db: Database, guilds: list[Guild]) -> list[Subscription]:
+async def subscriptions(db: SqliteDatabase, guilds: list[Guild]) -> list[Subscription]:
     """A paper of the day at 09:00 UTC in each digest channel of every guild."""
     repository = SubscriptionRepository(db)
     made = []
@@ -142,7 +142,7 @@ class Deployment:
 
 
 @pytest.fixture
-def deployment(server: LocalDiscord, db: Database) -> Deployment:
+def deployment(server: LocalDiscord, db: SqliteDatabase) -> Deployment:
     return Deployment(server, db.path, SecondsClock(DAY_ONE - dt.timedelta(minutes=1)))
 
 
@@ -220,7 +220,10 @@ async def test_digests_due_together_are_posted_once_each_at_the_bots_one_rate(
 
 
 async def test_shards_regrouped_after_a_stop_mid_fan_out_post_each_day_once(
-    server: LocalDiscord, deployment: Deployment, db: Database, subscriptions: list[Subscription]
+    server: LocalDiscord,
+    deployment: Deployment,
+    db: SqliteDatabase,
+    subscriptions: list[Subscription],
 ) -> None:
     total = len(subscriptions)
     # Day one: both processes are stopped a quarter of the way through the fan-out.

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
@@ -41,6 +41,7 @@ def config() -> Config:
 async def while_held(db: Database, start: Start) -> dict[str, Any]:
     """Start an interaction while another connection holds the write lock past the window;
     the bot's final answer to it."""
+    assert isinstance(db, SqliteDatabase)  # another program holding SQLite's write lock
     other = sqlite3.connect(db.path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")

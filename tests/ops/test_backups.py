@@ -15,7 +15,7 @@ from bot.backups import JOB_ID, START_DELAY, BackupJob, schedule_backups
 from bot.observability.metrics import Metrics
 from bot.settings import BackupSettings, DatabaseSettings, Settings
 from bot.store.backup_files import backup_name, made_by_laurel, prune
-from bot.store.database import Database
+from bot.store.database import SqliteDatabase
 from tests.support.clock import ManualClock
 
 NOON = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -49,7 +49,9 @@ def test_prune_keeps_the_newest_and_touches_nothing_it_did_not_make(tmp_path: Pa
     assert all(p.exists() for p in [*strangers, fresh])
 
 
-async def test_the_job_backs_up_a_usable_copy_and_prunes(db: Database, tmp_path: Path) -> None:
+async def test_the_job_backs_up_a_usable_copy_and_prunes(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
     clock, metrics = ManualClock(NOON), Metrics()
     job = BackupJob(db, tmp_path / "backups", keep=2, metrics=metrics, clock=clock)
     made = []
@@ -73,7 +75,7 @@ async def test_the_job_backs_up_a_usable_copy_and_prunes(db: Database, tmp_path:
 
 
 async def test_a_failed_backup_is_counted_logged_and_leaves_no_file(
-    db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    db: SqliteDatabase, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     folder = tmp_path / "backups"
     folder.mkdir()
@@ -89,7 +91,7 @@ async def test_a_failed_backup_is_counted_logged_and_leaves_no_file(
 
 
 async def test_the_first_run_follows_the_newest_backup_not_the_restart(
-    db: Database, tmp_path: Path
+    db: SqliteDatabase, tmp_path: Path
 ) -> None:
     folder = tmp_path / "backups"
     folder.mkdir()
@@ -102,7 +104,9 @@ async def test_the_first_run_follows_the_newest_backup_not_the_restart(
     assert job.first_run(day) == NOON + dt.timedelta(hours=4)
 
 
-async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_path: Path) -> None:
+async def test_scheduled_in_utc_at_the_interval_or_not_at_all(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
     settings = Settings(
         database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),
         backups=BackupSettings(interval_hours=6, keep=3),
@@ -124,7 +128,7 @@ async def test_scheduled_in_utc_at_the_interval_or_not_at_all(db: Database, tmp_
 
 # -- the job's options (survivors of mutation testing: docs/mutation.md) -----------------------
 async def test_a_scheduled_job_first_runs_an_interval_after_the_newest_backup(
-    db: Database, tmp_path: Path
+    db: SqliteDatabase, tmp_path: Path
 ) -> None:
     settings = Settings(
         database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),
@@ -137,7 +141,9 @@ async def test_a_scheduled_job_first_runs_an_interval_after_the_newest_backup(
     assert scheduler.get_job(JOB_ID).next_run_time == NOON + dt.timedelta(hours=4)
 
 
-async def test_the_job_removes_a_partial_file_a_crash_left(db: Database, tmp_path: Path) -> None:
+async def test_the_job_removes_a_partial_file_a_crash_left(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
     folder = tmp_path / "backups"
     folder.mkdir()
     stale = _touch(folder, "laurel-20200101T000000Z.db.partial", age=dt.timedelta(hours=2))
@@ -149,7 +155,7 @@ async def test_the_job_removes_a_partial_file_a_crash_left(db: Database, tmp_pat
 
 
 async def test_the_job_runs_once_at_a_time_catches_up_once_and_is_replaced_not_doubled(
-    db: Database, tmp_path: Path
+    db: SqliteDatabase, tmp_path: Path
 ) -> None:
     settings = Settings(
         database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),

@@ -17,6 +17,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.store.database import Database
+from bot.store.sql import Connection
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.test_digests import (
     NINE,
@@ -42,7 +43,7 @@ async def ledger_full(db: Database) -> AsyncIterator[None]:
     the ledger's last page filled with ballast rows, so that its next row or a row that grows
     needs a page there is none of (a small write into free space would otherwise succeed)."""
 
-    def fill(conn: sqlite3.Connection) -> None:
+    def fill(conn: Connection) -> None:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
         sub_id = conn.execute("SELECT min(id) FROM subscriptions").fetchone()[0]

@@ -24,7 +24,8 @@ from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database
+from bot.store.database import Database, SqliteDatabase
+from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.reliability.conftest import settled
@@ -54,7 +55,7 @@ def counts(path: Path) -> dict[str, int]:
 
 
 @asynccontextmanager
-async def locked(db: Database) -> AsyncIterator[None]:
+async def locked(db: SqliteDatabase) -> AsyncIterator[None]:
     await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout = 50"))
     with closing(sqlite3.connect(db.path, isolation_level=None)) as other:
         other.execute("BEGIN IMMEDIATE")  # another program's write lock, held past the timeout
@@ -63,15 +64,15 @@ async def locked(db: Database) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def read_only(db: Database) -> AsyncIterator[None]:
+async def read_only(db: SqliteDatabase) -> AsyncIterator[None]:
     await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = ON"))
     yield
     await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = OFF"))
 
 
 @asynccontextmanager
-async def full(db: Database) -> AsyncIterator[None]:
-    def cap(conn: sqlite3.Connection) -> None:
+async def full(db: SqliteDatabase) -> AsyncIterator[None]:
+    def cap(conn: Connection) -> None:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
 
@@ -94,7 +95,11 @@ FAULTS = [
 
 @pytest.mark.parametrize(("fault", "kind", "words"), FAULTS)
 async def test_a_refused_write_writes_nothing_then_once(
-    db: Database, checked: Callable[[str], None], fault: Fault, kind: type[WriteRefused], words: str
+    db: SqliteDatabase,
+    checked: Callable[[str], None],
+    fault: Fault,
+    kind: type[WriteRefused],
+    words: str,
 ) -> None:
     catalog, before = CatalogRepository(db), counts(db.path)
     async with fault(db):
@@ -125,7 +130,7 @@ async def test_a_refused_write_writes_nothing_then_once(
     ],
 )
 async def test_read_commands_answer_while_writes_are_refused(
-    laurel: LaurelBot, server: LocalDiscord, db: Database, checked: Callable[[str], None],
+    laurel: LaurelBot, server: LocalDiscord, db: SqliteDatabase, checked: Callable[[str], None],
     fault: Fault,
 ) -> None:  # fmt: skip
     async with fault(db):
@@ -139,7 +144,7 @@ async def test_read_commands_answer_while_writes_are_refused(
 
 @pytest.mark.fault("startup (command sync)", "locked")
 async def test_a_start_on_a_locked_database_stops_clearly_and_then_syncs_once(
-    server: LocalDiscord, db: Database, checked: Callable[[str], None]
+    server: LocalDiscord, db: SqliteDatabase, checked: Callable[[str], None]
 ) -> None:
     syncs = 0
     async with locked(db):

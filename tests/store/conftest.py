@@ -10,11 +10,33 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 
 VENUES = (Venue(key="icml", name="ICML"), Venue(key="neurips", name="NeurIPS"))
+# Every store test that takes `db` runs on both backends (issue 15), unless it is marked
+# `@pytest.mark.sqlite_only("why")`: a test about SQLite itself (its PRAGMAs, files, locks).
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db" not in metafunc.fixturenames:
+        return
+    if any("backend" in mark.args[0] for mark in metafunc.definition.iter_markers("parametrize")):
+        return  # the test names its backends itself, with what goes with each (test_search.py)
+    only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
+    metafunc.parametrize("backend", ("sqlite",) if only_sqlite else BACKENDS)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "laurel.db")
+async def db(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Database]:
+    """An empty, migrated database of this test's own, on `backend`."""
+    database: Database
+    if backend == "postgresql":
+        from bot.store.postgres.database import PostgresDatabase
+
+        url: str = request.getfixturevalue("postgres_url")
+        database = await PostgresDatabase.connect(url)
+    else:
+        database = await Database.open(tmp_path / "laurel.db")
     try:
         yield database
     finally:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -13,11 +13,20 @@ from bot.store.catalog_edits import UndoRefused
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from bot.store.sql import Connection, integrity_errors
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
+
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _paper_row(db: Database, paper_id: int) -> dict[str, object]:
-    def read(conn: sqlite3.Connection) -> dict[str, object]:
+    def read(conn: Connection) -> dict[str, object]:
         row = dict(conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone())
         row["authors"] = [
             r[0]
@@ -25,9 +34,11 @@ async def _paper_row(db: Database, paper_id: int) -> dict[str, object]:
                 "SELECT name FROM paper_authors WHERE paper_id = ? ORDER BY position", (paper_id,)
             )
         ]
-        row["indexed"] = conn.execute(
-            "SELECT title FROM paper_search WHERE rowid = ?", (paper_id,)
-        ).fetchall()
+        if conn.dialect == "sqlite":  # FTS5's row (PostgreSQL's search: the derived index)
+            row["indexed"] = [
+                tuple(r)
+                for r in conn.execute("SELECT title FROM paper_search WHERE rowid = ?", (paper_id,))
+            ]
         return row
 
     return await db.snapshot(read)
@@ -53,9 +64,9 @@ async def _added(catalog: CatalogRepository, papers: PaperRepository) -> int:
 
 
 async def test_edit_then_undo_restores_the_exact_row(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers, audit = PaperRepository(db), AuditRepository(db)
+    papers, audit = await searching.papers(), AuditRepository(db)
     paper_id = await _added(catalog, papers)
     original = await _paper_row(db, paper_id)
     stored = await papers.get(paper_id)
@@ -91,9 +102,9 @@ async def test_edit_then_undo_restores_the_exact_row(
 
 
 async def test_remove_hides_a_paper_and_its_awards_and_undo_brings_them_back(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers, editions = PaperRepository(db), EditionRepository(db)
+    papers, editions = await searching.papers(), EditionRepository(db)
     paper_id = await _added(catalog, papers)
     plan = await catalog.remove("paper", paper_id, actor="discord:2")
     assert [c.action for c in plan.changes] == ["remove"]
@@ -186,7 +197,7 @@ async def test_award_add_to_a_stored_paper_and_its_removal(
 
 async def test_the_audit_log_cannot_be_rewritten(db: Database, catalog: CatalogRepository) -> None:
     await _added(catalog, PaperRepository(db))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(integrity_errors(), match="append-only"):
         await db.write(lambda conn: conn.execute("DELETE FROM audit"))
 
 
@@ -319,9 +330,9 @@ async def test_a_refused_undo_names_the_change_and_what_stands_in_its_way(
 
 
 async def test_an_edit_is_labelled_for_the_curator_and_a_removed_paper_leaves_search(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     paper_id = await _added(catalog, papers)
     stored = await papers.get(paper_id)
     assert stored is not None

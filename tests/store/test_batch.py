@@ -4,7 +4,6 @@ hears of its own write only once it is committed — or that it was not written 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -12,14 +11,25 @@ import pytest
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
 from bot.store.errors import WriteRefused
+from bot.store.sql import Connection, integrity_errors
+
+# The writer made read-only, and made writable again: every write is refused meanwhile. (On
+# PostgreSQL a session's default, set in a transaction that commits: a snapshot rolls back.)
+_READ_ONLY = {
+    "sqlite": ("PRAGMA query_only = ON", "PRAGMA query_only = OFF"),
+    "postgresql": (
+        "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY",
+        "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+    ),
+}
 
 
 async def make_table(db: Database) -> None:
     await db.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER PRIMARY KEY)"))
 
 
-def insert(n: int) -> Callable[[sqlite3.Connection], int]:
-    def write(conn: sqlite3.Connection) -> int:
+def insert(n: int) -> Callable[[Connection], int]:
+    def write(conn: Connection) -> int:
         conn.execute("INSERT INTO t (n) VALUES (?)", (n,))
         return n * 10
 
@@ -52,7 +62,7 @@ async def test_one_write_that_raises_is_undone_alone(db: Database) -> None:
     await make_table(db)
     group = GroupCommit(db)
 
-    def half_then_fail(conn: sqlite3.Connection) -> int:
+    def half_then_fail(conn: Connection) -> int:
         conn.execute("INSERT INTO t (n) VALUES (100)")
         raise LookupError("no such subscription")
 
@@ -68,7 +78,7 @@ async def test_one_write_that_raises_is_undone_alone(db: Database) -> None:
         group.write(insert(5)),
         return_exceptions=True,
     )
-    assert isinstance(again[0], sqlite3.IntegrityError)
+    assert isinstance(again[0], integrity_errors())
     assert again[1] == 50
     assert await stored(db) == [0, 1, 2, 3, 4, 5]
 
@@ -76,14 +86,16 @@ async def test_one_write_that_raises_is_undone_alone(db: Database) -> None:
 async def test_a_refused_transaction_fails_every_write_in_it(db: Database) -> None:
     await make_table(db)
     group = GroupCommit(db)
-    await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = ON"))
+    refuse, allow = _READ_ONLY[db.dialect]
+    setting = db.snapshot if db.dialect == "sqlite" else db.write
+    await setting(lambda conn: conn.execute(refuse))
     try:
         outcomes = await asyncio.gather(
             *(group.write(insert(n)) for n in range(10)),
             return_exceptions=True,
         )
     finally:
-        await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = OFF"))
+        await setting(lambda conn: conn.execute(allow))
     assert all(isinstance(o, WriteRefused) for o in outcomes)
     assert await stored(db) == []
     assert await group.write(insert(3)) == 30

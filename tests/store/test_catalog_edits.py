@@ -1,9 +1,13 @@
-"""Curators' edits through CatalogRepository, on a real SQLite file: what an undo of an edition
-says, an undo of an undo, an edit that changes nothing, and the policy an award edit writes
-with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
+"""Curators' edits through CatalogRepository, on SQLite and on PostgreSQL: what an undo of an
+edition says, an undo of an undo, an edit that changes nothing, and the policy an award edit
+writes with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
 """
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper
 from bot.store.audit import AuditRepository
@@ -11,6 +15,14 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
+
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _paper(catalog: CatalogRepository, papers: PaperRepository) -> int:
@@ -126,9 +138,9 @@ async def test_an_edit_of_what_is_not_in_the_catalogue_is_refused_naming_it(
 
 
 async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(
             award("Gated Attention Gated Attention", arxiv="2505.00001"),
@@ -144,9 +156,9 @@ async def test_a_removed_paper_takes_no_place_in_a_page_of_search_results(
 
 
 async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(batch(award("Gated Attention")), actor="a", policy="update")
     (found,) = await papers.search("gated attention")
     await catalog.replace_paper(
@@ -165,9 +177,9 @@ async def test_an_edited_title_is_how_a_later_import_finds_the_paper(
 
 
 async def test_an_edited_paper_is_found_by_its_new_title_among_others(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     await catalog.apply(
         batch(award("Gated Attention", arxiv="2505.00001"), award("Sparse Mixtures")),
         actor="a",
@@ -178,3 +190,119 @@ async def test_an_edited_paper_is_found_by_its_new_title_among_others(
         first.id, first.paper.model_copy(update={"title": "Gated Linear Units"}), actor="a"
     )
     assert [p.id for p in await papers.search("linear units")] == [first.id]
+
+
+async def test_what_a_curator_removed_stays_removed_under_bundle_and_is_refused_otherwise(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    records = batch(
+        award("Removed Paper", arxiv="2101.00001"), award("Lost Award", doi="10.1145/1234567")
+    )
+    await catalog.apply(records, actor="bundled", policy="update")
+    removed = await papers.by_arxiv("2101.00001")
+    assert removed is not None
+    await catalog.remove("paper", removed.id, actor="curator:1")
+    row = await db.fetchone(
+        "SELECT a.id FROM awards AS a JOIN papers AS p ON p.id = a.paper_id"
+        " WHERE p.doi = '10.1145/1234567'"
+    )
+    assert row is not None
+    await catalog.remove("award", int(row["id"]), actor="curator:1")
+    kept = await catalog.apply(records, actor="bundled", policy="bundle")
+    assert kept.rejected == []
+    assert [
+        (c.action, c.entity, c.label)
+        for c in kept.changes
+        if c.action != "unchanged" or c.entity == "award"
+    ] == [
+        (
+            "unchanged",
+            "award",
+            f"award icml 2025 “Removed Paper”: paper #{removed.id} was removed by a curator;"
+            " kept removed",
+        ),
+        (
+            "unchanged",
+            "award",
+            f"award icml 2025 “Lost Award”: award #{row['id']} was removed by a curator;"
+            " kept removed",
+        ),
+    ]
+    refused = await catalog.apply(records, actor="importer", policy="update")
+    assert [(r.key, r.params) for r in refused.rejected] == [
+        ("paper-removed", {"id": removed.id}),
+        ("award-removed", {"id": row["id"]}),
+    ]
+    assert [r.reason for r in refused.rejected] == [
+        f"paper #{removed.id} was removed by a curator; undo the removal",
+        f"award #{row['id']} was removed by a curator; undo the removal",
+    ]
+    assert await papers.get(removed.id) is None
+
+
+async def test_a_bundle_write_finds_a_paper_a_curator_renamed_by_its_former_title(
+    db: Database, catalog: CatalogRepository, searching: Searching
+) -> None:
+    papers = await searching.papers()
+    await catalog.apply(batch(award("Old Title")), actor="bundled", policy="update")
+    (found,) = await papers.search("old title")
+    renamed = found.paper.model_copy(update={"title": "New Title"})
+    await catalog.replace_paper(found.id, renamed, actor="curator:1")
+    plan = await catalog.apply(
+        batch(
+            award("Old Title", abstract="Now with an abstract."),
+            award("Old Title", year=2024),  # another edition: another paper
+            award("Fresh Paper"),
+        ),
+        actor="bundled",
+        policy="bundle",
+    )
+    assert plan.count("merge", "paper") == 1
+    assert plan.count("add", "paper") == 2
+    stored = await papers.get(found.id)
+    assert stored is not None
+    assert (stored.paper.title, stored.paper.abstract) == ("New Title", "Now with an abstract.")
+    # Under `update` the former title is not looked for: an import adds a paper of that title.
+    again = await catalog.apply(batch(award("Old Title")), actor="bundled", policy="update")
+    assert again.count("add", "paper") == 1
+
+
+async def test_under_bundle_a_curators_word_on_a_complete_author_list_stays(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    cut_short = award("P", arxiv="2101.00001", authors=["A. One"], authors_incomplete=True)
+    await catalog.apply(batch(cut_short), actor="bundled", policy="update")
+    stored = await papers.by_arxiv("2101.00001")
+    assert stored is not None
+    whole = stored.paper.model_copy(update={"authors_incomplete": False})
+    await catalog.replace_paper(stored.id, whole, actor="curator:1")
+    await catalog.apply(batch(cut_short), actor="bundled", policy="bundle")
+    again = await papers.by_arxiv("2101.00001")
+    assert again is not None
+    assert (again.paper.authors, again.paper.authors_incomplete) == (("A. One",), False)
+
+
+async def test_an_edit_that_takes_another_papers_arxiv_id_is_refused_and_leaves_nothing(
+    db: Database, catalog: CatalogRepository, searching: Searching
+) -> None:
+    papers, audit = await searching.papers(), AuditRepository(db)
+    await catalog.apply(
+        batch(award("First", arxiv="2101.00001"), award("Second", arxiv="2101.00002")),
+        actor="a",
+        policy="update",
+    )
+    second = await papers.by_arxiv("2101.00002")
+    assert second is not None
+    _, before = await audit.history(limit=1)
+    taken = Paper(title="Conflicting Title", arxiv="2101.00001")
+    plan = await catalog.replace_paper(second.id, taken, actor="a")
+    assert [(r.where, r.key, r.params) for r in plan.rejected] == [
+        (f"paper #{second.id}", "conflict", {})
+    ]
+    assert plan.changes == []
+    _, after = await audit.history(limit=1)
+    assert after == before
+    assert await papers.search("conflicting") == []  # nor is it indexed as it would have been
+    assert [p.id for p in await papers.search("second")] == [second.id]

@@ -6,6 +6,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
@@ -13,9 +14,11 @@ from bot.settings import DatabaseSettings
 from bot.store import migrations
 from bot.store.database import Database
 from bot.store.errors import refused
+from bot.store.sql import Connection, integrity_errors
 from tests.support.clock import ManualClock
 
 
+@pytest.mark.sqlite_only("SQLite's file, WAL and FTS5 table")
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
     async with await Database.open(tmp_path / "x.db") as db:
         assert await db.schema_version() == migrations.available()[-1].version
@@ -25,11 +28,17 @@ async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) ->
     assert {"venues", "editions", "papers", "awards", "audit", "paper_search"} <= tables
 
 
+def latest_version(db: Database) -> int:
+    """The newest migration of `db`'s engine."""
+    folder = "migrations" if db.dialect == "sqlite" else "migrations_pg"
+    return migrations.available(folder)[-1].version
+
+
 async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db: Database) -> None:
     # What the health check asks: a long import must not make a live bot look dead.
     started, release = threading.Event(), threading.Event()
 
-    def long_write(conn: sqlite3.Connection) -> None:
+    def long_write(conn: Connection) -> None:
         started.set()
         release.wait(10)
 
@@ -42,9 +51,10 @@ async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db
     finally:
         release.set()
         await writing
-    assert version == migrations.available()[-1].version
+    assert version == latest_version(db)
 
 
+@pytest.mark.sqlite_only("SQLite's PRAGMA busy_timeout")
 async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> None:
     """[database] busy_timeout_ms reaches the writer and every reader (the CLI hands it in)."""
     async with await Database.open(tmp_path / "x.db", busy_timeout_ms=123, readers=2) as db:
@@ -58,21 +68,22 @@ async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> N
 
 
 async def test_writer_enforces_foreign_keys(db: Database) -> None:
-    def orphan(conn: sqlite3.Connection) -> None:
+    def orphan(conn: Connection) -> None:
         conn.execute("INSERT INTO editions (venue, year) VALUES ('nowhere', 2025)")
 
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         await db.write(orphan)
     assert await db.fetchall("SELECT * FROM editions") == []
 
 
 async def test_reader_cannot_write(db: Database) -> None:
-    with pytest.raises(sqlite3.OperationalError, match=r"readonly|read-only|query_only"):
+    refusals = (sqlite3.OperationalError, psycopg.errors.ReadOnlySqlTransaction)
+    with pytest.raises(refusals, match=r"readonly|read-only|query_only"):
         await db.fetchall("INSERT INTO venues (key, name) VALUES ('x', 'X')")
 
 
 async def test_failed_write_rolls_back_everything(db: Database) -> None:
-    def half(conn: sqlite3.Connection) -> None:
+    def half(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         raise RuntimeError("boom")
 
@@ -82,7 +93,7 @@ async def test_failed_write_rolls_back_everything(db: Database) -> None:
 
 
 async def test_rehearse_runs_the_write_then_rolls_it_back(db: Database) -> None:
-    def add(conn: sqlite3.Connection) -> int:
+    def add(conn: Connection) -> int:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         return int(conn.execute("SELECT count(*) FROM venues").fetchone()[0])
 
@@ -90,6 +101,7 @@ async def test_rehearse_runs_the_write_then_rolls_it_back(db: Database) -> None:
     assert await db.fetchall("SELECT * FROM venues") == []
 
 
+@pytest.mark.sqlite_only("SQLite's PRAGMA user_version in a file")
 async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     conn = sqlite3.connect(path)
@@ -107,6 +119,7 @@ def _with_extra_migration(monkeypatch: pytest.MonkeyPatch, sql: str) -> None:
     monkeypatch.setattr(migrations, "available", lambda: [*real, extra])
 
 
+@pytest.mark.sqlite_only("SQLite's backup file beside the database")
 async def test_an_existing_database_is_backed_up_before_migrating(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -127,6 +140,7 @@ async def test_an_existing_database_is_backed_up_before_migrating(
     assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'extra'").fetchone() is None
 
 
+@pytest.mark.sqlite_only("SQLite's migrations on a file")
 async def test_a_failing_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,6 +158,7 @@ async def test_a_failing_migration_changes_nothing(
     assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'half_done'").fetchone() is None
 
 
+@pytest.mark.sqlite_only("a file that is not SQLite's")
 async def test_not_a_database_is_a_clear_error_and_untouched(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not sqlite" * 100)
@@ -152,14 +167,16 @@ async def test_not_a_database_is_a_clear_error_and_untouched(tmp_path: Path) -> 
     assert path.read_bytes() == b"this is not sqlite" * 100
 
 
+@pytest.mark.sqlite_only("SQLite's missing file")
 async def test_open_without_create_refuses_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="laurel db init"):
         await Database.open(tmp_path / "missing.db", create=False)
     assert not (tmp_path / "missing.db").exists()
 
 
+@pytest.mark.sqlite_only("SQLite's online backup (PostgreSQL: pg_dump, tested apart)")
 async def test_backup_and_integrity_check(db: Database, tmp_path: Path) -> None:
-    def add(conn: sqlite3.Connection) -> None:
+    def add(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
 
     await db.write(add)
@@ -169,19 +186,21 @@ async def test_backup_and_integrity_check(db: Database, tmp_path: Path) -> None:
 
 
 async def test_audit_log_is_append_only(db: Database) -> None:
-    def tamper(conn: sqlite3.Connection) -> None:
+    def tamper(conn: Connection) -> None:
         conn.execute(
             "INSERT INTO audit (at, actor, batch, action, entity, entity_id) "
             "VALUES ('t', 'a', 'b', 'add', 'venue', 'x')"
         )
         conn.execute("DELETE FROM audit")
 
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(integrity_errors(), match="append-only"):
         await db.write(tamper)
+    assert await db.fetchall("SELECT * FROM audit") == []
 
 
+@pytest.mark.sqlite_only("SQLite's FTS5 index")
 async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) -> None:
-    def corrupt(conn: sqlite3.Connection) -> None:
+    def corrupt(conn: Connection) -> None:
         # A row in the index whose content is gone: what a lost write would leave behind.
         conn.execute(
             "INSERT INTO paper_search (rowid, title, authors, affiliations, summaries, abstract)"
@@ -194,6 +213,7 @@ async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) ->
     assert any(p.startswith("search index") for p in problems)
 
 
+@pytest.mark.sqlite_only("SQLite's reader queue (PostgreSQL: tested apart)")
 async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
     async with await Database.open(tmp_path / "x.db", readers=2) as db:
         first = db._idle.get_nowait()  # one reader busy elsewhere
@@ -208,25 +228,27 @@ async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
 
 
 async def test_an_error_that_is_no_refusal_stays_itself_and_rolls_back(db: Database) -> None:
-    def broken(conn: sqlite3.Connection) -> None:
+    def broken(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', 'A')")
         conn.execute("INSERT INTO no_such_table VALUES (1)")
 
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+    unknown = (sqlite3.OperationalError, psycopg.errors.UndefinedTable)
+    with pytest.raises(unknown, match=r"no such table|does not exist"):
         await db.write(broken)
     assert await db.fetchall("SELECT * FROM venues") == []
 
 
+@pytest.mark.sqlite_only("SQLite's PRAGMA max_page_count")
 async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
     db: Database,
 ) -> None:
     # SQLITE_FULL ends the transaction inside SQLite; the write path must not then fail on
     # its own ROLLBACK and hide why (tests/reliability has the whole case).
-    def cap(conn: sqlite3.Connection) -> None:
+    def cap(conn: Connection) -> None:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
 
-    def grow(conn: sqlite3.Connection) -> None:
+    def grow(conn: Connection) -> None:
         conn.execute("INSERT INTO venues (key, name) VALUES ('a', ?)", ("x" * 200_000,))
 
     await db.snapshot(cap)
@@ -248,6 +270,7 @@ async def test_a_write_after_sqlite_rolled_back_by_itself_reports_the_cause(
         (5 | (3 << 8), StoreBusy),
     ],
 )
+@pytest.mark.sqlite_only("SQLite's result codes")
 def test_sqlites_refusals_become_the_domain_errors_the_commands_answer(
     code: int, kind: type[WriteRefused]
 ) -> None:
@@ -256,6 +279,7 @@ def test_sqlites_refusals_become_the_domain_errors_the_commands_answer(
     assert type(refused(error)) is kind
 
 
+@pytest.mark.sqlite_only("SQLite's result codes")
 def test_other_sqlite_errors_are_no_refusal() -> None:
     error = sqlite3.OperationalError("no such table: x")
     error.sqlite_errorcode = 1

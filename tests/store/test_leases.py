@@ -8,13 +8,16 @@ import datetime as dt
 
 from bot.store.bot_state import BotStateRepository
 from bot.store.database import Database
+from tests.support.backends import open_again
 
 NOW = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
 TTL = dt.timedelta(minutes=5)
 
 
-async def test_of_many_asking_at_once_on_their_own_connections_one_gets_it(db: Database) -> None:
-    others = [await Database.open(db.path) for _ in range(5)]  # five processes
+async def test_of_many_asking_at_once_on_their_own_connections_one_gets_it(
+    db: Database,
+) -> None:
+    others = [await open_again(db) for _ in range(5)]  # five processes
     try:
         taken = await asyncio.gather(
             *(

@@ -13,6 +13,7 @@ from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 
+@pytest.mark.sqlite_only("the instance lock of a SQLite file (flock)")
 def test_a_second_instance_is_refused_until_the_first_releases(tmp_path: Path) -> None:
     database = tmp_path / "laurel.db"
     with InstanceLock(database), pytest.raises(StoreError, match="already running"):
@@ -21,6 +22,7 @@ def test_a_second_instance_is_refused_until_the_first_releases(tmp_path: Path) -
         pass
 
 
+@pytest.mark.sqlite_only("the instance lock of a SQLite file (flock)")
 def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     database = tmp_path / "laurel.db"
     holder = subprocess.Popen(
@@ -72,6 +74,7 @@ def _other_names_for(database: Path, tmp_path: Path) -> dict[str, Path]:
     }
 
 
+@pytest.mark.sqlite_only("the instance lock of a SQLite file (flock)")
 @pytest.mark.parametrize("first", ["real", "other"])
 def test_the_lock_holds_for_the_file_whatever_name_it_is_reached_by(
     tmp_path: Path, first: str
@@ -88,6 +91,7 @@ def test_the_lock_holds_for_the_file_whatever_name_it_is_reached_by(
         assert not list(tmp_path.glob("**/link.db.lock")), how
 
 
+@pytest.mark.sqlite_only("the instance lock of a SQLite file (flock)")
 def test_the_lock_holds_through_a_symlinked_folder_before_the_database_exists(
     tmp_path: Path,
 ) -> None:
@@ -97,6 +101,7 @@ def test_the_lock_holds_through_a_symlinked_folder_before_the_database_exists(
         InstanceLock(tmp_path / "alias" / "laurel.db").acquire()
 
 
+@pytest.mark.sqlite_only("the instance lock of a SQLite file (flock)")
 def test_shard_processes_share_the_database_but_never_with_an_unsharded_bot(
     tmp_path: Path,
 ) -> None:

@@ -1,13 +1,17 @@
-"""A paper's research area and its cut-short author list, through every way in and out."""
+"""A paper's research area and its cut-short author list, through every way in and out; and how
+a later source's links, summaries and values meet the stored ones (kept, filled, or kept aside as
+alternatives with their source)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from pydantic import ValidationError
 
 from bot.catalog.document import read_document, write_document
 from bot.domain.areas import RESEARCH_AREAS, ResearchArea
-from bot.domain.models import Paper
+from bot.domain.models import Paper, Source
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
@@ -127,3 +131,105 @@ def test_an_unknown_area_in_a_document_is_rejected_by_its_place() -> None:
     parsed = read_document(text, "t.toml")
     assert len(parsed.rejected) == 1
     assert "paper.area" in parsed.rejected[0].reason
+
+
+async def test_fill_keeps_stored_links_adds_new_ones_and_keeps_each_disagreement_once(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(
+        batch(
+            award(
+                "P",
+                arxiv="2101.00001",
+                links={"code": "https://a.example/code"},
+                summaries={"en": "Ours."},
+            )
+        ),
+        actor="t",
+        policy="update",
+    )
+    source = Source(url="https://list.example/awards")
+    for links, summary in (
+        ({"code": "https://b.example/code", "project": "https://b.example"}, "Theirs."),
+        ({"code": "https://c.example/code"}, "Theirs."),
+    ):
+        await catalog.apply(
+            batch(
+                award(
+                    "P",
+                    arxiv="2101.00001",
+                    links=links,
+                    summaries={"en": summary, "zh-TW": "繁"},
+                    sources=[source],
+                )
+            ),
+            actor="importer",
+            policy="fill",
+        )
+    row = await db.fetchone("SELECT links, summaries, alternatives FROM papers")
+    assert row is not None
+    assert json.loads(row["links"]) == {
+        "code": "https://a.example/code",
+        "project": "https://b.example",
+    }
+    assert json.loads(row["summaries"]) == {"en": "Ours.", "zh-TW": "繁"}
+    reason = "given by a later import; the value already in the catalogue is kept"
+    listed = {"url": "https://list.example/awards", "covers": []}
+    assert json.loads(row["alternatives"]) == [
+        {
+            "field": "links.code",
+            "value": "https://b.example/code",
+            "source": listed,
+            "reason": reason,
+        },
+        {"field": "summaries.en", "value": "Theirs.", "source": listed, "reason": reason},
+        {
+            "field": "links.code",
+            "value": "https://c.example/code",
+            "source": listed,
+            "reason": reason,
+        },
+    ]
+
+
+async def test_update_replaces_a_stored_link_and_summary(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(
+        batch(award("P", links={"code": "https://a.example/code"}, summaries={"en": "Old."})),
+        actor="t",
+        policy="update",
+    )
+    await catalog.apply(
+        batch(award("P", links={"code": "https://b.example/code"}, summaries={"en": "New."})),
+        actor="t",
+        policy="update",
+    )
+    row = await db.fetchone("SELECT links, summaries, alternatives FROM papers")
+    assert row is not None
+    assert json.loads(row["links"]) == {"code": "https://b.example/code"}
+    assert json.loads(row["summaries"]) == {"en": "New."}
+    assert json.loads(row["alternatives"]) == []
+
+
+async def test_an_alternative_without_a_source_names_the_importer(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(batch(award("P", abstract="Ours.")), actor="t", policy="update")
+    await catalog.apply(batch(award("P", abstract="Theirs.")), actor="importer", policy="fill")
+    row = await db.fetchone("SELECT abstract, alternatives FROM papers")
+    assert row is not None
+    assert row["abstract"] == "Ours."
+    (alternative,) = json.loads(row["alternatives"])
+    assert alternative["source"] == {"document": "import by importer", "covers": []}
+
+
+async def test_a_mapping_disagreement_without_a_source_names_the_importer(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(batch(award("P", summaries={"en": "Ours."})), actor="t", policy="update")
+    await catalog.apply(batch(award("P", summaries={"en": "Theirs."})), actor="imp", policy="fill")
+    row = await db.fetchone("SELECT alternatives FROM papers")
+    assert row is not None
+    (alternative,) = json.loads(row["alternatives"])
+    assert alternative["source"] == {"document": "import by imp", "covers": []}

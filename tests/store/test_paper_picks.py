@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+import pytest
+
 from bot.domain.models import AwardKind
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from tests.store.conftest import award, batch
+from tests.support.searching import Searching
+
+
+@pytest.fixture
+async def searching(db: Database) -> AsyncIterator[Searching]:
+    """Search on either engine (tests/support/searching.py)."""
+    async with Searching(db) as found:
+        yield found
 
 
 async def _seed(catalog: CatalogRepository) -> None:
@@ -36,10 +48,11 @@ async def test_ids_are_every_awarded_paper_ascending_and_filtered(
 
 
 async def test_similar_shares_title_words_and_leaves_the_paper_out(
-    db: Database, catalog: CatalogRepository
+    db: Database, catalog: CatalogRepository, searching: Searching
 ) -> None:
+    """Similar papers are FTS5's on SQLite, the derived index's on PostgreSQL: the same ones."""
     await _seed(catalog)
-    papers = PaperRepository(db)
+    papers = await searching.papers()
     (gated,) = await papers.search("gated attention")
     titles = [p.paper.title for p in await papers.similar(gated.id)]
     assert titles[0] == "Attention Sinks in Language Models"

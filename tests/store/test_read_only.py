@@ -18,6 +18,7 @@ from bot.store.database import Database
 from bot.store.errors import StoreError
 
 
+@pytest.mark.sqlite_only("a read-only SQLite file (PostgreSQL: test_postgres_database.py)")
 @pytest.mark.parametrize("journal", ["wal", "delete"])
 async def test_a_read_only_database_is_called_read_only_with_what_to_do(
     template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, journal: str
@@ -44,6 +45,7 @@ async def test_a_read_only_database_is_called_read_only_with_what_to_do(
     assert str(path) in message
 
 
+@pytest.mark.sqlite_only("SQLite's file write lock (PostgreSQL: test_postgres_database.py)")
 async def test_a_writable_database_opens_while_another_program_holds_its_write_lock(
     template_db: Path, tmp_path: Path
 ) -> None:

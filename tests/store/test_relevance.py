@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from benchmarks.relevance import KINDS, evaluate, first, make_cases
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
+
+pytestmark = pytest.mark.sqlite_only(
+    "compares with FTS5, SQLite's own search (on PostgreSQL: test_bundled_postgres.py)"
+)
 
 
 async def test_the_index_ranks_the_paper_meant_first_at_least_as_often_as_fts5(

@@ -15,20 +15,29 @@ from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search import match_query, parse, prefixes, tokens
 from bot.store.search_index import SearchIndex
+from bot.store.search_store import store_of
 from tests.store.conftest import award, batch
 
 Engine = Callable[[], Awaitable[PaperRepository]]
 
 
-@pytest.fixture(params=["fts5", "tantivy"])
+# Every search test, with FTS5 and with the derived index on SQLite (which must behave alike),
+# and with the derived index on PostgreSQL, which has no FTS5.
+ENGINES = pytest.mark.parametrize(
+    ("backend", "engine"),
+    [("sqlite", "fts5"), ("sqlite", "tantivy"), ("postgresql", "tantivy")],
+    indirect=["engine"],
+)
+
+
+@pytest.fixture
 async def engine(request: pytest.FixtureRequest, db: Database) -> AsyncIterator[Engine]:
-    """Every search test, with FTS5 and with the derived index (which must behave alike)."""
     made: list[SearchIndex] = []
 
     async def make() -> PaperRepository:
         if request.param == "fts5":
             return PaperRepository(db)
-        index = SearchIndex(db.path, None)
+        index = SearchIndex(store_of(db), None)
         made.append(index)
         await index.start()
         db.on_catalog_write(index.catch_up)
@@ -113,6 +122,7 @@ async def _seed(catalog: CatalogRepository) -> None:
 
 
 @pytest.mark.parametrize("text", NASTY)
+@ENGINES
 async def test_search_never_raises(
     db: Database, catalog: CatalogRepository, text: str, engine: Engine
 ) -> None:
@@ -121,6 +131,7 @@ async def test_search_never_raises(
     assert isinstance(result, list)
 
 
+@ENGINES
 async def test_title_match_ranks_above_abstract_match(
     db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
@@ -129,6 +140,7 @@ async def test_title_match_ranks_above_abstract_match(
     assert titles == ["Gated Attention for Large Language Models", "Roll the dice"]
 
 
+@ENGINES
 async def test_prefix_chinese_and_diacritics(
     db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
@@ -142,6 +154,7 @@ async def test_prefix_chinese_and_diacritics(
     assert [p.paper.title for p in await papers.search("jurgen muller")] == ["Scaling laws"]
 
 
+@ENGINES
 async def test_filters_by_venue_year_and_kind(
     db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
@@ -155,6 +168,7 @@ async def test_filters_by_venue_year_and_kind(
     assert hit.awards[0].venue_name == "ICML"
 
 
+@ENGINES
 async def test_pagination(db: Database, catalog: CatalogRepository, engine: Engine) -> None:
     await catalog.apply(
         batch(*(award(f"Graph paper {i}") for i in range(15))), actor="t", policy="update"
@@ -183,6 +197,7 @@ async def _seed_institutions(catalog: CatalogRepository) -> None:
 @pytest.mark.parametrize(
     "typed", ["清华", "清華", "清華大學", "Tsinghua", "THU", "tsinghua university"]
 )
+@ENGINES
 async def test_any_name_of_an_institution_finds_its_papers(
     db: Database, catalog: CatalogRepository, typed: str, engine: Engine
 ) -> None:
@@ -192,6 +207,7 @@ async def test_any_name_of_an_institution_finds_its_papers(
     assert "Unrelated work" not in titles
 
 
+@ENGINES
 async def test_naming_an_institution_only_adds_results(
     db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:
@@ -200,6 +216,7 @@ async def test_naming_an_institution_only_adds_results(
     assert "Thu and the weekday effect" in titles  # the word itself still matches anywhere
 
 
+@ENGINES
 async def test_an_institution_and_a_word_narrow_together(
     db: Database, catalog: CatalogRepository, engine: Engine
 ) -> None:

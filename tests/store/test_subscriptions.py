@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from typing import Any
 
 import pytest
@@ -9,6 +8,7 @@ import pytest
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.store.database import Database
+from bot.store.sql import Connection
 from bot.store.subscriptions import SubscriptionRepository, fingerprint
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -91,7 +91,7 @@ async def test_a_guild_holds_at_most_25(db: Database) -> None:
 
 
 async def test_watermark_starts_at_the_newest_audit_row(db: Database) -> None:
-    def audit(conn: sqlite3.Connection) -> None:
+    def audit(conn: Connection) -> None:
         for n in range(3):
             conn.execute(
                 "INSERT INTO audit (at, actor, batch, action, entity, entity_id) "

@@ -1,0 +1,80 @@
+"""One bot per database on PostgreSQL: the instance lock is a session advisory lock.
+
+Like the file lock on SQLite (bot/store/lock.py), an unsharded bot holds it exclusively and
+shard processes hold it shared, so shard processes run side by side but never beside an
+unsharded bot (which would post every guild's digests too). It is held by a connection of its
+own for as long as the process runs, and the server releases it when that connection ends, the
+process killed by SIGKILL or its host lost included: no stale lock to clean up by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from types import TracebackType
+from typing import Any, Self
+
+import psycopg
+
+from bot.errors import StoreError
+from bot.store.backends import without_password
+
+INSTANCE_LOCK = 0x4C61_7572_656C_0003  # "Laurel", 3
+_APPLICATION = "laurel run"
+
+
+class PostgresInstanceLock:
+    def __init__(self, url: str, *, shared: bool = False) -> None:
+        self.url = url
+        self._shared = shared
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def acquire(self) -> None:
+        me = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, application_name=me)
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot take the instance lock on {without_password(self.url)}: {exc}"
+            ) from None
+        take = "pg_try_advisory_lock_shared" if self._shared else "pg_try_advisory_lock"
+        row = conn.execute(f"SELECT {take}(%s)", (INSTANCE_LOCK,)).fetchone()
+        if row is None or not row[0]:
+            holders = self._holders(conn)
+            conn.close()
+            shards = " (only shard processes share a database)" if self._shared else ""
+            raise StoreError(
+                f"another Laurel is already running on {without_password(self.url)} "
+                f"({holders or 'unknown'}){shards}; stop it first, or give this one another "
+                "database"
+            )
+        self._conn = conn
+
+    @staticmethod
+    def _holders(conn: psycopg.Connection[Any]) -> str:
+        """Who holds the lock, by the application name each holder connected with."""
+        rows = conn.execute(
+            """
+            SELECT DISTINCT a.application_name FROM pg_locks AS l
+            JOIN pg_stat_activity AS a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted
+              AND l.classid = %s AND l.objid = %s AND l.objsubid = 1
+            ORDER BY 1
+            """,
+            (INSTANCE_LOCK >> 32, INSTANCE_LOCK & 0xFFFF_FFFF),
+        ).fetchall()
+        return ", ".join(str(r[0]) for r in rows)
+
+    def release(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.close()  # the server lets the lock go with the session
+
+    def __enter__(self) -> Self:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
