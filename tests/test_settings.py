@@ -12,7 +12,14 @@ from pydantic import BaseModel, SecretStr
 
 from bot.catalog.nesting import MAX_DEPTH
 from bot.domain.shards import Shards
-from bot.settings import DISCORD_API, SearchSettings, Settings, SettingsError, load_settings
+from bot.settings import (
+    DISCORD_API,
+    DatabaseSettings,
+    SearchSettings,
+    Settings,
+    SettingsError,
+    load_settings,
+)
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 SECRET = "MTIz.not-a-real-token.but-secret-enough"
@@ -472,3 +479,8 @@ def test_a_file_nested_too_deep_by_a_table_and_its_keys_together_is_named(tmp_pa
     with pytest.raises(SettingsError) as bad:
         load_settings(config)
     assert str(bad.value).startswith(f"{config}: nested more than {MAX_DEPTH} levels deep")
+
+
+def test_a_database_without_a_password_has_no_secret_to_keep_out_of_logs() -> None:
+    assert DatabaseSettings().secrets() == []  # SQLite
+    assert DatabaseSettings(url="postgresql://laurel@db:5432/laurel").secrets() == []

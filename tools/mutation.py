@@ -100,7 +100,12 @@ MODULES = (
     Module(
         "settings",
         ("bot/settings.py",),
-        ("tests/test_settings.py", "tests/ops/test_redaction.py", "tests/catalog/test_nesting.py"),
+        (
+            "tests/test_settings.py",
+            "tests/ops/test_redaction.py",
+            "tests/catalog/test_nesting.py",
+            "tests/test_database_url.py",  # the PostgreSQL URL's password kept out of logs
+        ),
     ),
     Module(
         "escaping",
