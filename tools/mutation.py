@@ -216,7 +216,7 @@ def run_module(module: Module, *, children: int, deadline: float, retest: bool =
     if retest and not survivors:
         return True
     chosen = survivors or list(module.functions)
-    if not survivors and module.touching and results(module):
+    if not survivors and module.touching and results(module) and _mutated_after_edit(module):
         # Named mutants are run again whatever their result: once the mutants exist, only
         # those that count (mentions: 2 of LaurelBot.__init__'s 115, 10 minutes otherwise).
         chosen = sorted(results(module))
@@ -237,6 +237,16 @@ def run_module(module: Module, *, children: int, deadline: float, retest: bool =
             stop(process)
             return False
     return process.returncode == 0
+
+
+def _mutated_after_edit(module: Module) -> bool:
+    """Whether mutmut's mutated copies are newer than the module's sources: the mutant names it
+    keeps still name the same mutations (an edit renumbers them)."""
+    place = WORKSPACES / module.name / "mutants"
+    return all(
+        (place / s).is_file() and (place / s).stat().st_mtime >= (ROOT / s).stat().st_mtime
+        for s in module.sources
+    )
 
 
 def _hear_ctrl_c() -> None:
