@@ -12,7 +12,14 @@ from pydantic import BaseModel, SecretStr
 
 from bot.catalog.nesting import MAX_DEPTH
 from bot.domain.shards import Shards
-from bot.settings import DISCORD_API, SearchSettings, Settings, SettingsError, load_settings
+from bot.settings import (
+    DISCORD_API,
+    DatabaseSettings,
+    SearchSettings,
+    Settings,
+    SettingsError,
+    load_settings,
+)
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 SECRET = "MTIz.not-a-real-token.but-secret-enough"
@@ -243,7 +250,7 @@ def test_a_token_in_the_file_is_refused(tmp_path: Path, text: str) -> None:
 # section, a nested table, an inline table, an array of tables), and a token-shaped value
 # under an innocent name.
 TOKEN_KEYS = ["token", "DISCORD_TOKEN", "discord_token", "Discord-Token", "bot_token", "botToken",
-              "TOKEN", "tokens", "access_token", "discord.token"]  # fmt: skip
+              "TOKEN", "tokens", "access_token", "discord.token", "TO_KEN"]  # fmt: skip
 TOKEN_PLACES = {
     "top": "{key} = {value}\n",
     "discord": "[discord]\n{key} = {value}\n",
@@ -384,6 +391,9 @@ def test_the_search_index_lives_beside_the_database_unless_placed_or_kept_in_mem
     placed = tmp_path / "elsewhere" / "index"
     assert SearchSettings(index_path=placed).index_for(database) == placed
     assert SearchSettings(in_memory=True, index_path=placed).index_for(database) is None
+    # A shard process keeps an index of its own, named by its shards.
+    shards = Shards(ids=(0, 2), count=4)
+    assert SearchSettings().index_for(database, shards) == tmp_path / "laurel.db.search-0-2of4"
 
 
 def test_on_postgresql_the_search_index_is_in_memory_unless_placed_one_per_shard_range(
@@ -413,6 +423,8 @@ def test_two_problems_are_told_one_a_line_without_pydantics_prefix(tmp_path: Pat
         "discord.api_base_url",
     ]
     assert "Value error" not in str(bad.value)
+    ends = ("greater than or equal to 1", "'^https?://[^\\s@]+$'")
+    assert all(line.endswith(ends) for line in lines[1:])  # nothing between one and the next
 
 
 def test_a_file_that_is_not_utf8_is_named_with_the_byte(tmp_path: Path) -> None:
@@ -444,3 +456,31 @@ def test_a_file_nested_too_deep_is_named(tmp_path: Path) -> None:
     with pytest.raises(SettingsError) as bad:
         load_settings(config)
     assert str(bad.value).startswith(f"{config}: nested more than {MAX_DEPTH} levels deep")
+
+
+def test_a_variable_that_is_not_json_where_json_belongs_is_told_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAUREL_DIGESTS", "retry_attempts=3")  # not even meant as JSON
+    with pytest.raises(SettingsError) as bad:
+        load_settings(write(tmp_path / "empty.toml", ""))
+    assert str(bad.value) == (
+        f"the configuration is not valid: a LAUREL_* variable is not well-formed JSON (or "
+        f"nests past {MAX_DEPTH} levels); a list is written as [1, 2] and a string in double "
+        "quotes"
+    )
+
+
+def test_a_file_nested_too_deep_by_a_table_and_its_keys_together_is_named(tmp_path: Path) -> None:
+    # Each line is within the limit; the table's path and the key's together are not.
+    half = MAX_DEPTH // 2 + 8
+    text = "[" + ".".join(["a"] * half) + "]\n" + ".".join(["b"] * half) + " = 1\n"
+    config = write(tmp_path / "deep.toml", text)
+    with pytest.raises(SettingsError) as bad:
+        load_settings(config)
+    assert str(bad.value).startswith(f"{config}: nested more than {MAX_DEPTH} levels deep")
+
+
+def test_a_database_without_a_password_has_no_secret_to_keep_out_of_logs() -> None:
+    assert DatabaseSettings().secrets() == []  # SQLite
+    assert DatabaseSettings(url="postgresql://laurel@db:5432/laurel").secrets() == []

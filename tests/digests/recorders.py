@@ -85,6 +85,9 @@ class Lookups(RecordingDeliverer):
     sends: int = 0
     roles: list[int | None] = field(default_factory=list)
     slow: bool = False  # every send waits a turn before it answers, as a real request does
+    # With `slow`: a send also waits (5 s at most) until this many are in flight, so a test of
+    # sends that may overlap does not depend on how busy the machine is.
+    together: int = 1
     in_flight: int = 0
     most_at_once: int = 0  # the most sends awaiting their answer at one time
 
@@ -96,6 +99,10 @@ class Lookups(RecordingDeliverer):
         if self.slow:
             self.in_flight += 1
             self.most_at_once = max(self.most_at_once, self.in_flight)
+            for _ in range(500):
+                if self.in_flight >= self.together:
+                    break
+                await asyncio.sleep(0.01)
             await asyncio.sleep(0.01)
             self.in_flight -= 1
         return await super().send(

@@ -85,6 +85,7 @@ def test_a_digest_pings_only_its_opted_in_role() -> None:
 async def test_the_pacer_spaces_requests_by_the_rate_and_lets_all_through_without_one() -> None:
     clock = ManualClock()  # sleeping moves it on
     unpaced, paced = Pacer(None, clock), Pacer(20.0, clock)  # one every 50 ms
+    assert (unpaced.rate, paced.rate) == (None, 20.0)  # what a sharded bot reports it keeps
     for _ in range(5):
         await unpaced.wait()
     assert clock.sleeps == []

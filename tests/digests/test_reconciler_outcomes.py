@@ -117,7 +117,7 @@ async def test_a_pending_row_of_a_digest_paused_since_is_failed_saying_so(rig: R
 
 
 async def test_posts_to_one_channel_go_one_at_a_time_so_a_403_stops_the_next(rig: Rig) -> None:
-    rig.deliverer = Lookups(rig.clock, slow=True)
+    rig.deliverer = Lookups(rig.clock, slow=True, together=2)
     rig.restart()
     rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
     themes = (Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT)
@@ -176,3 +176,76 @@ async def test_a_post_now_with_nothing_new_is_refused_and_nothing_is_sent_or_fai
     assert rig.deliverer.requests == 0
     assert events.heard == []  # nothing failed: there was nothing to post
     assert by_theme(rig, "laurel_digests_empty_total") == {Theme.NEW_AWARDS.value: 2}
+
+
+class Held(Lookups):
+    """Every send waits for `gate` and then fails for now (a 503); every lookup finds the
+    channel gone (a 404)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.gate = asyncio.Event()
+        self.waiting = asyncio.Event()
+
+    async def send(self, channel_id: int, post: object, **fields: object) -> int:
+        self.sends += 1
+        self.waiting.set()
+        await self.gate.wait()
+        raise TransientError("503 0: unavailable")
+
+    async def find(self, channel_id: int, **fields: object) -> int | None:
+        self.finds.append({"channel_id": channel_id})
+        raise ChannelGone("not-found", "404 10003: Unknown Channel")
+
+
+async def test_a_post_whose_channel_is_lost_while_its_try_waits_fails_without_a_retry(
+    rig: Rig,
+) -> None:
+    # A row stranded in channel 5, past the nonce window: settling it looks it up.
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
+    await rig.subscribe(channel_id=5)
+    rig.deliverer.failures[5] = [TransientError("503")]
+    await rig.run_until(rig.clock.now() + 2 * MINUTE, MINUTE)
+    (entry,) = await rig.engine.ledger.pending()
+    rig.clock.set(rig.clock.now() + 10 * MINUTE)
+    # Another digest of that channel is being sent, its first try awaiting Discord's answer,
+    # when that lookup finds the channel gone; then the try fails for now (a 503).
+    held = Held(rig.clock)
+    rig.deliverer = held
+    heard_by(rig, DigestSettings(requests_per_second=None, retry_attempts=3))
+    other = await rig.subscribe(channel_id=5, theme=Theme.TEST_OF_TIME)
+    posting = asyncio.create_task(rig.service.post_now(other, requested_by=7))
+    await held.waiting.wait()
+    await rig.engine.reconciler.settle(entry)
+    assert held.finds == [{"channel_id": 5}]
+    slept, retried = len(rig.clock.sleeps), rig.count("laurel_digest_retries_total")
+    held.gate.set()
+    result = await posting
+    # Not retried into a channel known to be gone: no back-off, no second try, no note.
+    assert (result.status, result.error) == ("failed", "channel paused")
+    assert len(rig.clock.sleeps) == slept
+    assert rig.count("laurel_digest_retries_total") == retried
+    assert held.sends == 1
+    assert other.id is not None
+    (row,) = await rig.engine.ledger.of_subscription(other.id)
+    assert (row.status, row.error) == ("failed", "channel paused")
+    assert row.attempted_at == row.reserved_at  # its one try, noted when it was reserved
+
+
+async def test_a_row_whose_first_send_is_in_flight_is_not_settled_beside_it(rig: Rig) -> None:
+    held = Held(rig.clock)
+    rig.deliverer = held
+    rig.restart(DigestSettings(requests_per_second=None, retry_attempts=1))
+    rig.clock.set(dt.datetime(2026, 1, 5, 10, 0, tzinfo=dt.UTC))
+    sub = await rig.subscribe(channel_id=5)
+    posting = asyncio.create_task(rig.service.post_now(sub, requested_by=7))
+    await held.waiting.wait()
+    (entry,) = await rig.engine.ledger.pending()
+    # A resync meets the row while its first send awaits Discord: it leaves it to that send
+    # (no lookup, no second send), at once.
+    await asyncio.wait_for(rig.engine.reconciler.settle(entry), timeout=5)
+    assert (held.sends, held.finds) == (1, [])
+    held.gate.set()
+    result = await posting
+    assert (result.status, held.sends) == ("pending", 1)

@@ -1,9 +1,10 @@
-"""Two shard processes of one bot on one SQLite file, against one Discord with 4 shards (issue
-15, "Shows", on SQLite): real discord.py AutoShardedBots, real SQLite, the stand-in's own record.
+"""Two shard processes of one bot on one database, against one Discord with 4 shards (issue
+15, "Shows"), each test on SQLite (one file) and on PostgreSQL (one database): real discord.py
+AutoShardedBots, a real database, the stand-in's own record.
 
-Two ShardedLaurelBots (shards 0-1 and 2-3 of 4), each with its own connections to the file as a
-process has: every slash command is answered once, by the bot that owns the guild's shard; a few
-hundred digests due in the same minute are posted once each, none skipped, the two together
+Two ShardedLaurelBots (shards 0-1 and 2-3 of 4), each with its own connections to the database
+as a process has: every slash command is answered once, by the bot that owns the guild's shard;
+a few hundred digests due in the same minute are posted once each, none skipped, the two together
 keeping the bot's one request rate; and with both stopped mid-fan-out and the shards regrouped
 (0,2 and 1,3), the rest of that day and the next are posted once each, none skipped.
 (tests/reliability/test_sharded_kills.py does the stop with SIGKILL, on `laurel run` processes.)
@@ -19,9 +20,8 @@ import datetime as dt
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack
-from pathlib import Path
 
 import discord
 import pytest
@@ -30,14 +30,17 @@ from bot.app import LaurelBot
 from bot.domain.shards import Shards, shard_of
 from bot.domain.subscriptions import Subscription, Theme
 from bot.settings import BackupSettings, DigestSettings, DiscordSettings, Settings
-from bot.store.database import Database, SqliteDatabase
 from bot.store.ledger import LedgerRepository
+from bot.store.sql import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.shards import add_spread_guilds
 from laurel_console.localdiscord.state import Guild
+from tests.support.shared_store import SharedStore, shared_store
+
+__all__ = ["shared_store"]  # fixtures: each test on both backends
 
 COUNT = 4
 GUILDS = 160  # forty on each shard
@@ -85,7 +88,7 @@ def guilds(server: LocalDiscord) -> list[Guild]:
 
 
 @pytest.fixture
-async def subscriptions(db: SqliteDatabase, guilds: list[Guild]) -> list[Subscription]:
+async def subscriptions(db: Database, guilds: list[Guild]) -> list[Subscription]:
     """A paper of the day at 09:00 UTC in each digest channel of every guild."""
     repository = SubscriptionRepository(db)
     made = []
@@ -118,14 +121,14 @@ def settings(ids: Iterable[int]) -> Settings:
 
 
 class Deployment:
-    """Processes of one bot on one database file, each with its own connections."""
+    """Processes of one bot on one database, each with its own connections."""
 
-    def __init__(self, server: LocalDiscord, path: Path, clock: SecondsClock) -> None:
-        self.server, self.path, self.clock = server, path, clock
+    def __init__(self, server: LocalDiscord, store: SharedStore, clock: SecondsClock) -> None:
+        self.server, self.store, self.clock = server, store, clock
 
     async def start(self, stack: AsyncExitStack, *groups: Iterable[int]) -> list[LaurelBot]:
         async def one(ids: Iterable[int]) -> LaurelBot:
-            db = await stack.enter_async_context(await Database.open(self.path))
+            db = await stack.enter_async_context(await self.store.open())
             return await stack.enter_async_context(
                 laurel_on(self.server, db, settings(ids), clock=self.clock, scheduler=None)
             )
@@ -142,8 +145,15 @@ class Deployment:
 
 
 @pytest.fixture
-def deployment(server: LocalDiscord, db: SqliteDatabase) -> Deployment:
-    return Deployment(server, db.path, SecondsClock(DAY_ONE - dt.timedelta(minutes=1)))
+async def db(shared_store: SharedStore) -> AsyncIterator[Database]:
+    """The test's own connections to the shared database (the subscriptions are made here)."""
+    async with await shared_store.open() as database:
+        yield database
+
+
+@pytest.fixture
+def deployment(server: LocalDiscord, shared_store: SharedStore) -> Deployment:
+    return Deployment(server, shared_store, SecondsClock(DAY_ONE - dt.timedelta(minutes=1)))
 
 
 @pytest.fixture(autouse=True)
@@ -222,7 +232,7 @@ async def test_digests_due_together_are_posted_once_each_at_the_bots_one_rate(
 async def test_shards_regrouped_after_a_stop_mid_fan_out_post_each_day_once(
     server: LocalDiscord,
     deployment: Deployment,
-    db: SqliteDatabase,
+    db: Database,
     subscriptions: list[Subscription],
 ) -> None:
     total = len(subscriptions)

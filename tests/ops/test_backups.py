@@ -127,6 +127,33 @@ async def test_scheduled_in_utc_at_the_interval_or_not_at_all(
 
 
 # -- the job's options (survivors of mutation testing: docs/mutation.md) -----------------------
+async def test_a_scheduled_job_first_runs_an_interval_after_the_newest_backup(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
+    settings = Settings(
+        database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "b"),
+        backups=BackupSettings(interval_hours=6, keep=3),
+    )
+    (tmp_path / "b").mkdir()
+    _touch(tmp_path / "b", backup_name(NOON - dt.timedelta(hours=2)))
+    scheduler = AsyncIOScheduler(timezone="UTC")
+    schedule_backups(scheduler, db, settings, Metrics(), clock=ManualClock(NOON))
+    assert scheduler.get_job(JOB_ID).next_run_time == NOON + dt.timedelta(hours=4)
+
+
+async def test_the_job_removes_a_partial_file_a_crash_left(
+    db: SqliteDatabase, tmp_path: Path
+) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    stale = _touch(folder, "laurel-20200101T000000Z.db.partial", age=dt.timedelta(hours=2))
+    job = BackupJob(db, folder, keep=2, metrics=Metrics(), clock=ManualClock(NOON))
+    made = await job.run()
+    assert made is not None
+    assert sorted(folder.iterdir()) == [made]
+    assert not stale.exists()
+
+
 async def test_the_job_runs_once_at_a_time_catches_up_once_and_is_replaced_not_doubled(
     db: SqliteDatabase, tmp_path: Path
 ) -> None:

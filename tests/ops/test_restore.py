@@ -4,6 +4,7 @@ old database kept aside with its WAL, and the new one swapped in whole."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import io
 import os
 import shutil
@@ -281,6 +282,12 @@ def test_two_restores_in_the_same_second_keep_both_old_databases(
     assert first.kept_aside != second.kept_aside
     assert _has_wal_title(first.kept_aside)
     assert not _has_wal_title(second.kept_aside)
+    # Numbered from 2, one up each time: the name says which came first.
+    assert second.kept_aside.name == f"{first.kept_aside.name}-2"
+    third = restore(backup, database, confirm=lambda *_: True, now=now)
+    assert third is not None
+    assert third.kept_aside is not None
+    assert third.kept_aside.name == f"{first.kept_aside.name}-3"
 
 
 # -- restore() itself (survivors of mutation testing: docs/mutation.md) ------------------------
@@ -308,3 +315,76 @@ def test_restoring_the_database_onto_itself_is_refused_saying_so(workdir: Path) 
     now = dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
     with pytest.raises(StoreError, match=r"laurel\.db is the database itself; name a backup of it"):
         restore(database, database, confirm=lambda v, p: True, now=now)
+
+
+def test_a_backup_that_cannot_be_copied_is_refused_saying_why(
+    backup: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(shutil, "copyfile", disk_full)
+    before = _files(workdir)
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    with pytest.raises(StoreError) as refused:
+        restore(backup, workdir / "laurel.db", confirm=lambda v, p: True, now=now)
+    assert str(refused.value) == (
+        f"{backup} cannot be copied beside the database: {os.strerror(errno.ENOSPC)}"
+    )
+    after = {name: data for name, data in _files(workdir).items() if name != "laurel.db.lock"}
+    assert after == before  # no database, nothing staged
+
+
+def test_a_backup_with_broken_links_is_refused_naming_the_first_three(
+    backup: Path, workdir: Path
+) -> None:
+    broken = backup.with_name("broken.db")
+    shutil.copyfile(backup, broken)
+    with closing(sqlite3.connect(broken)) as conn:  # foreign keys are not enforced here
+        conn.executemany(
+            "INSERT INTO digest_ledger (id, subscription_id, period, status, theme, nonce,"
+            " reserved_at) VALUES (?, 9, ?, 'sent', 'paper-of-the-day', ?, '2026-03-01')",
+            [(n, f"2026-03-0{n}", f"nonce-{n}") for n in range(1, 5)],
+        )
+        conn.commit()
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    with pytest.raises(StoreError) as refused:
+        restore(broken, workdir / "laurel.db", confirm=lambda v, p: True, now=now)
+    problems = [f"digest_ledger row {n} points to a missing subscriptions" for n in (1, 2, 3)]
+    assert str(refused.value) == f"{broken} is damaged: {'; '.join(problems)}"
+
+
+def test_a_crashed_restores_leftover_wal_is_not_replayed_into_the_next(
+    template_db: Path, workdir: Path
+) -> None:
+    # A WAL-mode backup (a copy of a live database), and beside the database the -wal a
+    # crashed restore left for its staged copy, holding writes made on top of that backup.
+    _crashed_database(template_db, workdir / "copy-of-live.db", drop=5)
+    Path(workdir / "copy-of-live.db-wal").replace(workdir / "laurel.db.restoring-wal")
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    done = restore(
+        workdir / "copy-of-live.db", workdir / "laurel.db", confirm=lambda v, p: True, now=now
+    )
+    assert done is not None
+    assert done.papers == _papers(template_db)
+    assert _papers(workdir / "laurel.db") == _papers(template_db)
+
+
+def test_a_database_too_damaged_to_checkpoint_is_kept_aside_with_its_sidecars(
+    workdir: Path, backup: Path
+) -> None:
+    database = workdir / "laurel.db"
+    database.write_bytes(b"not a database\n" * 100)
+    # Sidecars SQLite leaves where they are when it cannot open the file (it deletes a -wal
+    # with frames in it).
+    Path(f"{database}-wal").write_bytes(b"")
+    Path(f"{database}-shm").write_bytes(b"its index")
+    now = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+    done = restore(backup, database, confirm=lambda v, p: True, now=now)
+    assert done is not None
+    assert done.kept_aside is not None
+    assert Path(f"{done.kept_aside}-wal").exists()
+    assert Path(f"{done.kept_aside}-shm").read_bytes() == b"its index"
+    assert not Path(f"{database}-wal").exists()  # not read with the restored database
+    assert not Path(f"{database}-shm").exists()
+    assert _papers(database) == done.papers

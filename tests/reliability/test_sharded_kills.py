@@ -1,33 +1,33 @@
-"""Two `laurel run` shard processes (shards 0-1 and 2-3 of 4) on one SQLite file against one
-stand-in process with 4 shards and 200 guilds; one is killed with SIGKILL mid-fan-out and
-started again (issue 15, "Shows", on SQLite). Every digest is in Discord exactly once after,
-none skipped, and the two processes together never sent faster than the bot's one rate.
+"""Two `laurel run` shard processes (shards 0-1 and 2-3 of 4) on one database (a SQLite file;
+a PostgreSQL database) against one stand-in process with 4 shards and 200 guilds; one is killed
+with SIGKILL mid-fan-out and started again (issue 15, "Shows"). Every digest is in Discord
+exactly once after, none skipped, and the two processes together never sent faster than the
+bot's one rate.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import os
 import re
-import sqlite3
 import subprocess
 import sys
 import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
-from pathlib import Path
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from bot.domain.shards import shard_of
 from bot.domain.subscriptions import Subscription, Theme
-from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.processes import Stand, bot_env, control, kill, run_bot, until
+from tests.support.shared_store import SharedStore, shared_store
+
+__all__ = ["shared_store"]  # fixtures: the test on both backends
 
 COUNT = 4
 GUILDS = 200  # fifty on each shard; two digests each: 400 due in the same minute
@@ -50,13 +50,13 @@ def sharded_stand_in() -> Iterator[Stand]:
             process.terminate()
 
 
-def subscribe(database: Path, world: dict[str, Any]) -> dict[int, int]:
+def subscribe(store: SharedStore, world: dict[str, Any]) -> dict[int, int]:
     """Two digests in each spread guild's #general, due this minute: sub id -> its shard."""
     minute = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
 
     async def add() -> dict[int, int]:
         made = {}
-        async with await Database.open(database) as db:
+        async with await store.open() as db:
             repository = SubscriptionRepository(db)
             for guild in spread(world):
                 general = [c for c in guild["channels"] if c["name"] == "general"]
@@ -83,10 +83,11 @@ def spread(world: dict[str, Any]) -> list[dict[str, Any]]:
     return [g for g in world["guilds"] if re.fullmatch(r"Guild \d+", g["name"])]
 
 
-def start(stand: Stand, database: Path, shards: str) -> subprocess.Popen[str]:
+def start(stand: Stand, store: SharedStore, shards: str) -> subprocess.Popen[str]:
     env = bot_env(
         stand,
-        database,
+        store.path,
+        **store.env(),
         LAUREL_BACKUPS__ENABLED="false",
         LAUREL_DIGESTS__TICK_SECONDS="1",
         LAUREL_DIGESTS__RETRY_BASE_SECONDS="0.1",
@@ -95,12 +96,6 @@ def start(stand: Stand, database: Path, shards: str) -> subprocess.Popen[str]:
         LAUREL_DISCORD__SHARD_COUNT=str(COUNT),
     )
     return run_bot(env, stderr=subprocess.DEVNULL)
-
-
-def ledger(database: Path) -> dict[int, tuple[str, str]]:
-    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
-        rows = conn.execute("SELECT subscription_id, nonce, status FROM digest_ledger")
-        return {int(sub): (nonce, status) for sub, nonce, status in rows}
 
 
 def posts(stand: Stand) -> list[dict[str, Any]]:
@@ -127,35 +122,32 @@ def busiest_second(at: list[float]) -> int:
 
 @pytest.mark.fault("digest fan-out, 2 shard processes (SIGKILL)", "one killed, restarted")
 def test_a_shard_process_killed_mid_fan_out_and_restarted_posts_each_digest_once(
-    tmp_path: Path, checked: Callable[[str], None]
+    shared_store: SharedStore, checked: Callable[[str], None]
 ) -> None:
-    database = tmp_path / "laurel.db"
-    env = {**os.environ, "LAUREL_DATABASE__PATH": str(database)}
-    env.pop("LAUREL_CONFIG", None)
-    subprocess.run([sys.executable, "-m", "bot", "db", "init"], env=env, check=True,
-                   capture_output=True)  # fmt: skip
     with sharded_stand_in() as stand:
         world = control(f"{stand.control}world")
         assert len(spread(world)) == GUILDS
-        subs = subscribe(database, world)
+        subs = subscribe(shared_store, world)
         low_subs = {s for s, shard in subs.items() if shard < 2}
         assert len(low_subs) == len(subs) // 2 == GUILDS
         began = time.monotonic()
-        low, high = start(stand, database, "0-1"), start(stand, database, "2-3")
+        low, high = start(stand, shared_store, "0-1"), start(stand, shared_store, "2-3")
         try:
             # Killed once a quarter of its digests are out: the rest are due, reserved or in
             # flight at the moment of the kill.
             def low_sent() -> int:
-                rows = ledger(database)
+                rows = shared_store.ledger()
                 return sum(1 for s in low_subs if rows.get(s, ("", ""))[1] == "sent")
 
             until(lambda: low_sent() >= len(low_subs) // 4, "a quarter of 0-1's digests sent")
             kill(low)
             at_kill = low_sent()
             assert at_kill < len(low_subs)  # killed mid-fan-out, not after it
-            low = start(stand, database, "0-1")
+            low = start(stand, shared_store, "0-1")
             until(
-                lambda: Counter(s for _, s in ledger(database).values()) == {"sent": len(subs)},
+                lambda: (
+                    Counter(s for _, s in shared_store.ledger().values()) == {"sent": len(subs)}
+                ),
                 "every digest marked sent",
                 grace=120,
             )
@@ -167,7 +159,7 @@ def test_a_shard_process_killed_mid_fan_out_and_restarted_posts_each_digest_once
         found = markers(stand, world)
         sent = posts(stand)
 
-    rows = ledger(database)
+    rows = shared_store.ledger()
     assert set(rows) == set(subs)  # none skipped
     assert sum(found.values()) == len(subs)  # nothing else, nothing twice
     assert set(found) == {nonce for nonce, _ in rows.values()}
@@ -175,7 +167,7 @@ def test_a_shard_process_killed_mid_fan_out_and_restarted_posts_each_digest_once
     busiest = busiest_second([r["at"] for r in sent])
     assert busiest <= RATE * 1.1 + 2  # one rate between the two processes, as Discord counts
     checked(
-        f"{len(subs)} digests, 2 processes, 0-1 SIGKILLed after {at_kill} of its "
-        f"{len(low_subs)} and restarted: {took:.1f} s, {len(sent)} POSTs, busiest second "
-        f"{busiest}, duplicates 0, skipped 0"
+        f"{shared_store.dialect}: {len(subs)} digests, 2 processes, 0-1 SIGKILLed after "
+        f"{at_kill} of its {len(low_subs)} and restarted: {took:.1f} s, {len(sent)} POSTs, "
+        f"busiest second {busiest}, duplicates 0, skipped 0"
     )

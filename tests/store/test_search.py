@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.domain.institutions import load_institutions
+from bot.domain.institutions import Institution, InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query
+from bot.store.search import match_query, parse, prefixes, tokens
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
 from tests.store.conftest import award, batch
@@ -257,3 +257,73 @@ def test_at_most_twelve_terms_and_two_thousand_characters_are_read() -> None:
     assert match_query(" ".join(words)) == " ".join(f'"{w}"' for w in words[:12]) + "*"
     long_word = "x" * 1999
     assert match_query(f"{long_word} yz") == f'"{"x" * 64}"*'
+
+
+TSINGHUA = InstitutionAliases(
+    [Institution(name="Tsinghua University", aliases=("THU",), zh_tw="清華大學")]
+)
+
+
+TWELVE = [f"w{i:02d}" for i in range(12)]
+# Thirteen institutions, every one named in THIRTEEN_NAMED, then a word.
+MANY = InstitutionAliases([Institution(name=f"Institute {c}{c}") for c in "abcdefghijklm"])
+THIRTEEN_NAMED = " ".join(f"institute {c}{c}" for c in "abcdefghijklm") + " routing"
+
+
+def test_an_institution_is_matched_by_each_of_its_names_as_one_phrase() -> None:
+    assert match_query("THU graph", TSINGHUA) == (
+        '("thu" OR affiliations : "Tsinghua University" OR affiliations : "THU"'
+        ' OR affiliations : "清 華 大 學") AND "graph"*'
+    )
+
+
+def test_an_institution_takes_one_of_the_twelve_terms() -> None:
+    query = match_query("THU " + " ".join(TWELVE), TSINGHUA)
+    assert query is not None
+    assert query.endswith(' AND "w10"')  # the last word dropped, so none is a prefix
+    assert "w11" not in query
+    # Twelve institutions leave no room for a word at all.
+    query = match_query(THIRTEEN_NAMED, MANY)
+    assert query is not None
+    assert query.count("affiliations") == 12
+    assert "routing" not in query
+
+
+# -- the derived index's query (bot/store/search_index.py reads it) --------------------------
+def test_the_index_reads_twelve_terms_in_all_institutions_first() -> None:
+    words = TWELVE
+    alone = parse(" ".join(words))
+    assert alone is not None
+    assert (alone.terms, alone.prefix) == (tuple((w,) for w in words[:11]), "w11")
+    # An institution takes one of the twelve: the last word is dropped, so none is a prefix.
+    with_one = parse("THU " + " ".join(words), TSINGHUA)
+    assert with_one is not None
+    assert (with_one.terms, with_one.prefix) == (tuple((w,) for w in words[:11]), None)
+    assert [typed for typed, _ in with_one.institutions] == [("thu",)]
+    # Twelve institutions leave no room for a word at all.
+    named = parse(THIRTEEN_NAMED, MANY)
+    assert named is not None
+    assert (named.terms, named.prefix, len(named.institutions)) == ((), None, 12)
+
+
+def test_the_index_reads_two_thousand_characters() -> None:
+    parsed = parse(" " * 1996 + "abcdefg")
+    assert parsed is not None
+    assert parsed.prefix == "abcd"
+
+
+def test_prefixes_are_three_to_sixteen_letters_of_each_distinct_word() -> None:
+    words = ["abc", "ab", "abcd", "abc", "abcdefghijklmnopqrstu"]
+    longest = "abcdefghijklmnopqrstu"
+    assert prefixes(words) == " ".join(["abc", "abc", "abcd"] + [longest[:n] for n in range(3, 17)])
+
+
+def test_prefixes_remembers_each_words_grams_in_the_memo_and_reuses_them() -> None:
+    memo: dict[str, str] = {}
+    assert prefixes(["attention"], memo) == "att atte atten attent attenti attentio attention"
+    assert memo == {"attention": "att atte atten attent attenti attentio attention"}
+    assert prefixes(["attention", "graph"], {"attention": "kept"}) == "kept gra grap graph"
+
+
+def test_the_index_cuts_a_long_word_to_sixty_four_letters_as_queries_do() -> None:
+    assert tokens("X" * 70 + " Ab 注意") == ["x" * 64, "ab", "注", "意"]
