@@ -384,7 +384,8 @@ def _same_to_sqlite(old: tuple[str, bool], new: tuple[str, bool]) -> bool:
 
 def sql_case_mutants(module: Module, names: Iterable[str]) -> set[str]:
     """Mutants that only change the case of SQL, or of a column name read from a row, in
-    bot/store: the same to SQLite."""
+    bot/store: the same to SQLite, and to PostgreSQL (unquoted names fold to lower case; its
+    rows answer column names in any case; no measured module double-quotes a name)."""
     chosen: set[str] = set()
     for source in module.sources:
         if not source.startswith("bot/store/"):
