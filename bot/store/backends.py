@@ -9,8 +9,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from bot import dburl
 from bot.domain.clock import Clock
 from bot.store.errors import StoreError
 from bot.store.sql import Database
@@ -26,6 +26,7 @@ async def open_database(
     """The database at `target`, its schema brought up to date; a write waits
     `busy_timeout_ms` for another's write lock before the store answers "busy"."""
     if isinstance(target, str):
+        dburl.parse(target)  # a URL libpq cannot read is refused in words, never echoed
         try:
             from bot.store.postgres.database import PostgresDatabase
         except ImportError as exc:  # psycopg, from the postgresql extra
@@ -51,22 +52,7 @@ def instance_lock(target: str | Path, *, shared: bool) -> AbstractContextManager
     return InstanceLock(target, shared=shared)
 
 
-def without_password(url: str) -> str:
-    """`url` with its password (in the authority or as a `password=` parameter) left out, fit
-    for a message or a log."""
-    parts = urlsplit(url)
-    query = "&".join(
-        p for p in parts.query.split("&") if p and not p.lower().startswith("password=")
-    )
-    netloc = parts.netloc
-    if parts.password is not None:
-        user = f"{parts.username}@" if parts.username else ""
-        netloc = user + parts.netloc.rpartition("@")[2]
-    # Put together by hand: urlunsplit drops the `//` of an empty host (postgresql:///laurel).
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
-
-
 def shown(target: str | Path) -> str:
     """The database `target` names, as a message shows it: a file's path, a URL's password left
     out."""
-    return without_password(target) if isinstance(target, str) else str(target)
+    return dburl.shown(target) if isinstance(target, str) else str(target)

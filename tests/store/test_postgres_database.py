@@ -11,7 +11,6 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from bot.errors import StoreError, StoreReadOnly
-from bot.store.backends import without_password
 from bot.store.migrations import available
 from bot.store.postgres.database import PostgresDatabase
 from bot.store.sql import Connection
@@ -79,18 +78,6 @@ async def test_an_unreachable_server_is_named_without_its_password(
     message = str(failed.value)
     assert "PostgreSQL server" in message
     assert "s3cret" not in message
-
-
-def test_a_url_is_shown_without_its_password() -> None:
-    assert (
-        without_password("postgresql://laurel:p%40ss@db:5432/laurel")
-        == "postgresql://laurel@db:5432/laurel"
-    )
-    assert without_password("postgresql://db/laurel") == "postgresql://db/laurel"
-    assert (
-        without_password("postgresql:///laurel?host=/run/pg&Password=s3cret&sslmode=require")
-        == "postgresql:///laurel?host=/run/pg&sslmode=require"
-    )
 
 
 async def test_a_read_only_database_is_refused_at_start_with_what_to_do(

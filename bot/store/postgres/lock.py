@@ -16,8 +16,8 @@ from typing import Any, Self
 
 import psycopg
 
+from bot.dburl import parse, scrub, shown
 from bot.errors import StoreError
-from bot.store.backends import without_password
 
 INSTANCE_LOCK = 0x4C61_7572_656C_0003  # "Laurel", 3
 _APPLICATION = "laurel run"
@@ -31,11 +31,12 @@ class PostgresInstanceLock:
 
     def acquire(self) -> None:
         me = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]
+        parse(self.url)  # refused in words, never echoed (libpq's own messages quote it)
         try:
             conn = psycopg.connect(self.url, autocommit=True, application_name=me)
         except psycopg.Error as exc:
             raise StoreError(
-                f"cannot take the instance lock on {without_password(self.url)}: {exc}"
+                f"cannot take the instance lock on {shown(self.url)}: {scrub(str(exc), self.url)}"
             ) from None
         take = "pg_try_advisory_lock_shared" if self._shared else "pg_try_advisory_lock"
         row = conn.execute(f"SELECT {take}(%s)", (INSTANCE_LOCK,)).fetchone()
@@ -44,7 +45,7 @@ class PostgresInstanceLock:
             conn.close()
             shards = " (only shard processes share a database)" if self._shared else ""
             raise StoreError(
-                f"another Laurel is already running on {without_password(self.url)} "
+                f"another Laurel is already running on {shown(self.url)} "
                 f"({holders or 'unknown'}){shards}; stop it first, or give this one another "
                 "database"
             )
