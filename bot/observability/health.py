@@ -62,15 +62,29 @@ class HealthReport:
 
 
 async def check_health(client: discord.Client, db: Store) -> HealthReport:
-    connected = client.ws is not None and client.ws.open and not client.is_closed()
     latency = client.latency
     return HealthReport(
-        gateway=Check(connected, "connected" if connected else "not connected"),
+        gateway=gateway_check(client),
         ready=Check(client.is_ready(), "ready" if client.is_ready() else "not ready"),
         store=await _check_store(db),
         guilds=len(client.guilds),
         latency_ms=round(latency * 1000, 1) if math.isfinite(latency) else None,
     )
+
+
+def gateway_check(client: discord.Client) -> Check:
+    """Connected: the one gateway connection, or every shard this process owns. A sharded
+    client (AutoShardedClient) keeps no `ws` of its own, one per shard (issue 22)."""
+    if client.is_closed():
+        return Check(False, "not connected")
+    if isinstance(client, discord.AutoShardedClient):
+        owned = client.shard_ids or range(client.shard_count or 1)
+        down = [i for i in owned if i not in client.shards or client.shards[i].is_closed()]
+        if down:
+            return Check(False, f"shard(s) {', '.join(map(str, down))} not connected")
+        return Check(True, f"{len(owned)} shard(s) connected")
+    connected = client.ws is not None and client.ws.open
+    return Check(connected, "connected" if connected else "not connected")
 
 
 async def _check_store(db: Store) -> Check:
