@@ -30,9 +30,7 @@ async def open_database(
         try:
             from bot.store.postgres.database import PostgresDatabase
         except ImportError as exc:  # psycopg, from the postgresql extra
-            raise StoreError(
-                f"a postgresql:// database needs psycopg: pip install 'laurel[postgresql]' ({exc})"
-            ) from None
+            raise StoreError(_NEEDS_PSYCOPG.format(exc)) from None
         return await PostgresDatabase.connect(
             target, create=create, busy_timeout_ms=busy_timeout_ms, clock=clock
         )
@@ -44,12 +42,18 @@ def instance_lock(target: str | Path, *, shared: bool) -> AbstractContextManager
     lock on PostgreSQL. Shard processes take it `shared` (they share the database by design),
     never beside an unsharded bot."""
     if isinstance(target, str):
-        from bot.store.postgres.lock import PostgresInstanceLock
-
+        dburl.parse(target)
+        try:
+            from bot.store.postgres.lock import PostgresInstanceLock
+        except ImportError as exc:  # psycopg, from the postgresql extra
+            raise StoreError(_NEEDS_PSYCOPG.format(exc)) from None
         return PostgresInstanceLock(target, shared=shared)
     from bot.store.lock import InstanceLock
 
     return InstanceLock(target, shared=shared)
+
+
+_NEEDS_PSYCOPG = "a postgresql:// database needs psycopg: pip install 'laurel[postgresql]' ({})"
 
 
 def shown(target: str | Path) -> str:
