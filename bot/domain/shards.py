@@ -7,6 +7,7 @@ their ledger rows. Pure values: the settings and `laurel run --shards` both pars
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -111,7 +112,7 @@ def _one_each(ranges: list[tuple[int, int]], count: int) -> tuple[int, ...]:
             f"shard id {min(beyond)} is outside 0-{count - 1} (the shard count is {count})"
         )
     ordered = sorted(ranges)
-    for (_, high), (low, _) in zip(ordered, ordered[1:], strict=False):
+    for (_, high), (low, _) in itertools.pairwise(ordered):
         if low <= high:
             raise ShardError(f"shard {low} is named twice (ranges overlap)")
     return tuple(i for low, high in ordered for i in range(low, high + 1))

@@ -4,9 +4,8 @@ line when they cannot be run, and which guilds they carry."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-
 import time
+from pathlib import Path
 
 import pytest
 
