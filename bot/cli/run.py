@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import signal
+import socket
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiohttp
@@ -15,6 +19,8 @@ from bot.app import LaurelBot, laurel_bot_class, use_endpoints
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
 from bot.cli.reach import wait_for_discord
+from bot.cli.shard_watch import ShardWatch
+from bot.domain.clock import Clock
 from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
 from bot.logs import configure_logging
@@ -22,6 +28,7 @@ from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
+from bot.store.database import Database
 
 
 def register(commands: Any) -> None:
@@ -78,16 +85,32 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             await wait_for_discord(settings.discord, clock)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
+                shard_watch(db, settings, clock) as watch,
                 laurel_bot_class(settings)(
                     settings=settings, db=db, scheduler=scheduler, clock=clock
                 ) as bot,
-                OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
+                OpsServer(
+                    settings,
+                    health=lambda: check_health(bot, db, layout=watch.report() if watch else None),
+                    metrics=bot.metrics,
+                ),
             ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
                 loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
                 await start(bot, token)
     return 0
+
+
+def shard_watch(
+    db: Database, settings: Settings, clock: Clock
+) -> AbstractAsyncContextManager[ShardWatch | None]:
+    """A shard process's claim on its shards in the database's layout; nothing unsharded."""
+    shards = settings.discord.shards
+    if shards is None:
+        return contextlib.nullcontext(None)
+    holder = f"{socket.gethostname()} pid {os.getpid()}"
+    return ShardWatch(db, shards, holder, clock)
 
 
 async def start(bot: LaurelBot, token: str) -> None:
