@@ -18,6 +18,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.app import LaurelBot, laurel_bot_class, use_endpoints
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
+from bot.cli.lock_watch import keep_lock
 from bot.cli.reach import wait_for_discord
 from bot.cli.shard_watch import ShardWatch
 from bot.domain.clock import Clock
@@ -77,7 +78,10 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.logging, secrets=[token, *settings.database.secrets()])
     # Shard processes share the database (the ledger keeps each post to one), never with an
     # unsharded bot.
-    with instance_lock(settings.database.target, shared=settings.discord.shards is not None):
+    stopped: list[str] = []  # why the lock watch stopped the bot, if it did
+    with instance_lock(
+        settings.database.target, shared=settings.discord.shards is not None
+    ) as lock:
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
@@ -98,7 +102,18 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
                 loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-                await start(bot, token)
+
+                async def stop(why: str) -> None:
+                    stopped.append(why)
+                    await bot.close()
+
+                watch_lock = asyncio.create_task(keep_lock(lock, stop), name="laurel-lock")
+                try:
+                    await start(bot, token)
+                finally:
+                    watch_lock.cancel()
+    if stopped:  # no work taken since; exit 1, saying why
+        raise LaurelError(f"stopped: {stopped[0]}")
     return 0
 
 
