@@ -84,10 +84,11 @@ class FreshPgConnection(PgConnection):
 
     def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
         idle = not self.in_transaction
+        closed_by_us = self.raw.closed and not self.raw.broken
         try:
             cursor = super().execute(sql, parameters)
         except psycopg.OperationalError as exc:
-            if not idle or not lost(exc, self.raw):
+            if not idle or closed_by_us or not lost(exc, self.raw):
                 raise
             self._reopen()
             cursor = super().execute(sql, parameters)
