@@ -32,13 +32,14 @@ RUN groupadd --system --gid 10001 laurel \
 WORKDIR /app
 # Installed as a normal package: the bundled catalogue (data/, linked into the package as
 # bot/_data) ships inside it as package data, so the image needs nothing from /app at run time.
-# Only what `laurel run` needs: no extras, and not laurel_console/ (the console and the
-# stand-ins; `laurel console` in the image says in one line how to get them elsewhere).
+# Only what `laurel run` needs: the postgresql extra (psycopg: compose.yaml and the README run
+# the image on PostgreSQL), and not laurel_console/ (the console and the stand-ins;
+# `laurel console` in the image says in one line how to get them elsewhere).
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data
 RUN python -m venv /opt/laurel \
-    && /opt/laurel/bin/pip install --no-cache-dir /app \
+    && /opt/laurel/bin/pip install --no-cache-dir "/app[postgresql]" \
     && mkdir -p /data/backups
 
 # replay: skip (ownership needs root and the account above)

@@ -14,7 +14,6 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import unquote
 
 import pydantic_settings
 from pydantic import (
@@ -29,6 +28,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot import dburl
 from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
 from bot.domain.shards import Shards
 from bot.errors import LaurelError
@@ -96,15 +96,20 @@ class DatabaseSettings(_Section):
             if not value.removeprefix(_SQLITE_URL).strip():
                 raise ValueError("sqlite:/// must name the file, as in sqlite:///laurel.db")
             return value
-        if value.startswith(_POSTGRESQL_URLS):
+        if value.startswith(dburl.SCHEMES):
+            try:
+                dburl.parse(value)
+            except dburl.DatabaseUrlError as exc:  # its message never holds the URL
+                raise ValueError(str(exc)) from None
             return value
-        shown = _URL_PASSWORD.sub(r"\1@", value)
-        raise ValueError(f"{shown} is neither sqlite:///path nor postgresql://…")
+        # Not repeated: whatever follows the scheme may hold a password.
+        scheme = value.partition("://")[0][:20] if "://" in value else "it"
+        raise ValueError(f"{scheme}:// is neither sqlite:///path nor postgresql://…")
 
     @property
     def postgresql(self) -> str | None:
         """The PostgreSQL URL, when the database is one; None for SQLite."""
-        return self.url if self.url is not None and self.url.startswith(_POSTGRESQL_URLS) else None
+        return self.url if self.url is not None and self.url.startswith(dburl.SCHEMES) else None
 
     @property
     def sqlite_path(self) -> Path:
@@ -120,14 +125,10 @@ class DatabaseSettings(_Section):
 
     def secrets(self) -> list[str]:
         """What the logs must never show: the password in a PostgreSQL URL."""
-        found = _URL_PASSWORD.search(self.postgresql or "")
-        password = found.group(2) if found else ""
-        return [password, unquote(password)] if password else []
+        return dburl.secrets(self.postgresql)
 
 
 _SQLITE_URL = "sqlite:///"
-_POSTGRESQL_URLS = ("postgresql://", "postgres://")
-_URL_PASSWORD = re.compile(r"(://[^:/?#@]*):([^@/?#]*)@")
 
 
 class SearchSettings(_Section):

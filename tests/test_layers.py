@@ -9,6 +9,7 @@ only what is listed for it:
     errors <- domain <- store <- {catalog, digests} <- commands <- app <- cli <- __main__
     render imports domain only (pure: model in, embed out)
     settings, observability, logs, backups: beside the store, below the features
+    dburl (database URLs read and shown one way): beside errors, below settings and the store
     the stand-ins live beside bot, in laurel_console: bot imports them only in bot.cli.standins,
     on demand (`laurel console`)
     nothing imports app but cli, and nothing imports cli but __main__
@@ -34,17 +35,18 @@ from tools.code_health import (
     unit_edges,
 )
 
-FEATURES = {"domain", "errors", "settings", "store", "render", "observability"}
+FEATURES = {"domain", "errors", "settings", "store", "render", "observability", "dburl"}
 ALLOWED: dict[str, set[str]] = {
     "bot": set(),  # bot/__init__.py: the version
     "errors": set(),
     "domain": {"errors"},
     "render": {"domain"},
     "http_client": set(),
-    "settings": {"errors"},
-    "observability": {"errors", "settings"},
+    "dburl": {"errors"},
+    "settings": {"errors", "dburl"},
+    "observability": {"errors", "settings", "dburl"},
     "logs": {"observability", "settings"},
-    "store": {"domain", "errors"},
+    "store": {"domain", "errors", "dburl"},
     "backups": {"domain", "observability", "settings", "store"},
     "catalog": {"domain", "errors", "settings", "store", "observability"},
     "digests": {"domain", "errors", "settings", "store", "render", "observability"},
@@ -136,7 +138,9 @@ def test_the_direction_is_one_way_and_says_what_the_drawing_says() -> None:
         order += sorted(ready)
     assert ALLOWED["render"] == {"domain"}
     assert ALLOWED["domain"] <= {"errors"}
-    assert ALLOWED["store"] <= {"domain", "errors"}
+    # dburl (issue 22): database URLs read and shown one way; a leaf beside errors.
+    assert ALLOWED["dburl"] <= {"errors"}
+    assert ALLOWED["store"] <= {"domain", "errors", "dburl"}
     assert [u for u, allowed in ALLOWED.items() if "app" in allowed] == ["cli"]
     assert [u for u, allowed in ALLOWED.items() if "cli" in allowed] == ["__main__"]
 

@@ -10,6 +10,7 @@ from typing import Literal, get_args
 
 from bot.catalog.document import DocumentError, merge, read_document, write_document
 from bot.domain.models import CatalogBatch, Venue
+from bot.store import special_files
 
 Format = Literal["toml", "csv", "ai-bestpapers"]
 FORMATS: tuple[str, ...] = get_args(Format)
@@ -68,6 +69,9 @@ def write(path: Path, batch: CatalogBatch, *, overwrite: bool = False) -> None:
         text = write_document(batch)
     # A byte-order mark lets spreadsheets read CSV as UTF-8 (CJK titles stay legible).
     data = text.encode("utf-8-sig" if is_csv else "utf-8")
+    if special_files.is_special(path):
+        _write_into(path, data, overwrite=overwrite)
+        return
     partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
     try:
         # O_EXCL: never through a symlink someone left at the temporary name; 0o666 less umask.
@@ -91,6 +95,19 @@ def write(path: Path, batch: CatalogBatch, *, overwrite: bool = False) -> None:
         ) from None
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _write_into(path: Path, data: bytes, *, overwrite: bool) -> None:
+    """Into a device or a pipe itself (`laurel export /dev/stdout --force`): a rename would
+    replace it by a plain file."""
+    if not overwrite:
+        raise DocumentError(f"{path} exists already; add --force to write over it", key="exists")
+    try:
+        special_files.write_into(path, data)
+    except OSError as exc:
+        raise DocumentError(
+            f"{path}: cannot be written: {exc.strerror}", key="unwritable"
+        ) from None
 
 
 def _take_name(partial: Path, path: Path, *, overwrite: bool) -> None:

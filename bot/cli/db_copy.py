@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from bot.cli.common import clock_of, open_database
+from bot.dburl import shown
 from bot.errors import LaurelError
 from bot.settings import DatabaseSettings, Settings
 from bot.store import backends
-from bot.store.backends import without_password
 from bot.store.copy import copy_into, mismatches, read_snapshot
 from bot.store.sql import Database
 from bot.store.table_digests import Table, TableDigest, digests, sqlite_tables
@@ -29,7 +29,8 @@ async def copy_database(settings: Settings, args: argparse.Namespace) -> int:
     then compare every table on both sides."""
     url: str = args.to
     if not url.startswith(POSTGRESQL_SCHEMES):
-        scheme = url.partition("://")[0] if "://" in url else url[:40]
+        # Not repeated past its scheme: the rest may hold a password.
+        scheme = url.partition("://")[0][:20] + "://" if "://" in url else "no scheme"
         raise LaurelError(
             f"laurel db copy --to: not a postgresql:// URL ({scheme}…); the copy goes from "
             "SQLite into an empty PostgreSQL database"
@@ -140,7 +141,7 @@ def use_pg_dump(url: str, stamp: str) -> str:
     """What `laurel db backup` answers on PostgreSQL, in one line."""
     return (
         "on PostgreSQL, backups are PostgreSQL's own: run `pg_dump --format=custom "
-        f"--file=laurel-{stamp}.dump '{without_password(url)}'` (pg_restore brings one back); "
+        f"--file=laurel-{stamp}.dump '{shown(url)}'` (pg_restore brings one back); "
         "`laurel db backup` copies SQLite databases only. No backup was made"
     )
 
@@ -149,6 +150,6 @@ def use_pg_restore(url: str) -> str:
     """What `laurel db restore` answers on PostgreSQL, in one line."""
     return (
         "on PostgreSQL, restores are PostgreSQL's own: `pg_restore --clean --if-exists "
-        f"--dbname='{without_password(url)}' FILE.dump` (from a pg_dump --format=custom); "
+        f"--dbname='{shown(url)}' FILE.dump` (from a pg_dump --format=custom); "
         "`laurel db restore` replaces SQLite databases only. Nothing was changed"
     )

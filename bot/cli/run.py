@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import signal
+import socket
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiohttp
@@ -14,7 +18,10 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.app import LaurelBot, laurel_bot_class, use_endpoints
 from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
+from bot.cli.lock_watch import keep_lock
 from bot.cli.reach import wait_for_discord
+from bot.cli.shard_watch import ShardWatch
+from bot.domain.clock import Clock
 from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
 from bot.logs import configure_logging
@@ -22,6 +29,7 @@ from bot.observability.health import check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
+from bot.store.database import Database
 
 
 def register(commands: Any) -> None:
@@ -70,7 +78,10 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.logging, secrets=[token, *settings.database.secrets()])
     # Shard processes share the database (the ledger keeps each post to one), never with an
     # unsharded bot.
-    with instance_lock(settings.database.target, shared=settings.discord.shards is not None):
+    stopped: list[str] = []  # why the lock watch stopped the bot, if it did
+    with instance_lock(
+        settings.database.target, shared=settings.discord.shards is not None
+    ) as lock:
         async with await open_database(settings, args) as db:
             await load_bundled_into(db, only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
@@ -78,16 +89,43 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             await wait_for_discord(settings.discord, clock)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
+                shard_watch(db, settings, clock) as watch,
                 laurel_bot_class(settings)(
                     settings=settings, db=db, scheduler=scheduler, clock=clock
                 ) as bot,
-                OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
+                OpsServer(
+                    settings,
+                    health=lambda: check_health(bot, db, layout=watch.report() if watch else None),
+                    metrics=bot.metrics,
+                ),
             ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
                 loop = asyncio.get_running_loop()
                 loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-                await start(bot, token)
+
+                async def stop(why: str) -> None:
+                    stopped.append(why)
+                    await bot.close()
+
+                watch_lock = asyncio.create_task(keep_lock(lock, stop), name="laurel-lock")
+                try:
+                    await start(bot, token)
+                finally:
+                    watch_lock.cancel()
+    if stopped:  # no work taken since; exit 1, saying why
+        raise LaurelError(f"stopped: {stopped[0]}")
     return 0
+
+
+def shard_watch(
+    db: Database, settings: Settings, clock: Clock
+) -> AbstractAsyncContextManager[ShardWatch | None]:
+    """A shard process's claim on its shards in the database's layout; nothing unsharded."""
+    shards = settings.discord.shards
+    if shards is None:
+        return contextlib.nullcontext(None)
+    holder = f"{socket.gethostname()} pid {os.getpid()}"
+    return ShardWatch(db, shards, holder, clock)
 
 
 async def start(bot: LaurelBot, token: str) -> None:

@@ -32,6 +32,7 @@ from bot.errors import (
 from bot.observability.metrics import CommandOutcome, Metrics
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
+from bot.store.sql import engine_errors
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ def describe(
     if isinstance(error, UserError):
         outcome: CommandOutcome = "fault" if error.fault else "user_error"
         return strings.text(error.key, language, **error.params), outcome
+    if isinstance(error, engine_errors("OperationalError")):  # a database not answering
+        error_id = secrets.token_hex(4)
+        log.warning("the database is unavailable (%s): %s", error_id, error)
+        return strings.text("error-store-unusable", language, error_id=error_id), "fault"
     if isinstance(error, LaurelError):  # a fault whose English reason is for the operator
         error_id = secrets.token_hex(4)
         log.warning("a command could not be done (%s): %s", error_id, error)

@@ -7,11 +7,15 @@ their ledger rows. Pure values: the settings and `laurel run --shards` both pars
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+# A shard count past this is a typo: each shard of a process is a gateway connection and a
+# parameter of its SQL (bot/store/subscriptions.py).
+MAX_COUNT = 65_536
 
 
 class ShardError(ValueError):
@@ -40,15 +44,12 @@ class Shards:
             raise ShardError("shard ids need a shard count (--shard-count, [discord] shard_count)")
         if count < 1:
             raise ShardError(f"the shard count must be at least 1, not {count}")
-        chosen = list(range(count)) if ids is None else parse_ids(ids)
-        if not chosen:
+        if count > MAX_COUNT:
+            raise ShardError(f"a shard count of {count} is past what Laurel runs ({MAX_COUNT})")
+        ranges = [(0, count - 1)] if ids is None else parse_ids(ids)
+        if not ranges:
             raise ShardError("no shard ids given")
-        outside = [i for i in chosen if not 0 <= i < count]
-        if outside:
-            raise ShardError(
-                f"shard id {outside[0]} is outside 0-{count - 1} (the shard count is {count})"
-            )
-        return cls(tuple(sorted(chosen)), count)
+        return cls(_one_each(ranges, count), count)
 
     def owns(self, guild_id: int) -> bool:
         """Whether `guild_id`'s events (and digests) are this process's."""
@@ -71,28 +72,47 @@ def process_rate(rate: float | None, shards: Shards | None) -> float | None:
     return shards.share_of(rate)
 
 
-def parse_ids(ids: Iterable[int] | str) -> list[int]:
-    """Shard ids from a list, or from "0-3" / "0,2,5-7"; repeated or overlapping ids, empty
-    or backwards ranges are refused."""
-    found: list[int] = []
+def parse_ids(ids: Iterable[int] | str) -> list[tuple[int, int]]:
+    """Shard id ranges (low, high), as given, from a list of ids or from "0-3" / "0,2,5-7";
+    empty or backwards ranges are refused. Never expanded here: "0-99999999999999999999" is
+    two numbers, not a list (issue 22)."""
+    found: list[tuple[int, int]] = []
     if isinstance(ids, str):
         for part in ids.split(","):
             match = _RANGE.match(part)
             if match is None:
-                raise ShardError(
-                    f"{part.strip() or 'an empty part'!r} is not a shard id or range such as 0-3"
-                )
-            low = int(match[1])
-            high = low if match[2] is None else int(match[2])
+                shown = part.strip()[:24] or "an empty part"
+                raise ShardError(f"{shown!r} is not a shard id or range such as 0-3")
+            low = _number(match[1])
+            high = low if match[2] is None else _number(match[2])
             if high < low:
                 raise ShardError(f"the shard range {low}-{high} is empty (write {high}-{low})")
-            found += range(low, high + 1)
+            found.append((low, high))
     else:
         for item in ids:
             if isinstance(item, bool) or not isinstance(item, int) or item < 0:
                 raise ShardError(f"{item!r} is not a shard id (a whole number from 0)")
-            found.append(item)
-    repeated = sorted({i for i in found if found.count(i) > 1})
-    if repeated:
-        raise ShardError(f"shard {repeated[0]} is named twice (ranges overlap)")
+            found.append((item, item))
     return found
+
+
+def _number(digits: str) -> int:
+    # int() of thousands of digits refuses (and needs no answer): past 9 digits, no shard id.
+    if len(digits) > 9:
+        raise ShardError(f"shard id {digits[:12]}… is past any shard count (at most {MAX_COUNT})")
+    return int(digits)
+
+
+def _one_each(ranges: list[tuple[int, int]], count: int) -> tuple[int, ...]:
+    """The ids of `ranges`, each in 0..count-1 and named once: checked on the ranges (sorted:
+    O(n log n)), expanded only then (at most `count` ids)."""
+    beyond = [max(low, count) for low, high in ranges if high >= count]
+    if beyond:
+        raise ShardError(
+            f"shard id {min(beyond)} is outside 0-{count - 1} (the shard count is {count})"
+        )
+    ordered = sorted(ranges)
+    for (_, high), (low, _) in itertools.pairwise(ordered):
+        if low <= high:
+            raise ShardError(f"shard {low} is named twice (ranges overlap)")
+    return tuple(i for low, high in ordered for i in range(low, high + 1))

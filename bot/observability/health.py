@@ -35,6 +35,9 @@ class HealthReport:
     store: Check
     guilds: int
     latency_ms: float | None
+    # A sharded deployment's shards no live process runs (with the subscriptions waiting on
+    # them): said, but not this process's failure (restarting it would not help).
+    layout: str | None = None
 
     @property
     def healthy(self) -> bool:
@@ -44,9 +47,10 @@ class HealthReport:
         """One line: what is wrong, or a summary of what is right."""
         failed = [f"{name}: {c.detail}" for name, c in self._checks().items() if not c.ok]
         if failed:
-            return "; ".join(failed)
+            return "; ".join([*failed, *([self.layout] if self.layout else [])])
         latency = "?" if self.latency_ms is None else f"{self.latency_ms:.0f} ms"
-        return f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+        said = f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+        return said + (f"; {self.layout}" if self.layout else "")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,22 +59,40 @@ class HealthReport:
             "checks": {name: asdict(check) for name, check in self._checks().items()},
             "guilds": self.guilds,
             "latency_ms": self.latency_ms,
+            "unowned_shards": self.layout,
         }
 
     def _checks(self) -> dict[str, Check]:
         return {"gateway": self.gateway, "ready": self.ready, "store": self.store}
 
 
-async def check_health(client: discord.Client, db: Store) -> HealthReport:
-    connected = client.ws is not None and client.ws.open and not client.is_closed()
+async def check_health(
+    client: discord.Client, db: Store, *, layout: str | None = None
+) -> HealthReport:
     latency = client.latency
     return HealthReport(
-        gateway=Check(connected, "connected" if connected else "not connected"),
+        gateway=gateway_check(client),
         ready=Check(client.is_ready(), "ready" if client.is_ready() else "not ready"),
         store=await _check_store(db),
         guilds=len(client.guilds),
         latency_ms=round(latency * 1000, 1) if math.isfinite(latency) else None,
+        layout=layout,
     )
+
+
+def gateway_check(client: discord.Client) -> Check:
+    """Connected: the one gateway connection, or every shard this process owns. A sharded
+    client (AutoShardedClient) keeps no `ws` of its own, one per shard (issue 22)."""
+    if client.is_closed():
+        return Check(False, "not connected")
+    if isinstance(client, discord.AutoShardedClient):
+        owned = client.shard_ids or range(client.shard_count or 1)
+        down = [i for i in owned if i not in client.shards or client.shards[i].is_closed()]
+        if down:
+            return Check(False, f"shard(s) {', '.join(map(str, down))} not connected")
+        return Check(True, f"{len(owned)} shard(s) connected")
+    connected = client.ws is not None and client.ws.open
+    return Check(connected, "connected" if connected else "not connected")
 
 
 async def _check_store(db: Store) -> Check:

@@ -20,6 +20,7 @@ from bot.errors import LaurelError
 from bot.observability.health import HealthReport
 from bot.observability.metrics import Metrics
 from bot.observability.probe import url_host
+from bot.observability.redact import Redactor
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,9 @@ class OpsServer:
     def __init__(self, settings: Settings, *, health: HealthSource, metrics: Metrics) -> None:
         self._health = health
         self._metrics = metrics
+        # What leaves by HTTP is redacted as the log is: an engine's error in the store check
+        # must not carry the database password out (issue 22).
+        self._redact = Redactor(settings.database.secrets())
         routes: dict[tuple[str, int], list[web.RouteDef]] = {}
         if settings.health.enabled:
             address = (settings.health.host, settings.health.port)
@@ -83,7 +87,7 @@ class OpsServer:
     async def _serve_health(self, request: web.Request) -> web.Response:
         report = await self._health()
         return web.Response(
-            text=json.dumps(report.to_json()),
+            text=self._redact(json.dumps(report.to_json())),
             status=200 if report.healthy else 503,
             content_type="application/json",
         )
@@ -91,5 +95,5 @@ class OpsServer:
     async def _serve_metrics(self, request: web.Request) -> web.Response:
         from prometheus_client import CONTENT_TYPE_LATEST  # loaded by the bot's Metrics already
 
-        body = await self._metrics.render()
+        body = self._redact((await self._metrics.render()).decode()).encode()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

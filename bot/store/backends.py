@@ -9,8 +9,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from bot import dburl
 from bot.domain.clock import Clock
 from bot.store.errors import StoreError
 from bot.store.sql import Database
@@ -26,12 +26,11 @@ async def open_database(
     """The database at `target`, its schema brought up to date; a write waits
     `busy_timeout_ms` for another's write lock before the store answers "busy"."""
     if isinstance(target, str):
+        dburl.parse(target)  # a URL libpq cannot read is refused in words, never echoed
         try:
             from bot.store.postgres.database import PostgresDatabase
         except ImportError as exc:  # psycopg, from the postgresql extra
-            raise StoreError(
-                f"a postgresql:// database needs psycopg: pip install 'laurel[postgresql]' ({exc})"
-            ) from None
+            raise StoreError(_NEEDS_PSYCOPG.format(exc)) from None
         return await PostgresDatabase.connect(
             target, create=create, busy_timeout_ms=busy_timeout_ms, clock=clock
         )
@@ -43,30 +42,21 @@ def instance_lock(target: str | Path, *, shared: bool) -> AbstractContextManager
     lock on PostgreSQL. Shard processes take it `shared` (they share the database by design),
     never beside an unsharded bot."""
     if isinstance(target, str):
-        from bot.store.postgres.lock import PostgresInstanceLock
-
+        dburl.parse(target)
+        try:
+            from bot.store.postgres.lock import PostgresInstanceLock
+        except ImportError as exc:  # psycopg, from the postgresql extra
+            raise StoreError(_NEEDS_PSYCOPG.format(exc)) from None
         return PostgresInstanceLock(target, shared=shared)
     from bot.store.lock import InstanceLock
 
     return InstanceLock(target, shared=shared)
 
 
-def without_password(url: str) -> str:
-    """`url` with its password (in the authority or as a `password=` parameter) left out, fit
-    for a message or a log."""
-    parts = urlsplit(url)
-    query = "&".join(
-        p for p in parts.query.split("&") if p and not p.lower().startswith("password=")
-    )
-    netloc = parts.netloc
-    if parts.password is not None:
-        user = f"{parts.username}@" if parts.username else ""
-        netloc = user + parts.netloc.rpartition("@")[2]
-    # Put together by hand: urlunsplit drops the `//` of an empty host (postgresql:///laurel).
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+_NEEDS_PSYCOPG = "a postgresql:// database needs psycopg: pip install 'laurel[postgresql]' ({})"
 
 
 def shown(target: str | Path) -> str:
     """The database `target` names, as a message shows it: a file's path, a URL's password left
     out."""
-    return without_password(target) if isinstance(target, str) else str(target)
+    return dburl.shown(target) if isinstance(target, str) else str(target)

@@ -6,10 +6,12 @@ import datetime as dt
 import os
 import re
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from bot.store import special_files
 from bot.store.errors import StoreError, describe_os_error, sqlite_reason
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -79,6 +81,8 @@ def migrate(conn: sqlite3.Connection, db_path: Path | None, now: dt.datetime) ->
 
 def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
     """Copy the live database to `target` with SQLite's online backup, then check the copy."""
+    if special_files.is_special(target):
+        return _backup_into_special(conn, target)
     partial = target.with_name(target.name + ".partial")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -91,6 +95,22 @@ def backup_to(conn: sqlite3.Connection, target: Path) -> Path:
             f"the backup to {target} failed: {reason}; the database itself is untouched "
             "and no partial backup was kept"
         ) from None
+    return target
+
+
+def _backup_into_special(conn: sqlite3.Connection, target: Path) -> Path:
+    """The checked backup made in a folder of its own, then written into the device or pipe
+    `target` names (never renamed over it)."""
+    with tempfile.TemporaryDirectory(prefix="laurel-backup-") as folder:
+        checked = Path(folder) / "backup.db"
+        try:
+            _copy_checked(conn, checked.with_name("backup.db.partial"), checked)
+            special_files.copy_into(checked, target)
+        except (OSError, sqlite3.OperationalError) as exc:
+            reason = describe_os_error(exc) if isinstance(exc, OSError) else sqlite_reason(exc)
+            raise StoreError(
+                f"the backup to {target} failed: {reason}; the database itself is untouched"
+            ) from None
     return target
 
 

@@ -75,7 +75,8 @@ def store_of(db: Database) -> Store:
 def _connect_postgres(url: str) -> Connection:
     import psycopg
 
-    from bot.store.postgres.connection import PgConnection
+    from bot.store.postgres.connection import FreshPgConnection
     from bot.store.postgres.rows import row_factory
 
-    return PgConnection(psycopg.connect(url, autocommit=True, row_factory=row_factory))
+    # A connection a server restart left stale is replaced at its next statement (issue 22).
+    return FreshPgConnection(lambda: psycopg.connect(url, autocommit=True, row_factory=row_factory))

@@ -4,6 +4,7 @@ line when they cannot be run, and which guilds they carry."""
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,31 @@ def test_each_shard_process_keeps_a_search_index_of_its_own(tmp_path: Path) -> N
     assert low == tmp_path / "laurel.db.search-0-1of4"
     assert high == tmp_path / "laurel.db.search-2-3of4"
     assert search.index_for(db) == tmp_path / "laurel.db.search"  # unsharded: as before
+
+
+@pytest.mark.parametrize(
+    ("ids", "count", "reason"),
+    [
+        ("0-99999999999999999999", 4, "past any shard count"),
+        ("0-" + "9" * 5000, 4, "past any shard count"),
+        ("0-100000", 4, "shard id 4 is outside 0-3"),
+        ("0-100000", 10**12, "past what Laurel runs"),
+        (",".join(map(str, range(60_000))) + ",0", 65_536, "shard 0 is named twice"),
+        ("0-3,1", 4, "shard 1 is named twice"),
+        ("5,0-9", 10, "shard 5 is named twice"),
+    ],
+)
+def test_absurd_ranges_are_refused_at_once_in_one_line(ids: str, count: int, reason: str) -> None:
+    """Checked on the ranges, never expanded first (issue 22): no OverflowError, no O(n²)."""
+    started = time.perf_counter()
+    with pytest.raises(ShardError, match=reason) as refused:
+        Shards.of(ids, count)
+    assert time.perf_counter() - started < 1.0
+    message = str(refused.value)
+    assert "\n" not in message
+    assert len(message) < 120
+
+
+def test_ranges_in_any_order_are_the_sorted_ids() -> None:
+    assert Shards.of("4-5,0-1", 6) == Shards((0, 1, 4, 5), 6)
+    assert Shards.of([3, 1], 4) == Shards((1, 3), 4)

@@ -7,7 +7,8 @@ Steps marked `# replay: skip` (making the system account, chown) need root and a
 USER is not switched. Then it runs the image's commands there: `laurel --help`,
 `laurel db init`, `laurel run` without a token (refused), `laurel console` (refused: the image
 holds neither the stand-ins nor the console extra), and `laurel run` against the loopback
-Discord stand-in (run from this checkout) with `laurel health` reporting it live.
+Discord stand-in (run from this checkout) with `laurel health` reporting it live: on SQLite,
+on PostgreSQL (the tests' embedded server), and as compose.yaml's two shard processes on it.
 
     .venv/bin/python -m tests.ops.dockerfile_replay [--keep]
 
@@ -18,6 +19,7 @@ the test suite; tests/ops/test_dockerfile.py checks the replay machinery itself,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -264,6 +266,8 @@ def _free_port() -> int:
 
 
 def _live_bot(replay: Replay, laurel: str) -> Iterator[str]:
+    """Every configuration compose.yaml and the README run the image in, to `laurel health` =
+    live: SQLite (`docker run`), PostgreSQL, and compose's two shard processes on PostgreSQL."""
     # A container has its own network; this machine may have port 8086 taken, so the run (as
     # `docker run -e` would) names a free one, for the bot and its health check alike.
     replay.env["LAUREL_HEALTH__PORT"] = str(_free_port())
@@ -271,40 +275,111 @@ def _live_bot(replay: Replay, laurel: str) -> Iterator[str]:
     idle = replay.call(health)
     assert idle.returncode == 1, idle
     yield f"ok    {' '.join(health)} with no bot: 1 ({idle.stderr.strip()})"
-    # The stand-in is no part of the image: it runs from this checkout, as a test's would.
-    stand = subprocess.Popen(
-        [sys.executable, "-m", "laurel_console.localdiscord", "--port", "0"],
-        cwd=ROOT,
-        env=replay.env,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    bot_log = replay.root / "bot.log"
-    try:
-        assert stand.stdout is not None
-        lines = dict(stand.stdout.readline().split(maxsplit=1) for _ in range(4))
-        runtime = {"DISCORD_TOKEN": lines["token"].strip()}
-        runtime["LAUREL_DISCORD__API_BASE_URL"] = lines["REST"].strip()
-        with bot_log.open("w") as log:
-            bot = subprocess.Popen(
-                replay.command("CMD"), cwd=replay.workdir, env=replay.env | runtime, stderr=log
-            )
+    with _stand_in(replay) as runtime:
+        yield from _live(replay, "SQLite", [(replay.command("CMD"), runtime)])
+        with _postgresql() as url:
+            services = _compose_services(replay, runtime, url)
+            bot = services[0][1]
+            yield from _live(replay, "PostgreSQL", [(replay.command("CMD"), bot)])
+            yield from _live(replay, "PostgreSQL, compose's shard processes", services)
+
+
+@contextlib.contextmanager
+def _stand_in(replay: Replay) -> Iterator[dict[str, str]]:
+    """The loopback Discord stand-in (no part of the image: it runs from this checkout, as a
+    test's would), with compose's four shards; the environment a bot needs to reach it."""
+    argv = [sys.executable, "-m", "laurel_console.localdiscord", "--port", "0"]
+    argv += ["--shards", "4", "--max-concurrency", "4"]
+    with subprocess.Popen(
+        argv, cwd=ROOT, env=replay.env, stdout=subprocess.PIPE, text=True
+    ) as stand:
         try:
+            assert stand.stdout is not None
+            lines = dict(stand.stdout.readline().split(maxsplit=1) for _ in range(4))
+            yield {
+                "DISCORD_TOKEN": lines["token"].strip(),
+                "LAUREL_DISCORD__API_BASE_URL": lines["REST"].strip(),
+            }
+        finally:
+            stand.terminate()
+            stand.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def _postgresql() -> Iterator[str]:
+    """A real PostgreSQL server (the tests' embedded one) with an empty database; its URL."""
+    from tests.support.postgres import PostgresServer
+
+    folder = Path(tempfile.mkdtemp(prefix="laurel-image-pg-"))
+    server = PostgresServer(folder / "pgdata")
+    try:
+        server.start()
+        yield server.url(server.create_database(name="laurel"))
+    finally:
+        try:
+            server.stop()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _compose_services(
+    replay: Replay, runtime: dict[str, str], url: str
+) -> list[tuple[list[str], dict[str, str]]]:
+    """compose.yaml's bot services: each one's command and environment, as compose would run
+    them, but reaching this PostgreSQL server, and each with a /data folder of its own (its
+    volume)."""
+    import yaml
+
+    compose = yaml.safe_load((replay.context / "compose.yaml").read_text())
+    services = []
+    for name, service in compose["services"].items():
+        if "laurel" not in service.get("command", []):
+            continue
+        env = {}
+        for key, value in service["environment"].items():
+            if key == "PGPASSWORD":  # the tests' server trusts its local socket
+                continue
+            env[key] = str(value).replace("/data/", f"{replay.root}/data-{name}/")
+        # What the run gives (the token; the stand-in, never Discord), and this server.
+        env |= runtime | {"LAUREL_DATABASE__URL": url}
+        services.append((replay.inside(" ".join(service["command"])).split(), env))
+    assert len(services) == 2, services
+    return services
+
+
+def _live(
+    replay: Replay, label: str, processes: list[tuple[list[str], dict[str, str]]]
+) -> Iterator[str]:
+    """Start each (command, environment) with a health port of its own; wait until `laurel
+    health` says each is live; stop each with SIGTERM, which must end it cleanly."""
+    health = replay.command("HEALTHCHECK")
+    started = time.monotonic()
+    bots: list[tuple[subprocess.Popen[bytes], dict[str, str], Path]] = []
+    try:
+        for number, (command, env) in enumerate(processes):
+            env = replay.env | env | {"LAUREL_HEALTH__PORT": str(_free_port())}
+            log_path = replay.root / f"bot-{abs(hash(label))}-{number}.log"
+            with log_path.open("w") as log:
+                bot = subprocess.Popen(command, cwd=replay.workdir, env=env, stderr=log)
+            bots.append((bot, env, log_path))
+        answers = []
+        for bot, env, log_path in bots:
             deadline = time.monotonic() + GRACE
-            while (result := replay.call(health)).returncode != 0:
-                assert bot.poll() is None, bot_log.read_text()[-2000:]
+            while (result := replay.call(health, **env)).returncode != 0:
+                assert bot.poll() is None, log_path.read_text()[-2000:]
                 assert time.monotonic() < deadline, result.stderr
                 time.sleep(1.0)  # another process: nothing to wait on but its answer
-            answer = result.stdout.strip()
-            yield f"ok    {' '.join(health)} with the bot on the stand-in: 0 ({answer})"
-        finally:
-            bot.send_signal(signal.SIGTERM)
-            bot.wait(timeout=30)
+            answers.append(result.stdout.strip())
+        took = time.monotonic() - started
+        yield f"ok    {' '.join(health)}, {label}: 0 in {took:.0f} s ({'; '.join(answers)})"
     finally:
-        stand.terminate()
-        stand.wait(timeout=10)
-    assert bot.returncode == 0, f"laurel run exited {bot.returncode} on SIGTERM"
-    yield "ok    laurel run stopped cleanly on SIGTERM (docker stop)"
+        for bot, _, _ in bots:
+            bot.send_signal(signal.SIGTERM)
+        for bot, _, _ in bots:
+            bot.wait(timeout=30)
+    codes = [bot.returncode for bot, _, _ in bots]
+    assert codes == [0] * len(bots), f"laurel run exited {codes} on SIGTERM"
+    yield f"ok    {label}: laurel run stopped cleanly on SIGTERM (docker stop)"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -48,6 +48,30 @@ def test_the_image_keeps_its_promises() -> None:
     assert "ARG" not in by
 
 
+def test_the_image_installs_what_compose_runs_it_with() -> None:
+    """compose.yaml points the image at postgresql://: its install must carry the extra that
+    reads one (psycopg), or `laurel run` dies at the instance lock (issue 22, item 3)."""
+    import tomllib
+
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    urls = {
+        s["environment"]["LAUREL_DATABASE__URL"]
+        for s in compose["services"].values()
+        if "LAUREL_DATABASE__URL" in s.get("environment", {})
+    }
+    assert urls, "compose.yaml runs no Laurel on a database URL"
+    assert all(u.startswith("postgresql://") for u in urls)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    assert any(d.startswith("psycopg") for d in extras["postgresql"])
+    installs = [s.args for s in parse(DOCKERFILE.read_text()) if "pip install" in s.args]
+    assert len(installs) == 1
+    assert '"/app[postgresql]"' in installs[0]
+
+
 @pytest.mark.parametrize(
     ("path", "sent"),
     [

@@ -11,6 +11,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+import discord
+
+from bot.observability.health import gateway_check
 from bot.store import migrations
 from tests.support.processes import GRACE, Stand, bot_env, run_bot
 
@@ -44,7 +47,7 @@ def _until_live(url: str, bot: subprocess.Popen[str]) -> None:
     endpoint says 200: nothing listens at first, then it answers 503 until the bot is ready."""
     deadline = time.monotonic() + GRACE
     while time.monotonic() < deadline:
-        assert bot.poll() is None, "the bot stopped"
+        assert bot.poll() is None, f"the bot stopped: {bot.stderr.read() if bot.stderr else ''}"
         try:
             with urllib.request.urlopen(url, timeout=5) as response:
                 if response.status == 200:
@@ -93,3 +96,35 @@ def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
     assert "IDENTIFY" in log or "identify" in log.lower()  # the DEBUG log did cover the login
     assert stand.token not in log
     assert stand.token.split(".")[2] not in log
+
+
+def test_health_says_yes_for_a_live_sharded_bot(stand: Stand, tmp_path: Path) -> None:
+    """`laurel run --shards 0 --shard-count 1` with its one shard connected is live: a sharded
+    client (AutoShardedClient) has no `ws` of its own, each shard has its own (issue 22)."""
+    env = bot_env(
+        stand,
+        tmp_path / "laurel.db",
+        LAUREL_HEALTH__PORT=str(_free_port()),
+        LAUREL_DISCORD__SHARD_IDS="[0]",
+        LAUREL_DISCORD__SHARD_COUNT="1",
+    )
+    with run_bot(env) as bot:  # closes its pipe at the end
+        try:
+            _until_live(f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health", bot)
+            result = _health(env)
+            assert result.returncode == 0, result.stderr
+            assert result.stdout.startswith("healthy: gateway ")
+        finally:
+            bot.terminate()
+            bot.wait(timeout=GRACE)
+    assert bot.returncode == 0
+
+
+async def test_a_sharded_client_names_the_shards_not_connected() -> None:
+    """Before its shards connect, a sharded client says which of its own are not connected."""
+    client = discord.AutoShardedClient(
+        intents=discord.Intents.none(), shard_ids=[2, 3], shard_count=4
+    )
+    check = gateway_check(client)
+    assert not check.ok
+    assert check.detail == "shard(s) 2, 3 not connected"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
 from bot.store import backends
@@ -20,6 +21,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.copy import Snapshot, copy_into, mismatches, read_snapshot
 from bot.store.database import Database
 from bot.store.ledger import Choice, LedgerRepository
+from bot.store.shard_layout import ShardLayout
 from bot.store.sql import Connection
 from bot.store.subscriptions import SubscriptionRepository
 from bot.store.table_digests import Table, digests
@@ -77,6 +79,9 @@ async def source(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
         )
         await ledger.mark_sent(entry.id, 123456789012345678, NOW)
         await BotStateRepository(db).put("command-tree", "论文 · 論文 · papers")
+        two = Shards.of("0-1", 2)
+        assert two is not None
+        await ShardLayout(db).claim(two, "host pid 1", now=NOW, ttl=dt.timedelta(minutes=1))
         yield db
     finally:
         await db.close()

@@ -3,6 +3,7 @@ the server lets go with the session, so a killed holder leaves nothing stale beh
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,8 +12,10 @@ import time
 
 import pytest
 
+from bot.cli.lock_watch import keep_lock
 from bot.errors import StoreError
 from bot.store.postgres.lock import PostgresInstanceLock
+from tests.support.postgres import PostgresServer
 
 
 def test_a_second_bot_is_refused_with_who_holds_it_until_the_first_stops(postgres_url: str) -> None:
@@ -70,3 +73,43 @@ def test_a_killed_holder_leaves_no_stale_lock(postgres_url: str) -> None:
         except StoreError:
             time.sleep(0.1)
     pytest.fail("the lock of a killed holder was not released")
+
+
+def test_the_lock_is_taken_again_after_a_server_restart(
+    postgres_server: PostgresServer, postgres_url: str
+) -> None:
+    """A restart ends the lock's session, and the lock with it; the first bot takes it again,
+    so a second one started afterwards is refused as before the restart (issue 22, item 6)."""
+    first = PostgresInstanceLock(postgres_url)
+    first.acquire()
+    try:
+        postgres_server.restart()
+        assert "taken again" in (first.keep() or "")
+        with pytest.raises(StoreError, match="already running"):
+            PostgresInstanceLock(postgres_url).acquire()
+        assert first.keep() is None  # held: nothing to say
+    finally:
+        first.release()
+
+
+async def test_a_lock_another_took_meanwhile_stops_this_bot_saying_why(
+    postgres_server: PostgresServer, postgres_url: str
+) -> None:
+    first = PostgresInstanceLock(postgres_url)
+    first.acquire()
+    try:
+        postgres_server.restart()
+        second = PostgresInstanceLock(postgres_url)
+        second.acquire()  # started in the window before the first noticed
+        stopped: list[str] = []
+
+        async def stop(why: str) -> None:
+            stopped.append(why)
+
+        await asyncio.wait_for(keep_lock(first, stop, every=0.05), timeout=30)
+        (why,) = stopped
+        assert "another Laurel holds it now" in why
+        assert "already running" in why
+        second.release()
+    finally:
+        first.release()

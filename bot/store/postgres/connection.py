@@ -7,12 +7,14 @@ SAVEPOINT and COMMIT itself, exactly as it does on SQLite.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 import psycopg
 from psycopg import pq
 
+from bot.store.postgres.errors import lost
 from bot.store.postgres.rows import Row
 from bot.store.postgres.translate import translate
 from bot.store.sql import Params
@@ -66,6 +68,40 @@ class PgConnection:
         cursor = self.raw.cursor()
         cursor.executemany(translate(sql), [_params(p) for p in parameters])
         return PgCursor(cursor)
+
+
+class FreshPgConnection(PgConnection):
+    """A reader's connection that replaces itself when the server ended it (a restart, a killed
+    backend; issue 22): a statement outside a transaction that fails because the connection is
+    lost is asked once more on a fresh one (these connections only read, so asking again
+    changes nothing); the session's SET statements are said again there. A server that does not
+    answer raises as before."""
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Row]]) -> None:
+        super().__init__(connect())
+        self._connect = connect
+        self._session: list[tuple[str, Params]] = []
+
+    def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
+        idle = not self.in_transaction
+        closed_by_us = self.raw.closed and not self.raw.broken
+        try:
+            cursor = super().execute(sql, parameters)
+        except psycopg.OperationalError as exc:
+            if not idle or closed_by_us or not lost(exc, self.raw):
+                raise
+            self._reopen()
+            cursor = super().execute(sql, parameters)
+        if sql.lstrip().upper().startswith("SET "):
+            self._session.append((sql, parameters))
+        return cursor
+
+    def _reopen(self) -> None:
+        with contextlib.suppress(psycopg.Error):
+            self.raw.close()
+        self.raw = self._connect()
+        for sql, parameters in self._session:
+            super().execute(sql, parameters)
 
 
 def _params(parameters: Params) -> Any:

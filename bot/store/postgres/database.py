@@ -25,9 +25,9 @@ from typing import Any, ClassVar, Self, TypeVar
 
 import psycopg
 
+from bot.dburl import parse, shown
 from bot.domain.clock import Clock, SystemClock
 from bot.errors import StoreError
-from bot.store.backends import without_password
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
 from bot.store.postgres.errors import lost, refused, retryable, server_error
@@ -67,7 +67,7 @@ class PostgresDatabase(Database):
 
     @property
     def where(self) -> str:
-        return without_password(self.url)
+        return shown(self.url)
 
     @classmethod
     async def connect(
@@ -81,6 +81,7 @@ class PostgresDatabase(Database):
     ) -> Self:
         """Connect to the database at `url` and bring its schema up to date (with `create`,
         also make it in an empty database; without, an empty one is refused)."""
+        parse(url)  # refused in words, never echoed (libpq's own messages quote it)
         db = cls(url, busy_timeout_ms=busy_timeout_ms, clock=clock)
         try:
             await db._run(db._open_writer, create)
@@ -90,7 +91,7 @@ class PostgresDatabase(Database):
                 db._idle.put_nowait(reader)
         except psycopg.Error as exc:
             await db.close()
-            raise server_error(db.where, exc) from None
+            raise server_error(db.url, exc) from None
         except BaseException:
             await db.close()
             raise
@@ -275,7 +276,7 @@ class PostgresDatabase(Database):
         if (error := refused(exc)) is not None:
             return error
         if isinstance(exc, psycopg.OperationalError) and lost(exc, None):
-            return server_error(self.where, exc)
+            return server_error(self.url, exc)
         return exc
 
     # -- reads ---------------------------------------------------------------------------------
@@ -308,7 +309,7 @@ class PostgresDatabase(Database):
                     if not lost(exc, reader):
                         raise
                     if attempt == 2:
-                        raise server_error(self.where, exc) from exc
+                        raise server_error(self.url, exc) from exc
                     reader = await self._replace(reader)
         finally:
             self._idle.put_nowait(reader)
@@ -318,7 +319,7 @@ class PostgresDatabase(Database):
         try:
             fresh = await self._connect_reader()
         except psycopg.OperationalError as exc:
-            raise server_error(self.where, exc) from exc
+            raise server_error(self.url, exc) from exc
         self._readers[self._readers.index(gone)] = fresh
         await gone.close()
         return fresh

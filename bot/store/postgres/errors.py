@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg
 
+from bot.dburl import scrub, shown
 from bot.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, WriteRefused
 
 # SQLSTATEs: https://www.postgresql.org/docs/current/errcodes-appendix.html
@@ -56,7 +57,9 @@ def retryable(error: BaseException, conn: psycopg.BaseConnection[Any] | None) ->
     return lost(error, conn)
 
 
-def server_error(where: str, error: psycopg.Error) -> StoreError:
-    """A failure of the server itself (not of one statement), named."""
-    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return StoreError(f"the PostgreSQL server at {where} failed: {detail}")
+def server_error(url: str, error: psycopg.Error) -> StoreError:
+    """A failure of the server itself (not of one statement), named; the URL shown without
+    its password, and any form of the password taken out of the engine's words."""
+    text = scrub(str(error), url).strip()
+    detail = text.splitlines()[0] if text else type(error).__name__
+    return StoreError(f"the PostgreSQL server at {shown(url)} failed: {detail}")

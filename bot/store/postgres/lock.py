@@ -9,6 +9,7 @@ process killed by SIGKILL or its host lost included: no stale lock to clean up b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from types import TracebackType
@@ -16,10 +17,16 @@ from typing import Any, Self
 
 import psycopg
 
+from bot.dburl import parse, scrub, shown
 from bot.errors import StoreError
-from bot.store.backends import without_password
 
 INSTANCE_LOCK = 0x4C61_7572_656C_0003  # "Laurel", 3
+
+
+class _Unreachable(StoreError):
+    """The server did not answer: the lock can be neither held nor refused."""
+
+
 _APPLICATION = "laurel run"
 
 
@@ -30,25 +37,52 @@ class PostgresInstanceLock:
         self._conn: psycopg.Connection[Any] | None = None
 
     def acquire(self) -> None:
+        self._conn = self._take()
+
+    def keep(self) -> str | None:
+        """Hold the lock still (issue 22): its session goes with its connection (a server
+        restart, a killed backend), so a lost connection is replaced and the lock taken again.
+        None while it holds; what happened, in words, when it was taken again or cannot be yet
+        (the server not answering); StoreError when another Laurel holds it now."""
+        conn = self._conn
+        if conn is not None and not (conn.closed or conn.broken):
+            try:
+                conn.execute("SELECT 1")
+                return None
+            except psycopg.Error:
+                pass
+        self.release()
+        try:
+            self._conn = self._take()
+        except _Unreachable as exc:
+            return f"the instance lock was lost with its connection; {exc}"
+        return f"the instance lock on {shown(self.url)} was lost with its connection; taken again"
+
+    def _take(self) -> psycopg.Connection[Any]:
         me = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]
+        parse(self.url)  # refused in words, never echoed (libpq's own messages quote it)
         try:
             conn = psycopg.connect(self.url, autocommit=True, application_name=me)
         except psycopg.Error as exc:
-            raise StoreError(
-                f"cannot take the instance lock on {without_password(self.url)}: {exc}"
+            raise _Unreachable(
+                f"cannot take the instance lock on {shown(self.url)}: {scrub(str(exc), self.url)}"
             ) from None
         take = "pg_try_advisory_lock_shared" if self._shared else "pg_try_advisory_lock"
-        row = conn.execute(f"SELECT {take}(%s)", (INSTANCE_LOCK,)).fetchone()
+        try:
+            row = conn.execute(f"SELECT {take}(%s)", (INSTANCE_LOCK,)).fetchone()
+            holders = "" if row is not None and row[0] else self._holders(conn)
+        except psycopg.OperationalError as exc:  # the server went while asked
+            conn.close()
+            raise _Unreachable(f"the PostgreSQL server at {shown(self.url)} went away") from exc
         if row is None or not row[0]:
-            holders = self._holders(conn)
             conn.close()
             shards = " (only shard processes share a database)" if self._shared else ""
             raise StoreError(
-                f"another Laurel is already running on {without_password(self.url)} "
+                f"another Laurel is already running on {shown(self.url)} "
                 f"({holders or 'unknown'}){shards}; stop it first, or give this one another "
                 "database"
             )
-        self._conn = conn
+        return conn
 
     @staticmethod
     def _holders(conn: psycopg.Connection[Any]) -> str:
@@ -68,7 +102,8 @@ class PostgresInstanceLock:
     def release(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            conn.close()  # the server lets the lock go with the session
+            with contextlib.suppress(psycopg.Error):  # a lost one holds nothing any more
+                conn.close()  # the server lets the lock go with the session
 
     def __enter__(self) -> Self:
         self.acquire()
