@@ -14,6 +14,12 @@ index's commit and the generation file replays changes that are already in, whic
 Until the index is ready (a rebuild of a large catalogue runs in the background), `search`
 answers None and the caller asks FTS5.
 
+A damaged index heals (bot/store/search_files.py says how damage is found): any failure of the
+index to read or write — an error, damaged files, a directory deleted, a panic inside tantivy —
+takes it out of service at once (FTS5 answers on SQLite; on PostgreSQL a search waits for the
+rebuild), is counted (`on_fault`), shows in /health (`health`), and starts a rebuild in the
+background into a fresh directory (in memory if the directory fails again).
+
 Its schema and how a query is ranked: bot/store/search_query.py.
 """
 
@@ -28,6 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,6 +43,7 @@ import tantivy
 from bot.store import search_docs, search_store
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
+from bot.store.search_files import IndexFault, IndexFiles, guarded, wipe
 from bot.store.search_query import build_query, schema, similar_query
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
@@ -56,15 +64,26 @@ _GENERATION_FILE = "laurel-generation.json"
 _STORE_ERRORS = search_store.store_errors()
 # What leaves the index unready or behind, said in the log, instead of failing the bot.
 _FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
+# Rebuilds of a damaged index in a row before it is given up until the next start.
+HEAL_ATTEMPTS = 3
 
 
 class SearchIndex:
     """One process's index over one store (a SQLite file or a `postgresql://` URL); `path`
     None keeps it in memory (tests)."""
 
-    def __init__(self, store: Store, path: Path | None) -> None:
+    def __init__(
+        self, store: Store, path: Path | None, *, on_fault: Callable[[str], None] | None = None
+    ) -> None:
         self.store = store
         self.path = path
+        self._on_fault = on_fault  # told "search" or "write" at each failure of the index
+        self.faults = 0
+        self.fault: str | None = None  # the failure being healed, None when healthy
+        self._files: IndexFiles | None = None if path is None else IndexFiles(path)
+        self._healing: asyncio.Task[None] | None = None
+        self._heal_again = False
+        self._must_rebuild = False
         # SQLite's FTS5 answers while the index is being rebuilt; PostgreSQL has no FTS5, so
         # there the committed index goes on answering (a moment behind) until the rebuild
         # commits, and a search before the first one waits for it (`wait_ready`).
@@ -126,9 +145,21 @@ class SearchIndex:
         return "FTS5 answers instead" if self._fallback else "searches fail until it catches up"
 
     async def wait_ready(self) -> None:
-        """Wait for a background rebuild, if one runs (benchmarks measure the index itself)."""
-        if self._background is not None:
-            await asyncio.shield(self._background)
+        """Wait for a background rebuild, or a heal, if one runs (PostgreSQL's searches, and
+        benchmarks measuring the index itself)."""
+        for task in (self._background, self._healing):
+            if task is not None:
+                await asyncio.shield(task)
+
+    def health(self) -> tuple[bool, str]:
+        """Whether the index answers searches, and in a few words how it is (for /health)."""
+        if self.fault is not None:
+            return False, f"degraded: rebuilding after {self.fault}; {self._meanwhile}"
+        if self._closed:
+            return False, f"unusable (see the log); {self._meanwhile}"
+        if not self.ready:
+            return False, f"being built; {self._meanwhile}"
+        return True, "ready"
 
     async def catch_up(self, *, rebuild: bool = False) -> None:
         """Bring the index up to the store's latest generation (one catch-up at a time).
@@ -139,17 +170,25 @@ class SearchIndex:
         if self._rebuilding and not rebuild:
             self._dirty = True
             return
-        async with self._lock:
-            while not self._closed:
-                self._dirty = False
-                self._rebuilding = rebuild
-                try:
-                    await self._run(self._catch_up, rebuild)
-                finally:
-                    self._rebuilding = False
-                if not self._dirty:
-                    return
-                rebuild = False
+        try:
+            async with self._lock:
+                while not self._closed:
+                    self._dirty = False
+                    rebuild = rebuild or self._must_rebuild
+                    self._rebuilding = rebuild
+                    try:
+                        await self._run(guarded, partial(self._catch_up, rebuild))
+                    finally:
+                        self._rebuilding = False
+                    if not self._dirty:
+                        break
+                    rebuild = False
+        except IndexFault as exc:
+            self._faulted("write", exc)
+            return
+        if self.ready and self.fault is not None and not self._heal_again:
+            log.info("search index: rebuilt after %s", self.fault)
+            self.fault = None
 
     async def follow(self) -> None:
         """Catch up with writes other processes made. The bot's scheduler runs it every
@@ -157,18 +196,75 @@ class SearchIndex:
         and the writes of this process are caught up as they commit."""
         try:
             await self.catch_up()
-        except _FAILURES:
-            log.exception("search index: catching up failed; trying again later")
+        except _FAILURES as exc:
+            log.warning("search index: catching up failed (%s); trying again later", exc)
+
+    # -- healing ------------------------------------------------------------------------------
+
+    def _faulted(self, operation: str, exc: IndexFault) -> None:
+        """The index failed: out of service at once, counted, and rebuilt in the background."""
+        self.ready = False
+        self.faults += 1
+        self.fault = f"a {operation} failure ({str(exc)[:160]})"
+        if self._on_fault is not None:
+            self._on_fault(operation)
+        if self._healing is not None and not self._healing.done():
+            self._heal_again = True
+            return
+        if self._closed:
+            return
+        log.warning("search index: %s; %s, rebuilding it", self.fault, self._meanwhile)
+        self._healing = asyncio.create_task(self._heal(), name="laurel-index-heal")
+
+    async def _heal(self) -> None:
+        """Rebuild the index into a fresh directory (in memory after a failed attempt)."""
+        for attempt in range(HEAL_ATTEMPTS):
+            self._heal_again = False
+            try:
+                async with self._lock:
+                    await self._run(self._reset, attempt > 0)
+                await self.catch_up(rebuild=True)
+            except _Stopped:
+                return
+            except _FAILURES as exc:  # the store: the next catch-up rebuilds (`_must_rebuild`)
+                log.warning("search index: the rebuild waits for the store (%s)", exc)
+                return
+            if self._closed or (self.ready and self.fault is None):
+                return
+        log.error("search index: given up after %s rebuilds; %s", HEAL_ATTEMPTS, self._meanwhile)
+        self._closed = True
+
+    def _reset(self, in_memory: bool) -> None:
+        """Let go of the index and start an empty one (worker thread)."""
+        self._writer = None  # tantivy lets go of the directory's lock with it
+        self._index = None
+        self.generation = -1
+        self._must_rebuild = True
+        index: tantivy.Index | None = None
+        if self.path is not None and not in_memory:
+            try:
+                wipe(self.path)
+                self.path.mkdir(parents=True, exist_ok=True)
+                index = tantivy.Index(self.schema, path=str(self.path), reuse=False)
+                self._files = IndexFiles(self.path)
+            except (OSError, ValueError) as exc:
+                log.warning("search index: %s unusable (%s); kept in memory", self.path, exc)
+        if index is None:
+            index = tantivy.Index(self.schema, path=None, reuse=False)
+            self._files = None
+        self._index = index
+        self._writer = index.writer(WRITER_HEAP, 1)
 
     async def close(self) -> None:
         """Stop: a rebuild under way stops at its next document and is rolled back (the next
         start rebuilds), so closing never waits for a whole catalogue to be indexed."""
         self._closed = True
         self.ready = False
-        if self._background is not None:
-            self._background.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._background
+        for task in (self._background, self._healing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await asyncio.to_thread(self._executor.shutdown, True)
         await asyncio.to_thread(self._searchers.shutdown, True)
         with self._opened_lock:
@@ -195,9 +291,14 @@ class SearchIndex:
             try:
                 saved = json.loads((self.path / _GENERATION_FILE).read_text(encoding="utf-8"))
                 if saved.get("format") == FORMAT and tantivy.Index.exists(str(self.path)):
+                    guarded(self._files.check if self._files else lambda: None)
                     index = tantivy.Index.open(str(self.path))
-            except (OSError, ValueError):
+            except FileNotFoundError:
+                index, saved = None, {}  # none yet
+            except (OSError, ValueError, IndexFault) as exc:
+                log.warning("search index at %s cannot be trusted (%s): rebuilt", self.path, exc)
                 index, saved = None, {}
+                wipe(self.path)
         if index is None:
             index = tantivy.Index(
                 self.schema, path=None if self.path is None else str(self.path), reuse=False
@@ -220,6 +321,8 @@ class SearchIndex:
         assert self._writer is not None
         assert self._index is not None
         started = time.perf_counter()
+        if self._files is not None and not rebuild:
+            self._files.check()  # damage, or the directory deleted: rebuilt (`_faulted`)
         conn = self._connect()
         try:
             conn.execute(SNAPSHOT[conn.dialect])  # the generation and the documents agree
@@ -253,8 +356,11 @@ class SearchIndex:
             search_store.close(conn)
         self._writer.commit()
         self._index.reload()
+        if self._files is not None:
+            self._files.check()  # the new segment's files, verified once here, not by a search
         self._save(latest, mark)
         self.generation = latest
+        self._must_rebuild = False
         self.ready = True
         if rebuild:
             seconds = time.perf_counter() - started
@@ -331,12 +437,15 @@ class SearchIndex:
             return None
 
         def search_and_load() -> T | None:
-            ids = self.search_now(
-                parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
-            )
+            ids = self._checked(
+                lambda: self.search_now(
+                    parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
+                    offset=offset,
+                )
+            )  # fmt: skip
             return None if ids is None else self._load(load, ids)
 
-        return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
+        return await self._searching(search_and_load)
 
     async def similar_then(
         self,
@@ -353,10 +462,30 @@ class SearchIndex:
         query = similar_query(self.schema, words, exclude)
 
         def search_and_load() -> T | None:
-            ids = self._ranked(query, limit, 0)
+            ids = self._checked(lambda: self._ranked(query, limit, 0))
             return None if ids is None else self._load(load, ids)
 
-        return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
+        return await self._searching(search_and_load)
+
+    async def _searching(self, search_and_load: Callable[[], T | None]) -> T | None:
+        """`search_and_load()` on a searcher thread; None (the caller answers without the
+        index) if the index fails, which starts its rebuild."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._searchers, search_and_load)
+        except IndexFault as exc:
+            self._faulted("search", exc)
+            return None
+
+    def _checked(self, search: Callable[[], list[int] | None]) -> list[int] | None:
+        """`search()` over files checked first; any failure of the index is an IndexFault."""
+
+        def run() -> list[int] | None:
+            if self._files is not None:
+                self._files.check()
+            return search()
+
+        return guarded(run)
 
     def _load(self, load: Callable[[Connection, list[int]], T], ids: list[int]) -> T:
         conn = self._reader()
@@ -404,9 +533,10 @@ class SearchIndex:
 
     def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
         """The ids of a page of `query`'s hits, best first, ties by id."""
-        if self._index is None:
+        index = self._index  # once: a rebuild after a failure may let go of it meanwhile
+        if index is None:
             return None
-        searcher = self._index.searcher()
+        searcher = index.searcher()
         end = offset + limit
         wanted = end
         while True:
