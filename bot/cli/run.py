@@ -81,7 +81,11 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 laurel_bot_class(settings)(
                     settings=settings, db=db, scheduler=scheduler, clock=clock
                 ) as bot,
-                OpsServer(settings, health=lambda: check_health(bot, db), metrics=bot.metrics),
+                OpsServer(
+                    settings,
+                    health=lambda: check_health(bot, db, bot.search_index),
+                    metrics=bot.metrics,
+                ),
             ):
                 # `docker stop` sends SIGTERM: close the gateway, scheduler and store cleanly.
                 loop = asyncio.get_running_loop()

@@ -1,6 +1,8 @@
 """Is the bot live? Gateway connected, the bot ready, and the database answering a read.
 
-The report is JSON for `GET /health`, and `laurel health` turns it into an exit code.
+The report is JSON for `GET /health`, and `laurel health` turns it into an exit code. The search
+index is reported too: while it is being rebuilt (after damage, say) the bot is live and its
+searches are answered another way, so the status is "degraded", not "unhealthy".
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ class Store(Protocol):
     async def schema_version(self) -> int: ...
 
 
+class SearchState(Protocol):
+    """What the check asks of the search index (`bot.store.search_index.SearchIndex`)."""
+
+    def health(self) -> tuple[bool, str]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     ok: bool
@@ -35,22 +43,33 @@ class HealthReport:
     store: Check
     guilds: int
     latency_ms: float | None
+    search: Check | None = None  # None: no derived index (FTS5 alone)
 
     @property
     def healthy(self) -> bool:
         return self.gateway.ok and self.ready.ok and self.store.ok
 
+    @property
+    def degraded(self) -> bool:
+        """Live, with the search index out of service (searches answered another way)."""
+        return self.healthy and self.search is not None and not self.search.ok
+
     def reason(self) -> str:
         """One line: what is wrong, or a summary of what is right."""
         failed = [f"{name}: {c.detail}" for name, c in self._checks().items() if not c.ok]
-        if failed:
+        if failed and not self.degraded:
             return "; ".join(failed)
         latency = "?" if self.latency_ms is None else f"{self.latency_ms:.0f} ms"
-        return f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+        live = f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+        return "; ".join([*failed, live])
+
+    @property
+    def status(self) -> str:
+        return "degraded" if self.degraded else "ok" if self.healthy else "unhealthy"
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": "ok" if self.healthy else "unhealthy",
+            "status": self.status,
             "reason": self.reason(),
             "checks": {name: asdict(check) for name, check in self._checks().items()},
             "guilds": self.guilds,
@@ -58,10 +77,13 @@ class HealthReport:
         }
 
     def _checks(self) -> dict[str, Check]:
-        return {"gateway": self.gateway, "ready": self.ready, "store": self.store}
+        checks = {"gateway": self.gateway, "ready": self.ready, "store": self.store}
+        return checks if self.search is None else {**checks, "search": self.search}
 
 
-async def check_health(client: discord.Client, db: Store) -> HealthReport:
+async def check_health(
+    client: discord.Client, db: Store, search: SearchState | None = None
+) -> HealthReport:
     connected = client.ws is not None and client.ws.open and not client.is_closed()
     latency = client.latency
     return HealthReport(
@@ -70,6 +92,7 @@ async def check_health(client: discord.Client, db: Store) -> HealthReport:
         store=await _check_store(db),
         guilds=len(client.guilds),
         latency_ms=round(latency * 1000, 1) if math.isfinite(latency) else None,
+        search=None if search is None else Check(*search.health()),
     )
 
 
