@@ -23,9 +23,8 @@ async def test_exporting_and_importing_the_bundled_catalogue_changes_nothing(
         assert any(a.paper.authors_incomplete for a in before.awards)  # the case is covered
         file = tmp_path / "awards.csv"
         file.write_text(csv_format.write(before), encoding="utf-8")
-        plan = await catalog.apply(
-            csv_format.parse(file), actor="import awards.csv", policy=formats.POLICY["csv"]
-        )
+        assert formats.POLICY["csv"] == "fill"  # as `laurel import` and /curate import apply it
+        plan = await catalog.apply(csv_format.parse(file), actor="import awards.csv", policy="fill")
         after = await catalog.export()
     assert plan.rejected == []
     changed = [c for c in plan.changes if c.action != "unchanged"]
