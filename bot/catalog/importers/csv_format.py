@@ -52,6 +52,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.catalog.document import DocumentError
+from bot.catalog.problems import in_english, problems_of
 from bot.domain.awards import classify_award
 from bot.domain.models import Award, CatalogBatch, Language, Rejection
 
@@ -100,17 +101,29 @@ def parse(path: Path) -> CatalogBatch:
         where = f"{path.name} line {line}"
         if len(row) != len(header):
             reason = f"{len(row)} values, but the header has {len(header)} columns"
-            rejected.append(Rejection(where=where, reason=reason))
+            counts = {"values": len(row), "columns": len(header)}
+            rejected.append(
+                Rejection(where=where, reason=reason, key="csv-row-length", params=counts)
+            )
             continue
         cells = {name: unguard(value.strip()) for name, value in zip(header, row, strict=True)}
         empty = [name for name in REQUIRED if not cells[name]]
         if empty:
-            rejected.append(Rejection(where=where, reason=f"empty {', '.join(empty)}"))
+            named = ", ".join(empty)
+            rejected.append(
+                Rejection(
+                    where=where,
+                    reason=f"empty {named}",
+                    key="csv-empty-cells",
+                    params={"columns": named},
+                )
+            )
             continue
         try:
             awards.append(Award.model_validate(_record(cells)))
         except ValidationError as exc:
-            rejected.append(Rejection(where=where, reason=_describe(exc)))
+            problems = problems_of(exc, _column)
+            rejected.append(Rejection(where=where, reason=in_english(problems), problems=problems))
     return CatalogBatch(awards=tuple(awards), rejected=tuple(rejected))
 
 
@@ -186,14 +199,6 @@ def _record(cells: dict[str, str]) -> dict[str, Any]:
     if "source_url" in value:
         record["sources"] = [{"url": value["source_url"]}]
     return record
-
-
-def _describe(error: ValidationError) -> str:
-    """Like `describe_errors`, but each problem is placed by its CSV column, not its model path."""
-    return "; ".join(
-        f"{_column(item['loc'])}: {item['msg'].removeprefix('Value error, ')}"
-        for item in error.errors(include_url=False)
-    )
 
 
 def _column(loc: tuple[int | str, ...]) -> str:
