@@ -14,6 +14,7 @@ cannot be read, is `Damaged`; the index then stops answering and is rebuilt.
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
 import zlib
@@ -68,7 +69,9 @@ class IndexFiles:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._folder = str(path)  # os.stat of a string: a search pays for no Path objects
         self._seen: dict[str, tuple[int, int]] = {}  # file → (size, mtime) when verified
+        self._listed: tuple[tuple[int, int, int], list[str]] | None = None  # meta.json's, read
 
     def check(self) -> None:
         """Raise Damaged if a file of the index is missing, changed or fails its checksum."""
@@ -79,7 +82,7 @@ class IndexFiles:
         seen = dict(self._seen)
         for name in names:
             try:
-                stat = (self.path / name).stat()
+                stat = os.stat(f"{self._folder}/{name}")
             except FileNotFoundError:
                 if name not in self._files():  # a merge replaced the segment meanwhile
                     continue
@@ -97,6 +100,12 @@ class IndexFiles:
         self._seen = {name: seen[name] for name in names if name in seen}
 
     def _files(self) -> list[str]:
+        """The files `meta.json` lists, read again only when it changed (a commit, a merge)."""
+        stat = os.stat(f"{self._folder}/meta.json")
+        stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        listed = self._listed
+        if listed is not None and listed[0] == stamp:
+            return listed[1]
         meta = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
         names: list[str] = []
         for segment in meta["segments"]:
@@ -105,6 +114,7 @@ class IndexFiles:
             deletes = segment.get("deletes")
             if deletes:
                 names.append(f"{stem}.{int(deletes['opstamp'])}.del")
+        self._listed = (stamp, names)
         return names
 
 
