@@ -218,6 +218,7 @@ class SearchIndex(IndexReader):
             if self._closed or (self.ready and self.fault is None):
                 return
         log.error("search index: given up after %s rebuilds; %s", HEAL_ATTEMPTS, self._meanwhile)
+        self.fault = f"{self.fault}, given up until a restart"
         self._closed = True
 
     def _reset(self, in_memory: bool) -> None:
