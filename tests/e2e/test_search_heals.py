@@ -6,8 +6,12 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 from pathlib import Path
 
+import pytest
+
+from bot.app import LaurelBot
 from bot.observability.health import check_health
 from bot.settings import BackupSettings, MetricsSettings, Settings
 from bot.store.database import SqliteDatabase
@@ -63,3 +67,37 @@ async def test_random_bytes_in_an_idx_are_answered_counted_and_healed(
         assert (await check_health(bot, db, index)).to_json()["status"] == "ok"
         again = await (await server.slash("paper", {"query": QUERY}, subcommand="search")).message()
         assert again["embeds"][0]["description"] == before["embeds"][0]["description"]
+
+
+@pytest.mark.parametrize(
+    "fault", ["delete the folder", "truncate .term", "delete .pos", "garble meta.json"]
+)
+async def test_every_interaction_is_answered_whatever_the_damage(
+    laurel: LaurelBot, server: LocalDiscord, fault: str
+) -> None:
+    index = laurel.search_index
+    assert index is not None
+    assert index.path is not None
+    before = await (await server.slash("paper", {"query": QUERY}, subcommand="search")).message()
+    if fault == "delete the folder":
+        shutil.rmtree(index.path)
+    else:
+        how, kind = fault.split(" ")
+        for file in index.path.iterdir():
+            if file.name.endswith(kind):
+                data = file.read_bytes()
+                if how == "delete":
+                    file.unlink()
+                elif how == "truncate":
+                    file.write_bytes(data[: len(data) // 2])
+                else:
+                    file.write_bytes(b"{" + data[len(data) // 2 :])
+    for _ in range(2):  # while it is rebuilt, and after
+        answer = await (
+            await server.slash("paper", {"query": QUERY}, subcommand="search")
+        ).message()
+        assert set(opened(answer)) == set(opened(before))
+        assert await server.autocomplete("paper", {"paper": QUERY}, "paper", subcommand="show")
+        await index.follow()  # as the scheduler does every few seconds
+        await index.wait_ready()
+    assert index.ready
