@@ -128,7 +128,9 @@ class LaurelBot(commands.Bot):
         if settings.search.engine == "tantivy":
             file = db.path if isinstance(db, SqliteDatabase) else None
             where = settings.search.index_for(file, settings.discord.shards)
-            self.search_index = SearchIndex(store_of(db), where)
+            self.search_index = SearchIndex(
+                store_of(db), where, on_fault=self.metrics.search_index_fault
+            )
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
         self.bot_state = BotStateRepository(db)

@@ -93,8 +93,14 @@ class DatabaseSettings(_Section):
         if value is None or not value.strip():
             return None
         if value.startswith(_SQLITE_URL):
-            if not value.removeprefix(_SQLITE_URL).strip():
+            file = value.removeprefix(_SQLITE_URL)
+            if not file.strip():
                 raise ValueError("sqlite:/// must name the file, as in sqlite:///laurel.db")
+            if file.endswith("/") or Path(file).name in ("", ".", "..") or Path(file).is_dir():
+                raise ValueError(
+                    f"{value} names a folder; name the database file in it, as in "
+                    f"sqlite:///{file.rstrip('/')}/laurel.db"
+                )
             return value
         if value.startswith(dburl.SCHEMES):
             try:
@@ -382,7 +388,7 @@ def _names_a_token(value: object) -> bool:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark (Notepad's) is no key
     except UnicodeDecodeError as exc:
         raise SettingsError(
             f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"

@@ -484,3 +484,33 @@ def test_a_file_nested_too_deep_by_a_table_and_its_keys_together_is_named(tmp_pa
 def test_a_database_without_a_password_has_no_secret_to_keep_out_of_logs() -> None:
     assert DatabaseSettings().secrets() == []  # SQLite
     assert DatabaseSettings(url="postgresql://laurel@db:5432/laurel").secrets() == []
+
+
+def test_a_byte_order_mark_before_the_first_key_is_accepted(tmp_path: Path) -> None:
+    """Issue 22: Notepad's UTF-8 BOM made the first line "Invalid statement"."""
+    config = tmp_path / "laurel.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + b'[database]\npath = "bom.db"\n')
+    assert load_settings(config).database.path == Path("bom.db")
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:///data/", "sqlite:///{dir}/", "sqlite:///{dir}", "sqlite:///{dir}/.."]
+)
+def test_a_sqlite_url_naming_a_folder_is_refused_in_one_line_and_makes_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str
+) -> None:
+    """Issue 22: `sqlite:///dir/` made a file named `dir`."""
+    from bot.cli import main
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LAUREL_DATABASE__URL", url.format(dir=folder))
+    with pytest.raises(SettingsError, match="names a folder; name the database file in it"):
+        load_settings()
+    assert main(["db", "init"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "names a folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+    assert list(folder.iterdir()) == []

@@ -16,6 +16,7 @@ import tomli_w
 from pydantic import BaseModel, ValidationError
 
 from bot.catalog.nesting import NestedTooDeep, check_data, check_toml
+from bot.catalog.problems import in_english, problems_of
 from bot.domain.models import Award, CatalogBatch, Edition, Rejection, Venue
 from bot.errors import LaurelError
 
@@ -43,12 +44,7 @@ def toml_line(error: tomllib.TOMLDecodeError) -> str:
 
 def describe_errors(error: ValidationError) -> str:
     """One line per problem, each with its location: `paper.links.code: only http …`."""
-    lines = []
-    for item in error.errors(include_url=False):
-        where = ".".join(str(part) for part in item["loc"]) or "record"
-        message = item["msg"].removeprefix("Value error, ")
-        lines.append(f"{where}: {message}")
-    return "; ".join(lines)
+    return in_english(problems_of(error))
 
 
 def read_document(text: str, origin: str) -> CatalogBatch:
@@ -75,7 +71,10 @@ def read_document(text: str, origin: str) -> CatalogBatch:
             try:
                 parsed[section].append(model.model_validate(record))
             except ValidationError as exc:
-                rejected.append(Rejection(where=where, reason=describe_errors(exc)))
+                problems = problems_of(exc)
+                rejected.append(
+                    Rejection(where=where, reason=in_english(problems), problems=problems)
+                )
     return CatalogBatch(
         venues=tuple(parsed["venues"]),
         editions=tuple(parsed["editions"]),

@@ -95,7 +95,9 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 ) as bot,
                 OpsServer(
                     settings,
-                    health=lambda: check_health(bot, db, layout=watch.report() if watch else None),
+                    health=lambda: check_health(
+                        bot, db, bot.search_index, layout=watch.report() if watch else None
+                    ),
                     metrics=bot.metrics,
                 ),
             ):

@@ -30,6 +30,7 @@ from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
 from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
+from bot.domain.text import visible
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
@@ -104,7 +105,7 @@ class PaperCommands(
         area: AreaOption | None = None,
     ) -> None:
         state = SearchState(
-            query=query,
+            query=visible(query),  # echoed in a public title: no bidi override, no zero-width
             venue=venue.key if venue else None,
             year=year,
             kind=kind_of(kind),
@@ -171,7 +172,7 @@ class PaperCommands(
     async def _resolve(self, given: str) -> StoredPaper:
         """The paper picked from autocomplete (its id), or else the best match for what was
         typed: an arXiv id, or words."""
-        text = given.strip()
+        text = visible(given)
         if text.isdigit() and len(text) <= 18:
             return await existing(self._papers, int(text))
         by_arxiv = await self._by_arxiv(text)

@@ -275,17 +275,30 @@ class Award(Model):
     alternatives: tuple[Alternative, ...] = ()
 
 
+class Problem(Model):
+    """One reason a record was not valid: the field (as the input names it), the kind of
+    problem (pydantic's error type, or one of our validators', bot/catalog/problems.py), its
+    numbers or values, and the English the command line prints."""
+
+    field: str
+    kind: str
+    message: str
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
 class Rejection(Model):
     """An input record that was not taken, and why, in words a curator can act on.
 
     `reason` is the English the command line prints; where the store refused the record,
-    `key` and `params` name the message (`rejected-<key>`) a member reads in Discord.
+    `key` and `params` name the message (`rejected-<key>`) a member reads in Discord; where the
+    record was not valid, `problems` say why, each in the reader's language there.
     """
 
     where: str
     reason: str
     key: str | None = None
     params: dict[str, str | int] = Field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
 
 
 class CatalogBatch(Model):

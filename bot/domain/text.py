@@ -21,8 +21,16 @@ _SPACES = re.compile(r"\s+")
 
 
 def _is_control(ch: str) -> bool:
-    # Cc: C0/C1 controls; Cs: lone surrogates (cannot be encoded); Co/Cn: private use, unassigned.
-    return unicodedata.category(ch) in {"Cc", "Cs", "Co", "Cn"}
+    # Cc: C0/C1 controls; Cf: format characters (invisible: those _INVISIBLE does not name, such
+    # as tag characters); Cs: lone surrogates (cannot be encoded); Co/Cn: private use, unassigned.
+    return unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"}
+
+
+def visible(text: str) -> str:
+    """`text` as a person sees it: without invisible, format and control characters (a
+    zero-width space inside a word, a right-to-left override), white space folded, NFC.
+    What someone typed into a search is read (and echoed back) this way."""
+    return unicodedata.normalize("NFC", _fold(_INVISIBLE.sub("", text)))
 
 
 def clean_text(value: str, *, max_length: int, multiline: bool = False) -> str:

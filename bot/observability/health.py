@@ -1,6 +1,8 @@
 """Is the bot live? Gateway connected, the bot ready, and the database answering a read.
 
-The report is JSON for `GET /health`, and `laurel health` turns it into an exit code.
+The report is JSON for `GET /health`, and `laurel health` turns it into an exit code. The search
+index is reported too: while it is being rebuilt (after damage, say) the bot is live and its
+searches are answered another way, so the status is "degraded", not "unhealthy".
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ class Store(Protocol):
     async def schema_version(self) -> int: ...
 
 
+class SearchState(Protocol):
+    """What the check asks of the search index (`bot.store.search_index.SearchIndex`)."""
+
+    def health(self) -> tuple[bool, str]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     ok: bool
@@ -38,23 +46,34 @@ class HealthReport:
     # A sharded deployment's shards no live process runs (with the subscriptions waiting on
     # them): said, but not this process's failure (restarting it would not help).
     layout: str | None = None
+    search: Check | None = None  # None: no derived index (FTS5 alone)
 
     @property
     def healthy(self) -> bool:
         return self.gateway.ok and self.ready.ok and self.store.ok
 
+    @property
+    def degraded(self) -> bool:
+        """Live, with the search index out of service (searches answered another way)."""
+        return self.healthy and self.search is not None and not self.search.ok
+
     def reason(self) -> str:
         """One line: what is wrong, or a summary of what is right."""
         failed = [f"{name}: {c.detail}" for name, c in self._checks().items() if not c.ok]
-        if failed:
-            return "; ".join([*failed, *([self.layout] if self.layout else [])])
+        extra = [self.layout] if self.layout else []
+        if failed and not self.degraded:
+            return "; ".join([*failed, *extra])
         latency = "?" if self.latency_ms is None else f"{self.latency_ms:.0f} ms"
-        said = f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
-        return said + (f"; {self.layout}" if self.layout else "")
+        live = f"gateway {latency}, {self.guilds} server(s), store {self.store.detail}"
+        return "; ".join([*failed, live, *extra])
+
+    @property
+    def status(self) -> str:
+        return "degraded" if self.degraded else "ok" if self.healthy else "unhealthy"
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": "ok" if self.healthy else "unhealthy",
+            "status": self.status,
             "reason": self.reason(),
             "checks": {name: asdict(check) for name, check in self._checks().items()},
             "guilds": self.guilds,
@@ -63,11 +82,16 @@ class HealthReport:
         }
 
     def _checks(self) -> dict[str, Check]:
-        return {"gateway": self.gateway, "ready": self.ready, "store": self.store}
+        checks = {"gateway": self.gateway, "ready": self.ready, "store": self.store}
+        return checks if self.search is None else {**checks, "search": self.search}
 
 
 async def check_health(
-    client: discord.Client, db: Store, *, layout: str | None = None
+    client: discord.Client,
+    db: Store,
+    search: SearchState | None = None,
+    *,
+    layout: str | None = None,
 ) -> HealthReport:
     latency = client.latency
     return HealthReport(
@@ -77,6 +101,7 @@ async def check_health(
         guilds=len(client.guilds),
         latency_ms=round(latency * 1000, 1) if math.isfinite(latency) else None,
         layout=layout,
+        search=None if search is None else Check(*search.health()),
     )
 
 

@@ -19,6 +19,7 @@ laurel_digest_rows_settled_total       counter                      pending rows
 laurel_ledger_pending                  gauge                        ledger rows not settled
 laurel_backups_total                   counter    outcome           scheduled backups
 laurel_last_backup_timestamp_seconds   gauge                        Unix time of the last good one
+laurel_search_index_faults_total       counter    operation         index failures (each rebuilt)
 
 `outcome` is `ok`, `user_error` (the person's mistake, answered), `fault` (an operational
 fault: the database refused or is unusable, arXiv is down; answered) or `error` (a bug) for
@@ -136,6 +137,12 @@ class Metrics:
         )
         for gauge in (self._gateway_latency, self._guilds, self._pending, self._last_backup):
             gauge.set(math.nan)
+        self._index_faults = Counter(
+            "laurel_search_index_faults",
+            "Failures of the search index (it is rebuilt after each)",
+            ["operation"],
+            registry=r,
+        )
         self._pending_source: PendingSource | None = None
 
     # -- commands ----------------------------------------------------------------------------
@@ -198,6 +205,12 @@ class Metrics:
     def set_pending_source(self, source: PendingSource) -> None:
         """`source()` counts the ledger rows not yet settled; it is awaited at every scrape."""
         self._pending_source = source
+
+    # -- the search index ------------------------------------------------------------------------
+
+    def search_index_fault(self, operation: str) -> None:
+        """The index failed to `operation` ("search" or "write"): answered without it, rebuilt."""
+        self._index_faults.labels(operation=operation).inc()
 
     # -- backups ---------------------------------------------------------------------------------
 

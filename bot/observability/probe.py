@@ -57,8 +57,10 @@ def probe(settings: Settings) -> str:
         reason = str(report["reason"])
     except (ValueError, KeyError, TypeError):
         raise LaurelError(f"unhealthy: {url} answered {status} with no health report") from None
-    if status != 200 or report.get("status") != "ok":
+    if status != 200 or report.get("status") not in ("ok", "degraded"):
         raise LaurelError(f"unhealthy: {reason}")
+    if report.get("status") == "degraded":  # live: a search index being rebuilt, say
+        return f"healthy, degraded: {reason}"
     return f"healthy: {reason}"
 
 

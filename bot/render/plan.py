@@ -1,8 +1,9 @@
 """What an import or a curator's write did, or would do, in the reader's language.
 
 `Plan.summary()` and `Plan.details()` are the command line's English; these are the same
-tally and lines with every word from the locale files. Labels (titles, venue keys), field
-names and the validator's reasons are data, and are shown as they are.
+tally and lines with every word from the locale files. Labels (titles, venue keys) and field
+names are data, and are shown as they are; why a record was rejected is said in the reader's
+language (bot/render/problems.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections import Counter
 from bot.domain.models import Language
 from bot.domain.plan import ACTIONS, Plan
 from bot.render.i18n import Strings
+from bot.render.problems import rejection_reason
 
 
 def plan_summary(plan: Plan, strings: Strings, language: Language) -> str:
@@ -47,5 +49,7 @@ def plan_lines(plan: Plan, strings: Strings, language: Language) -> list[str]:
         )
         lines.append(f"{action} {entity} {change.label}{fields}")
     reject = strings.text("plan-action-reject", language)
-    lines += [f"{reject} {r.where}: {r.reason}" for r in plan.rejected]
+    lines += [
+        f"{reject} {r.where}: {rejection_reason(r, strings, language)}" for r in plan.rejected
+    ]
     return lines

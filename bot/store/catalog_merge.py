@@ -32,7 +32,7 @@ def merge(
         if new in (None, [], {}) or field in _FOLLOWS or field in curated:
             continue
         if field in _UNION_FIELDS:
-            after[field] = list(old or []) + [x for x in new if x not in (old or [])]
+            after[field] = list(old or []) + [x for x in new if not _held(x, old or [])]
         elif field in _MAPPING_FIELDS:
             after[field] = _merge_mapping(context, field, old or {}, new, sources, after)
         elif old in (None, [], {}) or context.policy != "fill":
@@ -45,6 +45,16 @@ def merge(
         if after.get(leader) == incoming[leader]:
             after[field] = incoming[field]
     return after
+
+
+def _held(item: Any, stored: list[Any]) -> bool:
+    """Whether `item` adds nothing to `stored`: it is there, or (a source) it says only part of
+    what one there says, as the link alone that a CSV export writes of a source does."""
+    if item in stored:
+        return True
+    return isinstance(item, dict) and any(
+        isinstance(kept, dict) and all(kept.get(k) == v for k, v in item.items()) for kept in stored
+    )
 
 
 def latest(old: int | None, new: int | None) -> int | None:

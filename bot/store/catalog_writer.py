@@ -29,7 +29,7 @@ from bot.domain.text import title_key
 from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.catalog_merge import latest, merge
-from bot.store.curated import renamed_papers
+from bot.store.curated import Carried, corrected_paper, rekinded_award, renamed_papers
 from bot.store.record_writer import KeptRemoved, RecordWriter, Rejected
 from bot.store.sql import Connection, Row
 
@@ -41,7 +41,8 @@ def apply_batch(
     progress: Callable[[int], object] | None = None,
 ) -> Plan:
     """Write every record of `batch`, venues first; `progress(n)` hears of each n done."""
-    writer = CatalogWriter(conn, context)
+    carried = Carried.of(batch.awards) if context.policy == "bundle" else None
+    writer = CatalogWriter(conn, context, carried)
     for venue in batch.venues:
         writer.record(f"venue {venue.key}", partial(writer.venue, venue))
     for edition in batch.editions:
@@ -67,9 +68,12 @@ class CatalogWriter(RecordWriter):
     """Venues, editions, awards and papers, each met with the record already stored (if any)
     under the write's policy."""
 
-    def __init__(self, conn: Connection, context: WriteContext) -> None:
+    def __init__(
+        self, conn: Connection, context: WriteContext, carried: Carried | None = None
+    ) -> None:
         super().__init__(conn, context)
         self._renamed: dict[str, list[int]] | None = None  # read once, when first needed
+        self._carried = carried  # under `bundle`: what the release carries
 
     # -- venues and editions -------------------------------------------------------------
 
@@ -145,6 +149,15 @@ class CatalogWriter(RecordWriter):
             """,
             (edition_id, paper_id, award.kind.value, award.track or ""),
         ).fetchone()
+        if row is None and self._carried is not None:
+            kinds = self._carried.awards.get(
+                (award.venue, award.year, title_key(award.paper.title))
+            )
+            changed = rekinded_award(
+                self.conn, self.context.actor, edition_id, paper_id, kinds or set()
+            )
+            if changed is not None:
+                raise KeptRemoved(f"award #{changed} was removed by a curator; kept removed")
         if row is None:
             identity = {"edition_id": edition_id, "paper_id": paper_id, "kind": award.kind.value}
             row_id = self._insert("awards", {**identity, "track": award.track, **incoming})
@@ -241,7 +254,8 @@ class CatalogWriter(RecordWriter):
         return int(row["id"])
 
     def _former_title(self, key: str, edition_id: int) -> int | None:
-        """A paper of the edition that a curator renamed from this title (under `bundle`)."""
+        """A paper of the edition that a curator renamed from this title, or whose title this
+        release corrected (under `bundle`: bot/store/curated.py)."""
         if self._renamed is None:
             self._renamed = renamed_papers(self.conn, self.context.actor)
         for paper_id in self._renamed.get(key, []):
@@ -250,7 +264,9 @@ class CatalogWriter(RecordWriter):
             ).fetchone()
             if found:
                 return paper_id
-        return None
+        if self._carried is None:
+            return None
+        return corrected_paper(self.conn, self.context.actor, edition_id, key, self._carried)
 
     def _stored_paper(self, paper_id: int) -> dict[str, Any]:
         row = self.conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone()

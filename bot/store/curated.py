@@ -3,12 +3,24 @@
 A new release's bundled catalogue meets a database in use. Whatever someone other than the
 bundled data's actor set (a curator's edit in Discord, an import) stays as they left it; the
 audit holds every such change with the record before and after, so it is asked, not guessed.
+
+A release may also correct a record it brought before: a title's typo fixed, an award's kind
+changed. Matched by title or kind, the corrected record would be a new one, and a paper or award
+a curator removed would come back. So a record's identity across releases is the record the
+bundled data itself added (the audit's `add` by its actor): a paper of the edition that this
+release no longer carries, under its title or its ids, whose title is the incoming one's but
+for a typo, is that paper; a removed award of the paper whose kind this release no longer gives
+it is that award. (`Carried` is what the release carries.)
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
+from bot.domain.models import Award
 from bot.domain.text import title_key
 from bot.store.catalog_sql import json_field
 from bot.store.sql import Connection
@@ -46,3 +58,80 @@ def renamed_papers(conn: Connection, actor: str) -> dict[str, list[int]]:
     for row in conn.execute(_RENAMED[conn.dialect], (actor,)):
         renamed.setdefault(title_key(row[1]), []).append(int(row[0]))
     return renamed
+
+
+# How alike two title keys must be to be one title with a typo corrected (difflib's ratio: one
+# letter in a 60-letter title is 0.99; "Graph kernels" and "Graph neural kernels" are 0.79).
+TYPO_RATIO = 0.9
+_ADDED_BY = """
+    EXISTS (SELECT 1 FROM audit AS u WHERE u.entity = '{entity}' AND u.action = 'add'
+            AND u.entity_id = CAST({alias}.id AS TEXT) AND u.actor = ?)
+"""
+
+
+@dataclass
+class Carried:
+    """What a release's bundled batch carries: the title keys of each edition, every arXiv id
+    and DOI, and the (kind, track) of the awards of each paper (by its title key)."""
+
+    titles: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    ids: set[str] = field(default_factory=set)
+    awards: dict[tuple[str, int, str], set[tuple[str, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, awards: Iterable[Award]) -> Carried:
+        carried = cls()
+        for award in awards:
+            key = title_key(award.paper.title)
+            carried.titles.setdefault((award.venue, award.year), set()).add(key)
+            carried.ids |= {i for i in (award.paper.arxiv, award.paper.doi) if i}
+            kinds = carried.awards.setdefault((award.venue, award.year, key), set())
+            kinds.add((award.kind.value, award.track or ""))
+        return carried
+
+
+def corrected_paper(
+    conn: Connection, actor: str, edition_id: int, key: str, carried: Carried
+) -> int | None:
+    """The paper `actor` (the bundled data) added to the edition whose title this release
+    corrected to the one of `key`: no longer carried, and `key` but for a typo."""
+    edition = conn.execute("SELECT venue, year FROM editions WHERE id = ?", (edition_id,))
+    venue, year = edition.fetchone()
+    titles = carried.titles.get((venue, year), set())
+    found = conn.execute(
+        f"""
+        SELECT p.id, p.title_key, p.arxiv, p.doi FROM papers AS p
+        WHERE EXISTS (SELECT 1 FROM awards AS a WHERE a.paper_id = p.id AND a.edition_id = ?)
+          AND {_ADDED_BY.format(entity="paper", alias="p")}
+        ORDER BY p.id
+        """,  # noqa: S608 (constant fragments)
+        (edition_id, actor),
+    ).fetchall()
+    alike = [
+        int(row[0])
+        for row in found
+        if row[1] not in titles
+        and not {row[2], row[3]} & carried.ids
+        and SequenceMatcher(None, row[1], key).ratio() >= TYPO_RATIO
+    ]
+    return alike[0] if len(alike) == 1 else None
+
+
+def rekinded_award(
+    conn: Connection, actor: str, edition_id: int, paper_id: int, kinds: set[tuple[str, str]]
+) -> int | None:
+    """A removed award of the paper at the edition, added by `actor` (the bundled data),
+    whose kind and track this release no longer gives the paper (`kinds`): the one it
+    changed."""
+    for row in conn.execute(
+        f"""
+        SELECT a.id, a.kind, a.track FROM awards AS a
+        WHERE a.edition_id = ? AND a.paper_id = ? AND a.removed_at IS NOT NULL
+          AND {_ADDED_BY.format(entity="award", alias="a")}
+        ORDER BY a.id
+        """,  # noqa: S608 (constant fragments)
+        (edition_id, paper_id, actor),
+    ).fetchall():
+        if (row[1], row[2] or "") not in kinds:
+            return int(row[0])
+    return None

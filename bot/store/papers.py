@@ -227,17 +227,19 @@ class PaperRepository(LeaderboardQueries):
         if parsed is None:
             return []
         found = await index.search_then(
-            parsed,
-            load,
-            venue=scope.venue,
-            year=scope.year,
-            kind=scope.kind,
-            area=scope.area,
-            limit=limit,
-            offset=offset,
-        )
+            parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
+            limit=limit, offset=offset,
+        )  # fmt: skip
         if found is None and self._db.dialect != "sqlite":
-            raise _no_index()
+            # The index failed just now (FTS5 would answer on SQLite): it is being rebuilt
+            # from the store, which is PostgreSQL's own answer; asked again once it is.
+            index = await self._ready_index()
+            found = await index.search_then(
+                parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind,
+                area=scope.area, limit=limit, offset=offset,
+            )  # fmt: skip
+            if found is None:
+                raise _no_index()
         return found
 
     async def _ready_index(self) -> SearchIndex:
@@ -319,6 +321,9 @@ class PaperRepository(LeaderboardQueries):
             index = await self._ready_index()
             words = [word for term in terms for word in tokens(term)]
             found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
+            if found is None:  # it failed just now: asked again once it is rebuilt
+                index = await self._ready_index()
+                found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
             if found is None:
                 raise _no_index()
             return found

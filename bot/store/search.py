@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.domain.institutions import InstitutionAliases
+from bot.domain.text import visible
 
 MAX_TERMS = 12
 # A prefix of one or two letters ("li*") matches a large part of any catalogue and costs a
@@ -36,7 +37,7 @@ def match_query(text: str, institutions: InstitutionAliases | None = None) -> st
     An institution the text names (清华, Tsinghua, THU) matches what was typed anywhere, or any
     of the institution's names among the affiliations: naming one only ever adds results.
     """
-    text = text[:2_000]
+    text = visible(text[:2_000])  # a zero-width space inside a word does not split it
     groups: list[str] = []
     if institutions is not None:
         text, named = institutions.mentioned(text)
@@ -135,7 +136,7 @@ class Parsed:
 
 def parse(text: str, institutions: InstitutionAliases | None = None) -> Parsed | None:
     """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
-    text = text[:2_000]
+    text = visible(text[:2_000])
     named: list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
     if institutions is not None:
         text, mentioned = institutions.mentioned(text)

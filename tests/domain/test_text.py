@@ -176,3 +176,33 @@ def test_title_key_examples(a: str, b: str) -> None:
 def test_title_key_keeps_words_apart() -> None:
     assert title_key("Deep Learning") != title_key("Deep Earning")
     assert title_key("機器之心") != title_key("機器")
+
+
+@pytest.mark.parametrize(
+    ("typed", "seen"),
+    [
+        ("atten\u200btion", "attention"),  # zero-width space (issue 22)
+        ("\u202eattention", "attention"),  # right-to-left override (issue 22)
+        ("\u2066gated\u2069 attention", "gated attention"),  # bidi isolates
+        ("soft\u00adhyphen", "softhyphen"),
+        ("tag\U000e0041s", "tags"),  # a tag character: format (Cf), in no list of ours
+        ("  two\n lines\t", "two lines"),
+        ("e\u200b\u0301", "\u00e9"),  # what joins once the invisible goes is composed
+    ],
+)
+def test_visible_is_what_a_person_sees(typed: str, seen: str) -> None:
+    from bot.domain.text import visible
+
+    assert visible(typed) == seen
+
+
+@given(st.text())
+def test_visible_text_has_no_format_or_control_characters(text: str) -> None:
+    from bot.domain.text import visible
+
+    kept = {unicodedata.category(ch) for ch in visible(text)}
+    assert not kept & {"Cc", "Cf", "Cs", "Co", "Cn"}
+
+
+def test_catalogue_text_loses_every_format_character_too() -> None:
+    assert clean_text("Gated\U000e0041 \ufff9Attention", max_length=100) == "Gated Attention"

@@ -77,3 +77,23 @@ def test_disabled_health_is_unhealthy_without_asking() -> None:
 )
 def test_only_a_plain_health_command_takes_the_short_path(argv: list[str], short: bool) -> None:
     assert is_health_command(argv) is short
+
+
+async def test_a_degraded_report_is_live_and_says_so() -> None:
+    """A search index being rebuilt (issue 22): answered another way meanwhile, so live."""
+    from bot.observability.health import Check, HealthReport
+
+    ok = Check(True, "fine")
+    report = HealthReport(ok, ok, ok, 1, 3.0, search=Check(False, "degraded: rebuilding"))
+    assert (report.healthy, report.degraded) == (True, True)
+
+    async def degraded(request: web.Request) -> web.Response:
+        return web.json_response(report.to_json())
+
+    line = await _probe(degraded)
+    assert line.startswith("healthy, degraded: search: degraded: rebuilding; gateway 3 ms")
+    assert report.to_json()["status"] == "degraded"
+    assert report.to_json()["checks"]["search"] == {"ok": False, "detail": "degraded: rebuilding"}
+    down = HealthReport(Check(False, "not connected"), ok, ok, 0, None, search=report.search)
+    assert down.to_json()["status"] == "unhealthy"
+    assert down.reason() == "gateway: not connected; search: degraded: rebuilding"

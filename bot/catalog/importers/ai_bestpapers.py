@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 from pydantic import TypeAdapter, ValidationError
 
 from bot.catalog.document import DocumentError, describe_errors
+from bot.catalog.problems import problems_of
 from bot.domain.awards import classify_award
 from bot.domain.identifiers import IdentifierError, normalize_doi, parse_arxiv_id
 from bot.domain.models import (
@@ -83,8 +84,11 @@ def parse(path: Path, known: Sequence[Venue] = ()) -> CatalogBatch:
             try:
                 awards.append(_award(record, edition))
             except (ValidationError, _Rejected) as exc:
+                problems = problems_of(exc) if isinstance(exc, ValidationError) else ()
                 reason = describe_errors(exc) if isinstance(exc, ValidationError) else str(exc)
-                rejected.append(Rejection(where=f"{where} awards[{i}]", reason=reason))
+                rejected.append(
+                    Rejection(where=f"{where} awards[{i}]", reason=reason, problems=problems)
+                )
     return CatalogBatch(
         venues=tuple(venues.created),
         editions=tuple(editions),

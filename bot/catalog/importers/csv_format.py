@@ -5,7 +5,7 @@ names are read without regard to case or surrounding spaces:
 
     venue,year,award,kind,track,title,authors,affiliations,paper_year,arxiv,doi,arxiv_url,
     pdf_url,openreview_url,project_url,code_url,abstract,summary_en,summary_zh_tw,
-    summary_zh_cn,source_url
+    summary_zh_cn,source_url,authors_incomplete
 
 (one line in the file). Required: `venue` (its key, e.g. "icml"), `year`, `award` (the name as
 the venue published it) and `title`. Everything else may be left out or left empty:
@@ -14,6 +14,8 @@ the venue published it) and `title`. Everything else may be left out or left emp
   datasets-benchmarks, classic, distinguished, student or other. Empty: the kind, and the track
   unless `track` is given, are read from the award's name.
 * `authors`, `affiliations`: separated by ";" (names may contain commas).
+* `authors_incomplete`: "true" when the source cut the author list short ("et al."); empty or
+  "false" otherwise.
 * `paper_year`: the year the paper appeared, when it differs (test-of-time awards).
 * `arxiv`: an id such as 2502.06768v2 (the version is kept apart); `doi`: 10.xxxx/….
 * `*_url`: http(s) links; `source_url` is where the award was announced.
@@ -50,6 +52,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.catalog.document import DocumentError
+from bot.catalog.problems import in_english, problems_of
 from bot.domain.awards import classify_award
 from bot.domain.models import Award, CatalogBatch, Language, Rejection
 
@@ -57,6 +60,7 @@ COLUMNS = (
     "venue", "year", "award", "kind", "track", "title", "authors", "affiliations",
     "paper_year", "arxiv", "doi", "arxiv_url", "pdf_url", "openreview_url", "project_url",
     "code_url", "abstract", "summary_en", "summary_zh_tw", "summary_zh_cn", "source_url",
+    "authors_incomplete",
 )  # fmt: skip
 REQUIRED = ("venue", "year", "award", "title")
 _LINKS = ("arxiv", "pdf", "openreview", "project", "code")
@@ -97,17 +101,29 @@ def parse(path: Path) -> CatalogBatch:
         where = f"{path.name} line {line}"
         if len(row) != len(header):
             reason = f"{len(row)} values, but the header has {len(header)} columns"
-            rejected.append(Rejection(where=where, reason=reason))
+            counts = {"values": len(row), "columns": len(header)}
+            rejected.append(
+                Rejection(where=where, reason=reason, key="csv-row-length", params=counts)
+            )
             continue
         cells = {name: unguard(value.strip()) for name, value in zip(header, row, strict=True)}
         empty = [name for name in REQUIRED if not cells[name]]
         if empty:
-            rejected.append(Rejection(where=where, reason=f"empty {', '.join(empty)}"))
+            named = ", ".join(empty)
+            rejected.append(
+                Rejection(
+                    where=where,
+                    reason=f"empty {named}",
+                    key="csv-empty-cells",
+                    params={"columns": named},
+                )
+            )
             continue
         try:
             awards.append(Award.model_validate(_record(cells)))
         except ValidationError as exc:
-            rejected.append(Rejection(where=where, reason=_describe(exc)))
+            problems = problems_of(exc, _column)
+            rejected.append(Rejection(where=where, reason=in_english(problems), problems=problems))
     return CatalogBatch(awards=tuple(awards), rejected=tuple(rejected))
 
 
@@ -168,6 +184,8 @@ def _record(cells: dict[str, str]) -> dict[str, Any]:
     paper |= {name: value[name] for name in ("title", "arxiv", "doi", "abstract") if name in value}
     if "paper_year" in value:
         paper["year"] = value["paper_year"]
+    if "authors_incomplete" in value:
+        paper["authors_incomplete"] = value["authors_incomplete"]  # true/false, yes/no, 1/0
     paper["links"] = {link: value[f"{link}_url"] for link in _LINKS if f"{link}_url" in value}
     paper["summaries"] = {lang: value[col] for lang, col in _SUMMARIES.items() if col in value}
     record: dict[str, Any] = {
@@ -181,14 +199,6 @@ def _record(cells: dict[str, str]) -> dict[str, Any]:
     if "source_url" in value:
         record["sources"] = [{"url": value["source_url"]}]
     return record
-
-
-def _describe(error: ValidationError) -> str:
-    """Like `describe_errors`, but each problem is placed by its CSV column, not its model path."""
-    return "; ".join(
-        f"{_column(item['loc'])}: {item['msg'].removeprefix('Value error, ')}"
-        for item in error.errors(include_url=False)
-    )
 
 
 def _column(loc: tuple[int | str, ...]) -> str:
@@ -278,6 +288,7 @@ def _cells(award: Award) -> dict[str, str]:
         "doi": paper.doi or "",
         "abstract": paper.abstract or "",
         "source_url": next((s.url for s in award.sources if s.url), None) or "",
+        "authors_incomplete": "true" if paper.authors_incomplete else "",
     }
     cells |= {f"{link}_url": getattr(paper.links, link) or "" for link in _LINKS}
     cells |= {column: paper.summaries.get(lang, "") for lang, column in _SUMMARIES.items()}
