@@ -48,6 +48,10 @@ async def test_a_summary_is_set_in_one_language_with_its_source_then_cleared(
     saved = await server.submit(opened, {"summary": "我們整理目錄。", "source": PAGE})
     (diff,) = (await saved.message())["embeds"]
     assert diff["title"].startswith("Saved as change #")
+    shown = {f["name"]: f["value"] for f in diff["fields"]}
+    assert shown["Where the area and summaries come from"] == (
+        f"Summary (zh-TW): written from <{PAGE}>"
+    )
     row = await paper_row(db, paper_id)
     assert json.loads(row["summaries"]) == {"zh-TW": "我們整理目錄。"}
     assert {"url": PAGE, "covers": ["summaries.zh-TW"]} in json.loads(row["sources"])
@@ -90,7 +94,12 @@ async def test_the_area_is_set_and_cleared_without_a_form(
         {"paper": str(paper_id), "area": "Reinforcement Learning & Decision Making"},
     )
     assert filed.modal is None
-    assert (await filed.message())["embeds"][0]["title"].startswith("Saved as change #")
+    (answer,) = (await filed.message())["embeds"]
+    assert answer["title"].startswith("Saved as change #")
+    assert answer["fields"][-1]["value"] == (
+        "Area Reinforcement Learning & Decision Making: set by a curator or an import "
+        "(see /curate history)"
+    )
     assert (await paper_row(db, paper_id))["area"] == "Reinforcement Learning & Decision Making"
     both = await curate(
         server,
