@@ -30,6 +30,11 @@ class FactsError(ValueError):
     """A facts file the converter refuses: the message names the file and the table."""
 
 
+# Footnote marks a PDF's byline ties names to affiliations with ("Google♡", "Ada Lovelace*"):
+# copied along, they make a name of their own in every leaderboard.
+_MARKS = frozenset("*†‡§¶‖♠♣♡♢♥♦⋆✝")
+
+
 class PaperFacts(Model):
     """One `[[papers]]` table (the contract in HELPERS.md and tools/bundle/papers/README.md)."""
 
@@ -62,6 +67,10 @@ class PaperFacts(Model):
                 raise ValueError(f"`{fact}_source` is given without `{fact}`")
         if self.authors_incomplete and not self.authors:
             raise ValueError("`authors_incomplete` is given without `authors`")
+        for fact in ("authors", "affiliations"):
+            marked = [n for n in getattr(self, fact) if _MARKS & set(n)]
+            if marked:
+                raise ValueError(f"`{fact}` keeps footnote marks: {', '.join(marked)}")
         return self
 
 
