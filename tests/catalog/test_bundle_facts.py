@@ -193,7 +193,7 @@ def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> Non
         ),
         ("[meta]\nx = 1\n", "unknown key(s) meta"),
         (FACTS.replace('"Di You"', '"Di You*"'), "`authors` keeps footnote marks: Di You*"),
-        (FACTS.replace("Sciences\"]", "Sciences♡\"]"), "`affiliations` keeps footnote marks"),
+        (FACTS.replace('Sciences"]', 'Sciences♡"]'), "`affiliations` keeps footnote marks"),
     ],
 )
 def test_a_bad_entry_is_refused_naming_file_and_entry(
