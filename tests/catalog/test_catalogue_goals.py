@@ -110,6 +110,17 @@ def test_the_script_check_catches_the_other_script() -> None:
     assert script_slips("這个数据集", "zh-CN", []) == ["這个数 (這→这)"]
 
 
+def test_zh_cn_is_written_for_its_readers_not_converted() -> None:
+    conversions = (T2S, opencc.OpenCC("tw2sp"))
+    converted = sorted(
+        p.title
+        for p in PAPERS
+        if {"zh-TW", "zh-CN"} <= set(p.summaries)
+        and any(c.convert(p.summaries["zh-TW"]) == p.summaries["zh-CN"] for c in conversions)
+    )
+    assert len(converted) <= GOALS["at_most"]["zh-CN converted from zh-TW"], converted
+
+
 def test_every_figure_is_stated_in_all_three_languages() -> None:
     slips = {p.title: found for p in PAPERS if (found := mismatched(p.summaries))}
     assert slips == {}
