@@ -18,6 +18,7 @@ from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store.catalog import CatalogRepository
 from bot.store.editions import EditionRepository
+from bot.store.field_coverage import field_coverage
 from bot.store.links import LinkCoverage, LinkRepository
 from bot.store.papers import PaperRepository
 
@@ -109,8 +110,10 @@ async def show_stats(settings: Settings, args: argparse.Namespace) -> int:
         coverage = await EditionRepository(db).coverage()
         papers = await PaperRepository(db).count()
         links = await LinkRepository(db).coverage()
+        fields = await field_coverage(db)
     print(render_coverage(coverage, papers))
     print(render_links(links))
+    print("\n".join(["coverage per field:", *fields.lines()]))
     return 0
 
 

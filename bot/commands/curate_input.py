@@ -30,12 +30,13 @@ LIMITS = {
     "doi": 200,
     "links": 1500,
     "abstract": 4000,
+    "summary": 2000,
     "track": 200,
     "name": 200,
     "source": 2048,
     "arxiv": 200,
 }
-MULTILINE = frozenset({"authors", "affiliations", "links", "abstract"})
+MULTILINE = frozenset({"authors", "affiliations", "links", "abstract", "summary"})
 LINK_KINDS = tuple(Links.model_fields)
 _NAME_SEPARATORS = re.compile(r"\s*[\n;]\s*")
 _LINK_LINE = re.compile(r"^(?P<kind>[a-z]+)\s*[:=]?\s+(?P<url>\S+)$", re.IGNORECASE)

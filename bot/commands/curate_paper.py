@@ -15,11 +15,27 @@ from bot.commands.curate_input import (
     paper_from_form,
     refusal,
 )
+from bot.commands.curate_summary import summary_form_values, with_area, with_summary
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
-from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
+from bot.commands.options import (
+    AUTOCOMPLETE_LIMIT,
+    LANGUAGE_CHOICES,
+    AreaOption,
+    VenueOption,
+    Year,
+    award_options,
+)
 from bot.commands.writes import answer, before_write
 from bot.domain.identifiers import parse_arxiv_id
-from bot.domain.models import Award, AwardKind, CatalogBatch, Language, Paper, StoredPaper
+from bot.domain.models import (
+    LANGUAGES,
+    Award,
+    AwardKind,
+    CatalogBatch,
+    Language,
+    Paper,
+    StoredPaper,
+)
 from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview, plan_embed
 from bot.render.i18n import language_of
@@ -28,6 +44,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 
 CHOICE_NAME = 100
+_LANGUAGE: dict[str, Language] = {language: language for language in LANGUAGES}
 
 
 async def prepare_addition(
@@ -182,35 +199,81 @@ class PaperCuration(CuratorGroup):
         view = ConfirmView(curation, interaction.user.id, write, language)
         await send_preview(interaction, view, embed)
 
-    @app_commands.command(name=_("edit"), description=_("Correct a paper in a form"))
-    @app_commands.describe(paper=_("Start typing a title and pick the paper"))
-    @app_commands.rename(paper=_("paper"))
-    async def edit(self, interaction: discord.Interaction, paper: str) -> None:
+    @app_commands.command(
+        name=_("edit"),
+        description=_("Correct a paper in a form, or its summary in one language, or its area"),
+    )
+    @app_commands.describe(
+        paper=_("Start typing a title and pick the paper"),
+        summary=_("Edit the summary in this language instead (a form; leave it blank to clear)"),
+        area=_("File the paper under this research area"),
+        clear_area=_("File the paper under no research area"),
+    )
+    @app_commands.rename(
+        paper=_("paper"), summary=_("summary"), area=_("area"), clear_area=_("clear-area")
+    )
+    @app_commands.choices(summary=LANGUAGE_CHOICES)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        paper: str,
+        summary: app_commands.Choice[str] | None = None,
+        area: AreaOption | None = None,
+        clear_area: bool = False,
+    ) -> None:
         curation, language = self.curation, language_of(interaction.locale)
         stored = await stored_paper(curation, paper)
+        if area is not None and clear_area:
+            raise UserError("curate-area-and-clear")
+        filed = area is not None or clear_area
+        base = with_area(stored.paper, area) if filed else stored.paper
+        if summary is None and filed:
+            await self._save(interaction, stored.id, base, language)
+            return
+        values: dict[str, str] = form_values(stored.paper, with_doi=False)
+        labels: dict[str, str] = {}
+        written = _LANGUAGE[summary.value] if summary is not None else language
+        if summary is not None:
+            values = summary_form_values(stored.paper, written)
+            text = curation.strings.text
+            labels = {
+                "summary": text("curate-form-summary", language, language_name=summary.name),
+                "source": text("curate-form-summary-source", language),
+            }
 
         async def submit(submitted: discord.Interaction, given: dict[str, str]) -> None:
-            edited = paper_from_form(given, base=stored.paper)
-            await before_write(submitted)
-            plan = await curation.catalog.replace_paper(stored.id, edited, actor=actor(submitted))
-            if plan.rejected:
-                raise refusal(plan.rejected[0])
-            if not plan.changes_anything:
-                raise UserError("curate-unchanged")
-            entries, _ = await curation.audit.history(paper_id=stored.id, limit=1)
-            title = curation.strings.text("curate-edited", language, id=entries[0].id)
-            embed = entry_embed(entries[0], curation.strings, language, title=title, paper=edited)
-            await answer(submitted, embed=embed)
+            if summary is None:
+                edited = paper_from_form(given, base=base)
+            else:
+                edited = with_summary(base, written, dict(given))
+            await self._save(submitted, stored.id, edited, language)
 
         form = PaperForm(
             curation,
             interaction.user.id,
             title=curation.strings.text("curate-form-edit-title", language, id=stored.id),
-            values=form_values(stored.paper, with_doi=False),
+            values=values,
             language=language,
             submit=submit,
+            labels=labels,
         )
         await interaction.response.send_modal(form)
+
+    async def _save(
+        self, interaction: discord.Interaction, paper_id: int, edited: Paper, language: Language
+    ) -> None:
+        """Write `edited` over the stored paper (audited) and answer with the change."""
+        curation = self.curation
+        await before_write(interaction)
+        plan = await curation.catalog.replace_paper(paper_id, edited, actor=actor(interaction))
+        if plan.rejected:
+            raise refusal(plan.rejected[0])
+        if not plan.changes_anything:
+            raise UserError("curate-unchanged")
+        entries, _ = await curation.audit.history(paper_id=paper_id, limit=1)
+        title = curation.strings.text("curate-edited", language, id=entries[0].id)
+        embed = entry_embed(entries[0], curation.strings, language, title=title, paper=edited)
+        await answer(interaction, embed=embed)
 
     @app_commands.command(name=_("remove"), description=_("Remove a paper and its awards"))
     @app_commands.describe(paper=_("Start typing a title and pick the paper"))

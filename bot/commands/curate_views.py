@@ -206,6 +206,7 @@ class PaperForm(CuratorModal):
         values: Mapping[str, str],
         language: Language,
         submit: Submit,
+        labels: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(curation, invoker_id, title=title)
         self._submit = submit
@@ -213,7 +214,10 @@ class PaperForm(CuratorModal):
             limit = min(LIMITS[field], 4000)
             if len(value) > limit:
                 continue
-            label = curation.strings.text(f"curate-form-{field}", language)[:FORM_LABEL]
+            label = (labels or {}).get(field) or curation.strings.text(
+                f"curate-form-{field}", language
+            )
+            label = label[:FORM_LABEL]
             self.add_item(
                 discord.ui.TextInput(
                     label=label,

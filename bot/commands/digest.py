@@ -35,7 +35,14 @@ from bot.commands.digest_options import (
     TimeOption,
     TimeZoneOption,
 )
-from bot.commands.options import AreaOption, VenueOption, Year, filter_options, kind_of
+from bot.commands.options import (
+    LANGUAGE_CHOICES,
+    AreaOption,
+    VenueOption,
+    Year,
+    filter_options,
+    kind_of,
+)
 from bot.commands.writes import answer, before_write
 from bot.digests.service import DigestService
 from bot.domain.subscriptions import (
@@ -64,12 +71,6 @@ THEME_CHOICES = [
 CADENCE_CHOICES = [
     app_commands.Choice(name=_("daily"), value=Cadence.DAILY.value),
     app_commands.Choice(name=_("weekly"), value=Cadence.WEEKLY.value),
-]
-# Each language named in itself, as language pickers do.
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="繁體中文", value="zh-TW"),
-    app_commands.Choice(name="简体中文", value="zh-CN"),
 ]
 CLEAR_CHOICES = [
     app_commands.Choice(name=_("role mention"), value="role"),

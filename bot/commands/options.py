@@ -161,3 +161,11 @@ def filter_options(command: F) -> F:
     )(command)
     command = app_commands.rename(year_from=_("year-from"), year_to=_("year-to"))(command)
     return app_commands.choices(kind=KIND_CHOICES)(command)
+
+
+# Each language named in itself, as language pickers do.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="繁體中文", value="zh-TW"),
+    app_commands.Choice(name="简体中文", value="zh-CN"),
+]

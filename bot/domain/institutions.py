@@ -111,10 +111,30 @@ def _mention_pattern(key: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){escaped}(?!\w)")
 
 
+_KEYS = frozenset({"name", "aliases", "zh-TW", "zh-CN", "chinese", "source"})
+
+
 @functools.cache
 def load_institutions() -> InstitutionAliases:
     """The table that ships with Laurel (immutable; read once per process)."""
     text = (resources.files("bot.domain") / "institutions.toml").read_text(encoding="utf-8")
+    return parse_institutions(text)
+
+
+def parse_institutions(text: str) -> InstitutionAliases:
+    """The table in `text`; a row with an unknown key (a misspelt "zh-tw" would lose its name),
+    or Chinese names that do not say whose they are, is refused with the row named."""
+    rows = tomllib.loads(text)["institutions"]
+    for number, row in enumerate(rows, start=1):
+        where = f"institutions.toml, institutions[{number}] ({row.get('name', '?')})"
+        unknown = sorted(set(row) - _KEYS)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}")
+        chinese = row.get("chinese")
+        if ("zh-TW" in row or "zh-CN" in row) and chinese not in {"own", "ours"}:
+            raise ValueError(f'{where}: `chinese` must say "own" or "ours" for its Chinese names')
+        if chinese == "own" and not str(row.get("source", "")).startswith("http"):
+            raise ValueError(f"{where}: an institution's own Chinese name needs the `source` page")
     return InstitutionAliases(
         Institution(
             name=row["name"],
@@ -124,5 +144,5 @@ def load_institutions() -> InstitutionAliases:
             chinese=row.get("chinese", "ours"),
             source=row.get("source"),
         )
-        for row in tomllib.loads(text)["institutions"]
+        for row in rows
     )

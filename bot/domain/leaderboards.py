@@ -29,9 +29,12 @@ class Leaderboard(Generic[T]):
     """The top `entries`, out of `ranked` in all, over `papers` awarded papers in scope.
 
     For institutions `papers` counts each paper once per edition that awarded it, and only
-    papers with affiliations: the credits of all `ranked` institutions add up to it.
+    papers with affiliations: the credits of all `ranked` institutions add up to it. `in_scope`
+    counts the same way every awarded paper in scope, with affiliations or not: a board that
+    rests on part of them says so ("from 49 of 869 papers").
     """
 
     entries: tuple[T, ...]
     ranked: int
     papers: int
+    in_scope: int | None = None

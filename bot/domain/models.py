@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.domain.areas import ResearchArea
+from bot.domain.areas import OUR_CLASSIFICATION, ResearchArea, ResearchTask
 from bot.domain.identifiers import ArxivId, normalize_doi, parse_arxiv_id
 from bot.domain.text import clean_text
 
@@ -227,6 +227,7 @@ class Paper(Model):
     abstract: LongText | None = None
     summaries: dict[Language, Summary] = {}
     area: ResearchArea | None = None  # one primary research area, from the taxonomy
+    task: ResearchTask | None = None  # one task category, from the taxonomy
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
 
@@ -260,6 +261,16 @@ class Paper(Model):
             if lang in self.summaries:
                 return self.summaries[lang]
         return None
+
+    def summary_source(self, language: Language) -> Source | None:
+        """The source the summary in `language` was written from: one that covers
+        `summaries.<language>` (or all `summaries`)."""
+        wanted = {"summaries", f"summaries.{language}"}
+        return next((s for s in self.sources if wanted & set(s.covers)), None)
+
+    def classified_by_us(self, field: str = "area") -> bool:
+        """Whether the area (or task) is our reading of the paper, not the taxonomy's."""
+        return any(s.document == OUR_CLASSIFICATION and field in s.covers for s in self.sources)
 
 
 class Award(Model):

@@ -73,6 +73,9 @@ def paper_preview(
         fields.append(
             Field(strings.text("paper-sources", language), sources_text(sources, strings, language))
         )
+    provenance = provenance_field(paper, strings, language)
+    if provenance is not None:
+        fields.append(provenance)
     abstract = paper.abstract or strings.text("curate-no-abstract", language)
     return build_embed(
         title=esc(paper.title),
@@ -82,6 +85,32 @@ def paper_preview(
         fields=fields,
         footer=heading,
     )
+
+
+def provenance_field(paper: Paper, strings: Strings, language: Language) -> Field | None:
+    """For curators: whose the research area is (the taxonomy's, our classification, or a
+    curator's) and the page each summary was written from. Members see none of it."""
+    lines = []
+    if paper.area is not None:
+        if paper.classified_by_us("area"):
+            whose = "curate-area-ours"
+        elif any("area" in s.covers for s in paper.sources):
+            whose = "curate-area-taxonomy"
+        else:
+            whose = "curate-area-unsourced"
+        lines.append(strings.text(whose, language, area=esc(paper.area.value)))
+    for summary_language in paper.summaries:
+        source = paper.summary_source(summary_language)
+        lines.append(
+            strings.text(
+                "curate-summary-from", language, language=summary_language, page=source.url
+            )
+            if source is not None and source.url
+            else strings.text("curate-summary-unsourced", language, language=summary_language)
+        )
+    if not lines:
+        return None
+    return Field(strings.text("curate-provenance", language), "\n".join(lines)[:FIELD_VALUE])
 
 
 def no_link_field(paper: Paper, strings: Strings, language: Language) -> Field:
@@ -154,6 +183,9 @@ def entry_embed(
     fields = changed_fields(entry.before, entry.after)
     if paper is not None and not has_link(paper):
         fields = [*fields, no_link_field(paper, strings, language)]
+    provenance = provenance_field(paper, strings, language) if paper is not None else None
+    if provenance is not None:
+        fields = [*fields, provenance]
     return build_embed(title=title, description=entry_line(entry, strings, language), fields=fields)
 
 

@@ -119,7 +119,11 @@ def _board_embed(
     """The frame both leaderboards share: scope in the title, totals in the footer."""
     return build_embed(
         title=strings.text(
-            f"leaders-{board_name}-title", language, scope=scope_text(scope, strings, language)
+            f"leaders-{board_name}-title",
+            language,
+            scope=scope_text(scope, strings, language),
+            covered=f"{board.papers:,}",
+            total=f"{board.in_scope if board.in_scope is not None else board.papers:,}",
         ),
         description="\n".join(lines),
         footer=strings.text(

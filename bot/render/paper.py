@@ -12,6 +12,7 @@ from urllib.parse import urlencode, urlsplit
 
 import discord
 
+from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.render.alternatives import disagreements
 from bot.render.areas import area_name
@@ -73,11 +74,13 @@ def paper_embed(
     fields.append(
         Field(strings.text("paper-links", language), paper_links(paper, strings, language))
     )
-    if paper.sources:
+    # Our own reading of the paper's area is for curators; members are shown the sources.
+    shown = [s for s in paper.sources if s.document != OUR_CLASSIFICATION]
+    if shown:
         fields.append(
             Field(
                 strings.text("paper-sources", language),
-                sources_text(paper.sources, strings, language),
+                sources_text(shown, strings, language),
             )
         )
     disagree = disagreements(paper, stored.awards, strings, language)

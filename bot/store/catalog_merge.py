@@ -34,7 +34,9 @@ def merge(
         if field in _UNION_FIELDS:
             after[field] = list(old or []) + [x for x in new if not _held(x, old or [])]
         elif field in _MAPPING_FIELDS:
-            after[field] = _merge_mapping(context, field, old or {}, new, sources, after)
+            mine = {key for key in new if f"{field}.{key}" in curated}
+            kept = {k: v for k, v in new.items() if k not in mine}
+            after[field] = _merge_mapping(context, field, old or {}, kept, sources, after)
         elif old in (None, [], {}) or context.policy != "fill":
             after[field] = new
         elif old != new:

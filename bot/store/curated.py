@@ -36,8 +36,14 @@ _RENAMED = {
 }
 
 
+# Fields whose entries are each someone's own: a curator who rewrote the English summary (or the
+# code link) owns `summaries.en` (`links.code`), and a release still fills the other languages.
+PER_ENTRY = frozenset({"summaries", "links"})
+
+
 def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) -> frozenset[str]:
-    """The fields of a record that anyone but `actor` ever set (all of them if they made it)."""
+    """The fields of a record that anyone but `actor` ever set (all of them if they made it);
+    for a `PER_ENTRY` field of a record they did not make, the entries they set or cleared."""
     fields: set[str] = set()
     for before, after in conn.execute(
         "SELECT before, after FROM audit WHERE entity = ? AND entity_id = ? AND actor != ?",
@@ -47,8 +53,16 @@ def curated_fields(conn: Connection, entity: str, entity_id: str, actor: str) ->
         was = json.loads(before) if before else None
         if was is None:
             fields |= set(made)
-        else:
-            fields |= {k for k in set(made) | set(was) if made.get(k) != was.get(k)}
+            continue
+        for key in set(made) | set(was):
+            new, old = made.get(key), was.get(key)
+            if new == old:
+                continue
+            if key in PER_ENTRY and isinstance(new or {}, dict) and isinstance(old or {}, dict):
+                new, old = new or {}, old or {}
+                fields |= {f"{key}.{k}" for k in set(new) | set(old) if new.get(k) != old.get(k)}
+            else:
+                fields.add(key)
     return frozenset(fields)
 
 

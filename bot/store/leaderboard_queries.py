@@ -90,7 +90,8 @@ class LeaderboardQueries:
             SELECT name, credit, papers,
                    (SELECT count(*) FROM credits) AS ranked,
                    (SELECT sum(editions) FROM awarded
-                    WHERE paper_id IN (SELECT paper_id FROM paper_affiliations)) AS total
+                    WHERE paper_id IN (SELECT paper_id FROM paper_affiliations)) AS total,
+                   (SELECT sum(editions) FROM awarded) AS in_scope
             FROM credits
             ORDER BY {_ROUNDED_CREDIT[dialect]} DESC, papers DESC, key
             LIMIT :limit
@@ -103,6 +104,7 @@ class LeaderboardQueries:
             entries,
             ranked=found[0]["ranked"] if found else 0,
             papers=int(found[0]["total"]) if found else 0,  # PostgreSQL's sum() is a numeric
+            in_scope=int(found[0]["in_scope"]) if found else 0,
         )
 
     async def author_awards(

@@ -22,7 +22,7 @@ EDITION_FIELDS = (
 )  # fmt: skip
 PAPER_FIELDS = (
     "title", "year", "arxiv", "arxiv_version", "doi", "links", "abstract", "summaries",
-    "area", "sources", "alternatives", "authors", "affiliations", "authors_incomplete",
+    "area", "task", "sources", "alternatives", "authors", "affiliations", "authors_incomplete",
 )  # fmt: skip
 AWARD_FIELDS = ("name", "sources", "alternatives")
 JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries"})

@@ -15,6 +15,7 @@ from bot.domain.models import AwardKind, CatalogBatch
 DATA_DIR = bundle.REPO / "data"
 SHARED = bundle.REPO.parent / "shared" / "datasets"
 LINKS = bundle.REPO / "tools" / "bundle" / "paper_links.toml"
+PAPERS = bundle.REPO / "tools" / "bundle" / "papers"  # the writers' per-paper facts
 needs_shared = pytest.mark.skipif(
     not (SHARED / "ai-bestpapers" / "papers.yml").is_file(),
     reason=f"the datasets are not here ({SHARED}); the committed data/awards/ is not checked",
@@ -23,7 +24,7 @@ needs_shared = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def converted() -> bundle.Result:
-    return bundle.convert(SHARED, DATA_DIR, LINKS)
+    return bundle.convert(SHARED, DATA_DIR, LINKS, PAPERS)
 
 
 @needs_shared

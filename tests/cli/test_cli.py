@@ -172,6 +172,15 @@ def test_init_loads_the_2025_awards_of_every_venue(
     totals = [line for line in stats.out.splitlines() if " venues, " in line]
     assert totals == [totals[0]]
     assert totals[0].endswith(f"{total} awards")
+    # Coverage per field (issue 23), counted from the store: the same papers as the totals.
+    papers = scalar(db_path, "SELECT count(*) FROM papers")
+    lines = stats.out.split("coverage per field:\n", 1)[1].splitlines()
+    fields = {line[:32].strip(): line[32:].split() for line in lines}
+    with_area = scalar(db_path, "SELECT count(*) FROM papers WHERE area IS NOT NULL")
+    assert fields["research area"][:3] == [str(with_area), "of", str(papers)]
+    summarised = scalar(db_path, "SELECT count(*) FROM papers WHERE summaries LIKE '%\"zh-TW\"%'")
+    assert fields["summary (zh-TW)"][0] == str(summarised)
+    assert {"summary source (en)", "code link", "authors known", "affiliations"} <= set(fields)
 
 
 def test_init_twice_changes_nothing_the_second_time(

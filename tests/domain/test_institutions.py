@@ -16,6 +16,7 @@ from bot.domain.institutions import (
     InstitutionAliases,
     load_institutions,
     name_key,
+    parse_institutions,
 )
 
 TABLE = load_institutions()
@@ -28,6 +29,20 @@ def test_every_chinese_name_says_where_it_comes_from() -> None:
         assert institution.chinese in {"own", "ours"}, institution.name
         if institution.chinese == "own":
             assert (institution.source or "").startswith("http"), institution.name
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ('name = "A"\nzh-tw = "甲"', "unknown key(s) zh-tw"),
+        ('name = "A"\nzh-TW = "甲"\nzh-CN = "甲"', '`chinese` must say "own" or "ours"'),
+        ('name = "A"\nzh-TW = "甲"\nzh-CN = "甲"\nchinese = "own"', "needs the `source`"),
+    ],
+)
+def test_a_row_that_loses_or_misattributes_a_name_is_refused(row: str, expected: str) -> None:
+    with pytest.raises(ValueError, match="institutions\\[1\\] \\(A\\)") as refused:
+        parse_institutions(f"[[institutions]]\n{row}\n")
+    assert expected in str(refused.value)
 
 
 @pytest.mark.parametrize("typed", ["清华", "清華大學", "Tsinghua", "tsinghua university", "THU"])

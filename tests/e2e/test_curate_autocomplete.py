@@ -11,7 +11,8 @@ from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import ada, curator_bot, grace
 
 __all__ = ["curator_bot"]
-TYPED = {"venue": "ICML", "year": "2025"}  # what matches something, for each option
+# What matches something, for each option.
+TYPED = {"venue": "ICML", "year": "2025", "area": "Vision"}
 
 
 def autocompleted(bot: LaurelBot) -> list[tuple[str, str]]:

@@ -29,14 +29,29 @@ def institution_lines(embed: dict[str, Any]) -> list[tuple[int, str, float, int]
     return [(int(m[1]), m[2], float(m[3]), int(m[4])) for m in found if m]
 
 
+async def awarded_in(db: Database, where: str) -> int:
+    """Awarded papers counted once per edition that awarded them, as the leaderboards count."""
+    row = await db.fetchone(
+        f"""SELECT count(*) FROM (SELECT DISTINCT a.paper_id, a.edition_id
+            FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id WHERE {where}) AS x"""
+    )
+    assert row is not None
+    return int(row[0])
+
+
 async def test_institutions_of_2025_with_fractional_credit(
-    laurel: LaurelBot, server: LocalDiscord
+    laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     message = await stats(server, "institutions", {"from": 2025, "to": 2025})
 
     assert message["flags"] & EPHEMERAL == 0
     (embed,) = message["embeds"]
-    assert embed["title"] == "Institutions by awarded papers — every venue, 2025"
+    # The title says what the board rests on: the papers with affiliations, of all in scope.
+    total = await awarded_in(db, "e.year = 2025")
+    assert total > 20
+    assert embed["title"] == (
+        f"Institutions by awarded papers — every venue, 2025, from 20 of {total} papers"
+    )
     lines = institution_lines(embed)
     assert len(lines) == 15
     # Princeton: two papers of its own and half of a shared one.
@@ -54,12 +69,16 @@ async def test_institutions_of_2025_with_fractional_credit(
 
 
 async def test_institutions_at_one_venue_add_up_to_its_papers(
-    laurel: LaurelBot, server: LocalDiscord
+    laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     message = await stats(server, "institutions", {"venue": "icml", "from": 2025})
 
     (embed,) = message["embeds"]
-    assert embed["title"] == "Institutions by awarded papers — ICML, since 2025"
+    total = await awarded_in(db, "e.venue = 'icml' AND e.year >= 2025")
+    assert (
+        embed["title"]
+        == f"Institutions by awarded papers — ICML, since 2025, from 8 of {total} papers"
+    )
     lines = institution_lines(embed)
     assert lines[0] == (1, "Harvard University", 1.0, 2)
     assert ("Stanford University", 0.33) in [(name, credit) for _, name, credit, _ in lines]
@@ -68,15 +87,21 @@ async def test_institutions_at_one_venue_add_up_to_its_papers(
     assert "Each of 8 awarded papers" in embed["footer"]["text"]
 
 
-async def test_institutions_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
+async def test_institutions_in_traditional_chinese(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
     message = await stats(server, "institutions", {"to": 2025}, locale="zh-TW")
 
     (embed,) = message["embeds"]
-    assert embed["title"] == "機構得獎論文排行 — 所有會議，至 2025 年"
+    total = await awarded_in(db, "e.year <= 2025")
+    covered = await laurel.papers.institution_credit(last=2025)
+    assert embed["title"] == (
+        f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
+    )
     first = embed["description"].split("\n")[0]
     assert first == "**1.** Google DeepMind — **3.00**（5 篇論文）"
     assert "普林斯頓大學 — **2.50**（3 篇論文）" in embed["description"]  # named in zh-TW
-    assert embed["footer"]["text"].startswith("71 個機構中的前 15 名。")
+    assert embed["footer"]["text"].startswith("69 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:

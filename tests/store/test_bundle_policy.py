@@ -144,3 +144,31 @@ async def test_a_second_award_of_a_paper_is_still_added_when_another_was_removed
     papers = PaperRepository(db)
     (only,) = await papers.awarded_at("icml", 2025)
     assert [a.kind for a in only.awards] == [AwardKind.BEST]
+
+
+async def test_a_curators_summary_stays_per_language_and_a_new_release_fills_the_others(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    first = {"en": "The release's.", "zh-TW": "發行版的。"}
+    await catalog.apply(
+        batch(award("Kept", arxiv="2101.00001", summaries=first, area="Computer Vision")),
+        actor=BUNDLED,
+        policy="update",
+    )
+    papers = PaperRepository(db)
+    stored = await papers.by_arxiv("2101.00001")
+    assert stored is not None
+    edited = stored.paper.model_copy(
+        update={"summaries": {"en": "A curator's."}, "area": "NLP & Language"}
+    )  # en rewritten, zh-TW cleared, the area changed
+    await catalog.replace_paper(stored.id, edited, actor="discord:1")
+    later = {"en": "The next release's.", "zh-TW": "下一版的。", "zh-CN": "下一版的。"}
+    await catalog.apply(
+        batch(award("Kept", arxiv="2101.00001", summaries=later, area="Computer Vision")),
+        actor=BUNDLED,
+        policy="bundle",
+    )
+    after = await papers.get(stored.id)
+    assert after is not None
+    assert after.paper.summaries == {"en": "A curator's.", "zh-CN": "下一版的。"}
+    assert after.paper.area == "NLP & Language"

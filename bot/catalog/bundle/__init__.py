@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.catalog.bundle import datasets, handwritten, merge
+from bot.catalog.bundle.facts import FactsError, read_facts
+from bot.catalog.bundle.facts_merge import merge_facts
 from bot.catalog.document import merge as merge_batches
 from bot.catalog.document import read_document, write_document
 from bot.domain.models import Award, CatalogBatch, Edition
@@ -37,13 +39,16 @@ class Result:
     report: merge.Report
 
 
-def convert(shared: Path, data: Path, links: Path | None) -> Result:
+def convert(shared: Path, data: Path, links: Path | None, papers: Path | None = None) -> Result:
+    """The files to write; `papers` is the folder of per-paper facts (tools/bundle/papers)."""
     hand = _hand_written(data)
     found = datasets.read(shared, hand.venues, links)
     report = merge.Report()
     clusters = merge.clusters(found, report)
     matcher = handwritten.HandWritten(hand)
     awards = handwritten.generated(clusters, matcher, report)
+    venues = [v.key for v in (*hand.venues, *found.venues)]
+    awards = merge_facts(awards, read_facts(papers, venues), hand, report)
     editions = handwritten.editions(found.editions, matcher, report)
     files = _documents(awards, editions)
     files[Path("venues.toml")] = _venues_file(data, found)
@@ -128,12 +133,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--links", type=Path, default=REPO / "tools" / "bundle" / "paper_links.toml"
     )
+    parser.add_argument(
+        "--papers",
+        type=Path,
+        default=REPO / "tools" / "bundle" / "papers",
+        help="the per-paper facts files (summaries, areas, code links, bylines)",
+    )
     parser.add_argument("--check", action="store_true", help="compare with data/, write nothing")
     args = parser.parse_args(argv)
     if not (args.shared / "ai-bestpapers" / "papers.yml").is_file():
         print(f"error: no datasets under {args.shared}", file=sys.stderr)
         return 2
-    result = convert(args.shared, args.data, args.links)
+    try:
+        result = convert(args.shared, args.data, args.links, args.papers)
+    except FactsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     for line in result.report.lines:
         print(line)
     print(f"{len(result.report.conflicts)} conflicts, each kept as an alternative:")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog.importers import ai_bestpapers
-from bot.domain.areas import RESEARCH_AREAS
+from bot.domain.areas import RESEARCH_AREAS, RESEARCH_TASKS
 from bot.domain.awards import classify_award
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import Award, Edition, Paper, Source, Venue
@@ -74,6 +74,7 @@ class Datasets:
     links: list[LinkEntry]
     unresolved_links: int
     notes: list[str]
+    tasks: dict[tuple[str, int, str], str] = field(default_factory=dict)  # the same -> task
 
 
 def read(root: Path, known: Sequence[Venue], links_file: Path | None) -> Datasets:
@@ -83,9 +84,11 @@ def read(root: Path, known: Sequence[Venue], links_file: Path | None) -> Dataset
     index = {label.casefold(): v.key for v in [*known, *venues] for label in _labels(v)}
     records, editions = _ai_bestpapers(root / "ai-bestpapers" / "papers.yml", [*known, *venues])
     records += _awesome(root / "awesome-ai-best-papers" / "papers.csv", index)
-    taxonomy = _taxonomy(root / "awesome-ai-best-papers" / "paper_taxonomy.csv", index, notes)
+    tasks: dict[tuple[str, int, str], str] = {}
+    taxonomy_csv = root / "awesome-ai-best-papers" / "paper_taxonomy.csv"
+    taxonomy = _taxonomy(taxonomy_csv, index, notes, tasks)
     links, unresolved = _links(links_file)
-    return Datasets(records, editions, venues, taxonomy, index, links, unresolved, notes)
+    return Datasets(records, editions, venues, taxonomy, index, links, unresolved, notes, tasks)
 
 
 def _labels(venue: Venue) -> list[str]:
@@ -180,8 +183,9 @@ def _title(text: str) -> str:
 
 
 def _taxonomy(
-    path: Path, index: dict[str, str], notes: list[str]
+    path: Path, index: dict[str, str], notes: list[str], tasks: dict[tuple[str, int, str], str]
 ) -> dict[tuple[str, int, str], str]:
+    """Each paper's area; its task (one of the taxonomy's names) goes into `tasks`."""
     areas = {}
     with path.open(encoding="utf-8", newline="") as handle:
         for line, row in enumerate(csv.DictReader(handle), start=2):
@@ -191,6 +195,11 @@ def _taxonomy(
                 continue
             key = (index[row["venue"].casefold()], int(row["year"]), title_key(row["title"]))
             areas[key] = area
+            task = (row.get("task") or "").strip()
+            if task in RESEARCH_TASKS:
+                tasks[key] = task
+            elif task:
+                notes.append(f"paper_taxonomy.csv line {line}: unknown task {task!r}, not taken")
     return areas
 
 

@@ -182,10 +182,13 @@ def _merge_paper(cluster: Cluster, data: Datasets, report: Report) -> dict[str, 
             elif slots[slot] != url:
                 why = f"{record.origin} links the paper here; the kept link is the other dataset's"
                 _alternative(merged, f"links.{slot}", url, paper.sources[0], why)
-    area = _area(cluster, data)
+    area = _area(cluster, data.taxonomy)
     if area:
         merged["area"] = area
-        _add(merged["sources"], [_taxonomy_source()])
+        task = _area(cluster, data.tasks)
+        if task:
+            merged["task"] = task
+        _add(merged["sources"], [_taxonomy_source(("area", "task") if task else ("area",))])
     if not (merged.get("arxiv") or merged.get("doi") or merged.get("links")):
         _link_from_table(merged, cluster, data, report)
     return merged
@@ -237,17 +240,18 @@ def _add(sources: list[Source], more: Any) -> None:
             sources.append(source)
 
 
-def _taxonomy_source() -> Source:
-    return Source(url=AWESOME_URL, document=TAXONOMY_DOC, covers=("area",))
+def _taxonomy_source(covers: tuple[str, ...]) -> Source:
+    return Source(url=AWESOME_URL, document=TAXONOMY_DOC, covers=covers)
 
 
-def _area(cluster: Cluster, data: Datasets) -> str | None:
+def _area(cluster: Cluster, table: dict[tuple[str, int, str], str]) -> str | None:
+    """The cluster's value in a taxonomy column (area or task), by its title or a near one."""
     keys = [r.key for r in cluster.records]
     for key in keys:
-        if (cluster.venue, cluster.year, key) in data.taxonomy:
-            return data.taxonomy[(cluster.venue, cluster.year, key)]
+        if (cluster.venue, cluster.year, key) in table:
+            return table[(cluster.venue, cluster.year, key)]
     best, area = 0.0, None
-    for (venue, year, key), value in sorted(data.taxonomy.items()):
+    for (venue, year, key), value in sorted(table.items()):
         if venue == cluster.venue and year == cluster.year:
             ratio = max(difflib.SequenceMatcher(None, key, k).ratio() for k in keys)
             if ratio > best:
