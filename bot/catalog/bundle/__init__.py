@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.catalog.bundle import datasets, handwritten, merge
+from bot.catalog.bundle import corrections, datasets, handwritten, merge
 from bot.catalog.document import merge as merge_batches
 from bot.catalog.document import read_document, write_document
 from bot.domain.models import Award, CatalogBatch, Edition
@@ -37,9 +37,15 @@ class Result:
     report: merge.Report
 
 
-def convert(shared: Path, data: Path, links: Path | None) -> Result:
+CORRECTIONS = REPO / "tools" / "bundle" / corrections.FILE
+
+
+def convert(
+    shared: Path, data: Path, links: Path | None, fixes: Path | None = CORRECTIONS
+) -> Result:
     hand = _hand_written(data)
     found = datasets.read(shared, hand.venues, links)
+    found.records = corrections.apply(found.records, corrections.load(fixes), found.notes)
     report = merge.Report()
     clusters = merge.clusters(found, report)
     matcher = handwritten.HandWritten(hand)
@@ -128,12 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--links", type=Path, default=REPO / "tools" / "bundle" / "paper_links.toml"
     )
+    parser.add_argument("--corrections", type=Path, default=CORRECTIONS)
     parser.add_argument("--check", action="store_true", help="compare with data/, write nothing")
     args = parser.parse_args(argv)
     if not (args.shared / "ai-bestpapers" / "papers.yml").is_file():
         print(f"error: no datasets under {args.shared}", file=sys.stderr)
         return 2
-    result = convert(args.shared, args.data, args.links)
+    result = convert(args.shared, args.data, args.links, args.corrections)
     for line in result.report.lines:
         print(line)
     print(f"{len(result.report.conflicts)} conflicts, each kept as an alternative:")
