@@ -84,7 +84,8 @@ def test_kinds_and_tracks_read_as_the_venue_named_them(awards: list[Award]) -> N
 def test_bylines_as_published(awards: list[Award]) -> None:
     by_title = {a.paper.title: a.paper for a in awards}
     dueling = by_title["Dueling Network Architectures for Deep Reinforcement Learning"]
-    assert "Hado van Hasselt" in dueling.authors and "Nando de Freitas" in dueling.authors
+    assert "Hado van Hasselt" in dueling.authors
+    assert "Nando de Freitas" in dueling.authors
     bridging = by_title[
         "Bridging the Gap between Training and Inference for Neural Machine Translation"
     ]
@@ -122,7 +123,8 @@ def test_a_rejected_award_is_left_out_and_named_with_its_reason(tmp_path: Path) 
         notes,
     )
     assert [r.award.paper.title for r in kept] == ["B"]
-    assert len(notes) == 1 and "no awards that year" in notes[0]
+    assert len(notes) == 1
+    assert "no awards that year" in notes[0]
 
 
 def test_a_correction_without_a_source_is_refused(tmp_path: Path) -> None:

@@ -101,7 +101,8 @@ async def test_neurips_datasets_and_benchmarks_best_paper(loaded: Database) -> N
     assert [a.track for p in db for a in p.awards if a.year == 2025] == ["Datasets & Benchmarks"]
     best = await repository.awarded_at("neurips", 2025, AwardKind.BEST)
     tracks = Counter(a.track for p in best for a in p.awards if a.kind is AwardKind.BEST)
-    assert sum(tracks.values()) == 3 and "Datasets & Benchmarks" not in tracks
+    assert sum(tracks.values()) == 3
+    assert "Datasets & Benchmarks" not in tracks
 
 
 async def test_aaai_aisi_track_outstanding_paper(loaded: Database) -> None:

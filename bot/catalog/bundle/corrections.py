@@ -144,7 +144,7 @@ def _fix(record: Record, fix: Correction) -> None:
                     reason=f"{record.origin} gives this; {fix.reason}",
                 )
             )
-    covers = tuple([*fix.entry.get("set", {}), *(["authors"] if "authors" in fix.entry else [])])
+    covers = (*fix.entry.get("set", {}), *(["authors"] if "authors" in fix.entry else []))
     sources = [Source(url=s.url, covers=covers) for s in fix.sources]
     paper["sources"] = [*sources, *paper.get("sources", [])]
     paper["alternatives"] = alternatives

@@ -395,7 +395,7 @@ def _one_paper_across_editions(found: list[Cluster], report: Report) -> None:
 
 
 def _same_people(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Whether two author lists can be one paper's: either is unknown, or a family name is shared."""
+    """Whether two author lists can be one paper's: one is unknown, or a family name is shared."""
     names = [
         {n.split()[-1].casefold() for n in p.get("authors") or [] if n.split()}
         for p in (one, other)
