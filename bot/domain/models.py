@@ -112,6 +112,14 @@ class AwardKind(StrEnum):
     OTHER = "other"
 
 
+class AuthorsState(StrEnum):
+    """What the catalogue knows of a paper's byline."""
+
+    UNKNOWN = "unknown"  # no author yet: not "nobody"
+    COMPLETE = "complete"  # every author, in published order
+    CUT_SHORT = "cut-short"  # the first authors only: the source ended the list in "et al."
+
+
 class Source(Model):
     """Where a fact came from: a link, a named document, or both.
 
@@ -245,6 +253,12 @@ class Paper(Model):
     @classmethod
     def _doi(cls, value: str | None) -> str | None:
         return None if value is None else normalize_doi(value)
+
+    @property
+    def authors_state(self) -> AuthorsState:
+        if not self.authors:
+            return AuthorsState.UNKNOWN
+        return AuthorsState.CUT_SHORT if self.authors_incomplete else AuthorsState.COMPLETE
 
     @property
     def arxiv_id(self) -> ArxivId | None:

@@ -45,13 +45,12 @@ def paper_embed(
     """A paper in detail. `heading` (e.g. "Paper of the day · 2026-11-29") goes in the footer."""
     paper = stored.paper
     fields: list[Field] = []
-    if paper.authors:
-        fields.append(
-            Field(
-                strings.text("paper-authors", language),
-                authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete),
-            )
+    fields.append(
+        Field(
+            strings.text("paper-authors", language),
+            authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete),
         )
+    )
     if paper.affiliations:
         fields.append(
             Field(
@@ -153,8 +152,10 @@ def authors_text(
 ) -> str:
     """All authors when they are few; else the first ones and "and N more". A list a source
     cut short ends in "et al." (「等」): it never reads as the whole list."""
+    if not authors:  # unknown, not nobody (issue 24)
+        return strings.text("paper-authors-unknown", language)
     named = ", ".join(esc(a) for a in authors[:shown])
-    if incomplete and authors:
+    if incomplete:
         return strings.text("paper-authors-et-al", language, authors=named)
     if len(authors) <= shown:
         return named
