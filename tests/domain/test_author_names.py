@@ -82,3 +82,15 @@ def test_the_byline_tells_unknown_from_complete_from_cut_short(
 ) -> None:
     paper = Paper(title="T", authors=authors, authors_incomplete=cut)
     assert paper.authors_state is state
+
+
+def test_nell_keeps_the_proceedings_order() -> None:
+    # AAAI 2025 Classic Paper: the proceedings (ojs.aaai.org, article 7519) put Carlson first.
+    nell = next(
+        a.paper
+        for a in load_bundled().awards
+        if a.paper.title == "Toward an Architecture for Never-Ending Language Learning"
+    )
+    assert nell.authors[0] == "Andrew Carlson"
+    assert nell.authors[-1] == "Tom Mitchell"
+    assert nell.authors_state is AuthorsState.COMPLETE
