@@ -158,6 +158,28 @@ class Venue(Model):
     aliases: tuple[ShortText, ...] = ()
 
 
+class Submitted(StrEnum):
+    """What an edition's `submissions` counts."""
+
+    SUBMITTED = "submitted"  # every paper submitted (full papers, after the abstract deadline)
+    REVIEWED = "reviewed"  # only those that went to review: withdrawals, desk rejections out
+
+
+class Accepted(StrEnum):
+    """What an edition's `accepted` counts."""
+
+    MAIN = "main"  # the main conference's papers only
+    MAIN_AND_FINDINGS = "main-and-findings"  # with the papers accepted to Findings
+    ALL_TRACKS = "all-tracks"  # every track's papers (special tracks, datasets, …)
+
+
+class Counts(Model):
+    """What an edition's figures count, where a source says."""
+
+    submissions: Submitted | None = None
+    accepted: Accepted | None = None
+
+
 class Edition(Model):
     """A venue in one year, with its statistics where known."""
 
@@ -177,6 +199,7 @@ class Edition(Model):
     area_chairs: Count | None = None
     senior_area_chairs: Count | None = None
     note: Annotated[str, _cleaned(1_000)] | None = None
+    counts: Counts | None = None  # what `submissions` and `accepted` count (issue 24)
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
 
