@@ -149,7 +149,7 @@ async def test_icml_2025_place_and_dates(loaded: Database) -> None:
 
 
 @pytest.mark.parametrize(
-    ("venue", "submissions"), [("icml", 9_473), ("neurips", 15_671), ("iclr", 7_304)]
+    ("venue", "submissions"), [("icml", 9_473), ("neurips", 15_671), ("iclr", 7_262)]
 )
 async def test_2024_submissions(loaded: Database, venue: str, submissions: int) -> None:
     edition = await EditionRepository(loaded).edition(venue, 2024)
