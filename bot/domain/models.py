@@ -344,6 +344,7 @@ class AwardRef(Model):
     kind: AwardKind
     track: str | None = None
     alternatives: tuple[Alternative, ...] = ()  # what other sources say of this award
+    sources: tuple[Source, ...] = ()  # where the award was announced
 
 
 class StoredPaper(Model):

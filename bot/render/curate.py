@@ -12,6 +12,7 @@ import discord
 from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
+from bot.render.alternatives import disagreements
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
@@ -73,6 +74,10 @@ def paper_preview(
         fields.append(
             Field(strings.text("paper-sources", language), sources_text(sources, strings, language))
         )
+    # Where the sources disagree: curators' business, shown here and never to members.
+    disagree = disagreements(paper, (), strings, language)
+    if disagree:
+        fields.append(Field(strings.text("paper-disagree", language), disagree))
     abstract = paper.abstract or strings.text("curate-no-abstract", language)
     return build_embed(
         title=esc(paper.title),

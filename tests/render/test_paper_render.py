@@ -49,7 +49,7 @@ def test_data_is_escaped_and_links_cannot_break_out(strings: Strings) -> None:
     assert fields["Authors"] == "A \\`tick\\`"
     assert fields["Awards"] == "ICML 2025 · Best \\*Paper\\*"
     assert fields["Links"] == "[Project](https://example.org/a_%28b%29)"
-    assert fields["Sources"] == "• [Doc \\~\\~x\\~\\~](https://example.org/s)"
+    assert fields["Source"] == "[example.org](https://example.org/s)"  # one link, by its site
     assert embed.url == "https://example.org/a_(b)"
     assert embed.footer.text == "Laurel paper #7"
 
