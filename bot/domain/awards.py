@@ -54,7 +54,8 @@ _KINDS: tuple[tuple[AwardKind, re.Pattern[str]], ...] = (
     (AwardKind.POSITION, _words(r"position\s+(?:papers?|track)")),
     (AwardKind.STUDENT, _words(r"student")),
     (AwardKind.DISTINGUISHED, _words(r"distinguished")),
-    (AwardKind.BEST, _words(r"best")),
+    # The Marr Prize is ICCV's best paper award (its name holds no "best").
+    (AwardKind.BEST, _words(r"best", r"marr\s+prize")),
     (AwardKind.OUTSTANDING, _words(r"outstanding")),
     (AwardKind.DATASETS_BENCHMARKS, _words(_DB)),
 )

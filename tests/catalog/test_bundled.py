@@ -78,7 +78,7 @@ def test_simplified_and_traditional_summaries_differ_where_chinese_is_written() 
     [
         ("icml", {"outstanding": 6, "position": 2, "test-of-time": 1, "honorable-mention": 2}),
         ("neurips", {"best": 3, "datasets-benchmarks": 1, "runner-up": 3, "test-of-time": 1}),
-        ("iclr", {"outstanding": 3, "honorable-mention": 3}),
+        ("iclr", {"outstanding": 3, "honorable-mention": 3, "test-of-time": 2}),
         ("aaai", {"best": 1, "outstanding": 3, "classic": 1}),
         ("ijcai", {"distinguished": 3}),
     ],

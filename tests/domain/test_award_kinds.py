@@ -77,6 +77,7 @@ REPRESENTATIVE = [
         "Theme: human-centered NLP",
     ),
     ("Best Paper (Marr Prize)", K.BEST, None),
+    ("Marr Prize", K.BEST, None),  # ICCV's best paper award
 ]
 
 
