@@ -41,3 +41,13 @@ def test_every_added_award_cites_two_sources() -> None:
     ]
     assert len(added) == 10
     assert [a.paper.title for a in added if len({s.url for s in a.sources}) < 2] == []
+
+
+def test_iclr_2026_has_its_outstanding_papers_honorable_mention_and_figures() -> None:
+    iclr = [a for a in AWARDS if (a.venue, a.year) == ("iclr", 2026) and a.paper.summaries]
+    assert Counter(a.kind for a in iclr) == {
+        AwardKind.OUTSTANDING: 2,
+        AwardKind.HONORABLE_MENTION: 1,
+    }
+    edition = next(e for e in load_bundled().editions if (e.venue, e.year) == ("iclr", 2026))
+    assert (edition.submissions, edition.accepted) == (19525, 5357)
