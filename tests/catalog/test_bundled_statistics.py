@@ -12,9 +12,9 @@ def _with_figures() -> list[Edition]:
     return [e for e in EDITIONS.values() if e.submissions or e.accepted]
 
 
-def test_at_least_100_editions_have_statistics_across_eleven_venues() -> None:
+def test_at_least_105_editions_have_statistics_across_eleven_venues() -> None:
     with_figures = _with_figures()
-    assert len(with_figures) >= 100
+    assert len(with_figures) >= 105
     venues = {e.venue for e in with_figures}
     assert {"cvpr", "iccv", "eccv", "acl", "emnlp", "naacl"} <= venues
     assert len(venues) >= 11
@@ -51,3 +51,11 @@ def test_nlp_editions_count_the_main_conference_and_keep_findings_apart() -> Non
 def test_every_figure_has_a_source() -> None:
     for edition in _with_figures():
         assert edition.sources, (edition.venue, edition.year)
+
+
+def test_official_figures_are_preferred_and_the_dataset_kept() -> None:
+    cvpr_2020 = EDITIONS[("cvpr", 2020)]
+    assert cvpr_2020.submissions == 5865  # the IEEE Computer Society's release
+    assert {a.value for a in cvpr_2020.alternatives if a.field == "submissions"} == {6656}
+    assert EDITIONS[("cvpr", 2023)].accepted == 2359  # the CVPR 2023 blog
+    assert (EDITIONS[("acl", 2011)].submissions, EDITIONS[("acl", 2011)].accepted) == (1203, 292)
