@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
 from bot.cli import db_copy
+from bot.cli.bookkeeping import render_bookkeeping
 from bot.cli.catalog import render_links
 from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
@@ -16,6 +17,7 @@ from bot.settings import Settings
 from bot.store import migrations
 from bot.store.backends import shown
 from bot.store.backup_files import restore
+from bot.store.catalog import CatalogRepository
 from bot.store.links import LinkRepository
 
 
@@ -74,10 +76,13 @@ async def check_database(settings: Settings, args: argparse.Namespace) -> int:
         problems = await db.integrity_check()
         version = await db.schema_version()
         links = await LinkRepository(db).coverage()
+        catalogue = await CatalogRepository(db).export() if not problems else None
         where, latest = db.where, latest_version(db.dialect)
     for problem in problems:
         print(f"problem: {problem}")
     print(render_links(links, listed=10))  # a paper without a link is a gap, not a fault
+    if catalogue is not None:  # what is unknown, where sources disagree: for curators
+        print(render_bookkeeping(catalogue))
     print(f"{where}: schema {version}/{latest}, {len(problems)} problem(s)")
     code = 1 if problems else 0
     if args.against is not None:

@@ -22,7 +22,7 @@ from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
-from bot.render.paper import abstract_embed, list_embed, paper_embed
+from bot.render.paper import abstract_embed, list_embed, paper_embed, sources_embed
 from bot.store.papers import PaperRepository
 
 PAGE_SIZE = 5
@@ -49,6 +49,7 @@ async def existing(papers: PaperRepository, paper_id: int) -> StoredPaper:
 def detail_view(paper_id: int, strings: Strings, language: Language) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(AbstractButton(paper_id, strings.text("paper-button-abstract", language)))
+    view.add_item(SourcesButton(paper_id, strings.text("paper-button-sources", language)))
     view.add_item(AnotherButton(paper_id, strings.text("paper-button-another", language)))
     view.add_item(SimilarButton(paper_id, strings.text("paper-button-similar", language)))
     return view
@@ -117,6 +118,15 @@ class AbstractButton(PaperButton, action="abstract"):
     async def run(self, press: Press) -> None:
         stored = await existing(self.papers(press), self.paper_id)
         embed = abstract_embed(stored, press.strings, press.language)
+        await press.interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class SourcesButton(PaperButton, action="sources"):
+    """Where the paper's facts come from, and what other sources give, privately (issue 24)."""
+
+    async def run(self, press: Press) -> None:
+        stored = await existing(self.papers(press), self.paper_id)
+        embed = sources_embed(stored, press.strings, press.language)
         await press.interaction.response.send_message(embed=embed, ephemeral=True)
 
 
@@ -284,4 +294,11 @@ class PageButton(
         return results_page(self.target, found, more, press.strings, press.language)
 
 
-DYNAMIC_ITEMS = (AbstractButton, AnotherButton, SimilarButton, OpenButton, PageButton)
+DYNAMIC_ITEMS = (
+    AbstractButton,
+    SourcesButton,
+    AnotherButton,
+    SimilarButton,
+    OpenButton,
+    PageButton,
+)

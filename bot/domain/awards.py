@@ -54,7 +54,8 @@ _KINDS: tuple[tuple[AwardKind, re.Pattern[str]], ...] = (
     (AwardKind.POSITION, _words(r"position\s+(?:papers?|track)")),
     (AwardKind.STUDENT, _words(r"student")),
     (AwardKind.DISTINGUISHED, _words(r"distinguished")),
-    (AwardKind.BEST, _words(r"best")),
+    # The Marr Prize is ICCV's best paper award (its name holds no "best").
+    (AwardKind.BEST, _words(r"best", r"marr\s+prize")),
     (AwardKind.OUTSTANDING, _words(r"outstanding")),
     (AwardKind.DATASETS_BENCHMARKS, _words(_DB)),
 )
@@ -83,7 +84,22 @@ _TRACK_NAMES = {
     "abstract": "Student Abstract",
     # A typo in the published name ("Recue") must not make a second track.
     "safety, security, and recue robotics": "Safety, Security, and Rescue Robotics",
+    "theme": "Theme",
+    "thematic": "Theme",
+    "special theme": "Theme",
+    "resources": "Resource",
+    "methods": "Methods",
+    "method": "Methods",
 }
+# Words that name no category: "Best Overall Paper" is the venue's best paper, and the Marr
+# Prize is ICCV's best paper award.
+_NOT_TRACKS = frozenset({"overall", "marr"})
+# Tracks in which a best or outstanding paper is still the venue's headline award: the formats
+# every paper is submitted in. A best paper of any other category (a topic, systems, demos,
+# resources, a theme) or of a presentation is a category award: kind `other`, the track kept,
+# so that `kind:best` lists the headline awards only.
+_HEADLINE_TRACKS = frozenset({"Main Track", "Long Paper", "Short Paper"})
+_FOR_A_CATEGORY = (AwardKind.BEST, AwardKind.OUTSTANDING)
 
 
 def classify_award(name: str) -> tuple[AwardKind, str | None]:
@@ -92,7 +108,13 @@ def classify_award(name: str) -> tuple[AwardKind, str | None]:
     kind = next((kind for kind, pattern in _KINDS if pattern.search(text)), AwardKind.OTHER)
     if kind in _NO_TRACK:
         return kind, None
-    return kind, _track(text, kind)
+    if kind in _FOR_A_CATEGORY and _PATTERN[AwardKind.DATASETS_BENCHMARKS].search(text):
+        # NeurIPS' Datasets & Benchmarks track is a track of its own, with its own kind.
+        return AwardKind.DATASETS_BENCHMARKS, "Datasets & Benchmarks"
+    track = _track(text, kind)
+    if kind in _FOR_A_CATEGORY and track is not None and track not in _HEADLINE_TRACKS:
+        return AwardKind.OTHER, track
+    return kind, track
 
 
 def _track(text: str, kind: AwardKind) -> str | None:
@@ -100,12 +122,22 @@ def _track(text: str, kind: AwardKind) -> str | None:
         text = _PATTERN[marker].sub(" ", text)
     text = _FILLER.sub(" ", text)
     text = re.sub(_DB, "Datasets & Benchmarks", text, flags=re.IGNORECASE)
+    text = re.sub(r"\(\s*tied\s*\)|\btied\b", " ", text, flags=re.IGNORECASE)
     text = re.sub(r"[()\[\]]", " ", text)
     # Separators left dangling at either end ("Outstanding Paper: …", "… - Honorable Mention").
     text = re.sub(r"\s+", " ", text).strip(" :;,-–—/")
-    if not text:
+    # Prepositions left by the kind's words: "Honorable Mention for Best Theme Paper" (→ "for
+    # Theme"), "Best paper on … special theme", "for contribution(s) to methods".
+    text = re.sub(r"^(?:(?:for|on|in)\s+)?(?:contributions?\s+to\s+)?", "", text, flags=re.I)
+    theme = re.fullmatch(
+        r"(?:special\s+theme\s+on\s+(.+)|(.+?)\s+special\s+theme)", text, flags=re.IGNORECASE
+    )
+    if theme:
+        text = f"Theme: {theme.group(1) or theme.group(2)}"
+    if not text or text.casefold() in _NOT_TRACKS:
         return None
-    return _TRACK_NAMES.get(text.casefold(), text)
+    named = _TRACK_NAMES.get(text.casefold(), text)
+    return named[:1].upper() + named[1:]
 
 
 # Words of which every test-of-time marker above holds one: a coarse filter a store can run

@@ -112,6 +112,14 @@ class AwardKind(StrEnum):
     OTHER = "other"
 
 
+class AuthorsState(StrEnum):
+    """What the catalogue knows of a paper's byline."""
+
+    UNKNOWN = "unknown"  # no author yet: not "nobody"
+    COMPLETE = "complete"  # every author, in published order
+    CUT_SHORT = "cut-short"  # the first authors only: the source ended the list in "et al."
+
+
 class Source(Model):
     """Where a fact came from: a link, a named document, or both.
 
@@ -150,6 +158,28 @@ class Venue(Model):
     aliases: tuple[ShortText, ...] = ()
 
 
+class Submitted(StrEnum):
+    """What an edition's `submissions` counts."""
+
+    SUBMITTED = "submitted"  # every paper submitted (full papers, after the abstract deadline)
+    REVIEWED = "reviewed"  # only those that went to review: withdrawals, desk rejections out
+
+
+class Accepted(StrEnum):
+    """What an edition's `accepted` counts."""
+
+    MAIN = "main"  # the main conference's papers only
+    MAIN_AND_FINDINGS = "main-and-findings"  # with the papers accepted to Findings
+    ALL_TRACKS = "all-tracks"  # every track's papers (special tracks, datasets, …)
+
+
+class Counts(Model):
+    """What an edition's figures count, where a source says."""
+
+    submissions: Submitted | None = None
+    accepted: Accepted | None = None
+
+
 class Edition(Model):
     """A venue in one year, with its statistics where known."""
 
@@ -169,6 +199,7 @@ class Edition(Model):
     area_chairs: Count | None = None
     senior_area_chairs: Count | None = None
     note: Annotated[str, _cleaned(1_000)] | None = None
+    counts: Counts | None = None  # what `submissions` and `accepted` count (issue 24)
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
 
@@ -246,6 +277,12 @@ class Paper(Model):
     @classmethod
     def _doi(cls, value: str | None) -> str | None:
         return None if value is None else normalize_doi(value)
+
+    @property
+    def authors_state(self) -> AuthorsState:
+        if not self.authors:
+            return AuthorsState.UNKNOWN
+        return AuthorsState.CUT_SHORT if self.authors_incomplete else AuthorsState.COMPLETE
 
     @property
     def arxiv_id(self) -> ArxivId | None:
@@ -331,6 +368,7 @@ class AwardRef(Model):
     kind: AwardKind
     track: str | None = None
     alternatives: tuple[Alternative, ...] = ()  # what other sources say of this award
+    sources: tuple[Source, ...] = ()  # where the award was announced
 
 
 class StoredPaper(Model):

@@ -38,13 +38,19 @@ _LABELLED = frozenset(
 
 
 def disagreements(
-    paper: Paper, awards: Sequence[AwardRef], strings: Strings, language: Language
+    paper: Paper,
+    awards: Sequence[AwardRef],
+    strings: Strings,
+    language: Language,
+    *,
+    reasons: bool = True,
 ) -> str | None:
-    """Each alternative value of the paper and of its awards, with its source and reason."""
-    lines = [_line(a, None, strings, language) for a in paper.alternatives]
+    """Each alternative value of the paper and of its awards, with its source and (for
+    curators) the catalogue's reason; a reader's "Sources" answer leaves the reason out."""
+    lines = [_line(a, None, strings, language, reasons) for a in paper.alternatives]
     for award in awards:
         where = f"{award.venue_name} {award.year}"
-        lines += [_line(a, where, strings, language) for a in award.alternatives]
+        lines += [_line(a, where, strings, language, reasons) for a in award.alternatives]
     if not lines:
         return None
     shown = lines[:SHOWN]
@@ -53,7 +59,13 @@ def disagreements(
     return "\n".join(shown)
 
 
-def _line(alternative: Alternative, award: str | None, strings: Strings, language: Language) -> str:
+def _line(
+    alternative: Alternative,
+    award: str | None,
+    strings: Strings,
+    language: Language,
+    reasons: bool = True,
+) -> str:
     field = alternative.field
     label = (
         strings.text(f"paper-field-{field}", language)
@@ -65,7 +77,7 @@ def _line(alternative: Alternative, award: str | None, strings: Strings, languag
     source = alternative.source
     name = source.document or urlsplit(source.url or "").hostname or ""
     return "• " + strings.text(
-        "paper-disagree-line",
+        "paper-disagree-line" if reasons else "paper-sources-other-line",
         language,
         field=label,
         value=_esc(truncate(_value(alternative.value), VALUE_CHARS)),

@@ -82,8 +82,8 @@ def authors_line(
     'A, B et al.' (「A, B 等」) when a source cut the list short."""
     names = [escape(a) for a in authors]
     separator = strings.text("awards-list-separator", language)
-    if not names:
-        return ""
+    if not names:  # unknown, not nobody (issue 24)
+        return strings.text("paper-authors-unknown", language)
     if incomplete:
         shown = separator.join(names[:_SHOWN_AUTHORS])
         return strings.text("paper-authors-et-al", language, authors=shown)

@@ -12,6 +12,7 @@ import discord
 from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
+from bot.render.alternatives import disagreements
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
@@ -76,6 +77,10 @@ def paper_preview(
     provenance = provenance_field(paper, strings, language)
     if provenance is not None:
         fields.append(provenance)
+    # Where the sources disagree: curators' business, shown here and never to members.
+    disagree = disagreements(paper, (), strings, language)
+    if disagree:
+        fields.append(Field(strings.text("paper-disagree", language), disagree))
     abstract = paper.abstract or strings.text("curate-no-abstract", language)
     return build_embed(
         title=esc(paper.title),

@@ -14,6 +14,7 @@ import discord
 
 from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
+from bot.domain.provenance import best_source, host, link_kind, refused
 from bot.render.alternatives import disagreements
 from bot.render.areas import area_name
 from bot.render.embeds import DESCRIPTION, Field, build_embed
@@ -25,14 +26,8 @@ LIST_AUTHORS_SHOWN = 3
 SOURCES_SHOWN = 5
 SUMMARY_FROM_ABSTRACT = 700  # an abstract standing in for a summary is cut to about this
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-# Link labels in the order shown; the words are the same in every language but two.
-_LINK_KEYS: tuple[tuple[str, str], ...] = (
-    ("arxiv", "paper-link-arxiv"),
-    ("pdf", "paper-link-pdf"),
-    ("openreview", "paper-link-openreview"),
-    ("project", "paper-link-project"),
-    ("code", "paper-link-code"),
-)
+# The link slots in the order shown; each is labelled by what its address is (`link_kind`).
+_LINK_SLOTS = ("arxiv", "pdf", "openreview", "project", "code")
 
 
 def link(label: str, url: str) -> str:
@@ -46,13 +41,12 @@ def paper_embed(
     """A paper in detail. `heading` (e.g. "Paper of the day · 2026-11-29") goes in the footer."""
     paper = stored.paper
     fields: list[Field] = []
-    if paper.authors:
-        fields.append(
-            Field(
-                strings.text("paper-authors", language),
-                authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete),
-            )
+    fields.append(
+        Field(
+            strings.text("paper-authors", language),
+            authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete),
         )
+    )
     if paper.affiliations:
         fields.append(
             Field(
@@ -74,18 +68,14 @@ def paper_embed(
     fields.append(
         Field(strings.text("paper-links", language), paper_links(paper, strings, language))
     )
-    # Our own reading of the paper's area is for curators; members are shown the sources.
-    shown = [s for s in paper.sources if s.document != OUR_CLASSIFICATION]
-    if shown:
-        fields.append(
-            Field(
-                strings.text("paper-sources", language),
-                sources_text(shown, strings, language),
-            )
-        )
-    disagree = disagreements(paper, stored.awards, strings, language)
-    if disagree:
-        fields.append(Field(strings.text("paper-disagree", language), disagree))
+    # One link to the best source; every source, our own reading of the area, and where the
+    # sources disagree are for curators.
+    source = best_source(
+        [s for a in stored.awards for s in a.sources]
+        + [s for s in paper.sources if s.document != OUR_CLASSIFICATION]
+    )
+    if source is not None and source.url:
+        fields.append(Field(strings.text("paper-source", language), source_link(source.url)))
     reference = strings.text("paper-reference", language, id=stored.id)
     return build_embed(
         title=esc(paper.title),
@@ -156,8 +146,10 @@ def authors_text(
 ) -> str:
     """All authors when they are few; else the first ones and "and N more". A list a source
     cut short ends in "et al." (「等」): it never reads as the whole list."""
+    if not authors:  # unknown, not nobody (issue 24)
+        return strings.text("paper-authors-unknown", language)
     named = ", ".join(esc(a) for a in authors[:shown])
-    if incomplete and authors:
+    if incomplete:
         return strings.text("paper-authors-et-al", language, authors=named)
     if len(authors) <= shown:
         return named
@@ -204,11 +196,35 @@ def paper_links(paper: Paper, strings: Strings, language: Language) -> str:
 
 
 def links_text(links: Links, strings: Strings, language: Language) -> str:
+    """The links, each labelled by what it is: an ACL Anthology page in the `project` slot is
+    the proceedings, a video is a video (issue 24)."""
     return " · ".join(
-        link(strings.text(key, language), url)
-        for name, key in _LINK_KEYS
+        link(strings.text(f"paper-link-{link_kind(name, url)}", language), url)
+        for name in _LINK_SLOTS
         if (url := getattr(links, name)) is not None
     )
+
+
+def sources_embed(stored: StoredPaper, strings: Strings, language: Language) -> discord.Embed:
+    """The "Sources" button's answer, for a reader: every source of the paper and its awards
+    (never a refused site), and what other sources give, without the catalogue's reasons."""
+    every = [*(s for a in stored.awards for s in a.sources), *stored.paper.sources]
+    shown = list(dict.fromkeys(s for s in every if not (s.url and refused(s.url))))
+    fields = []
+    others = disagreements(stored.paper, stored.awards, strings, language, reasons=False)
+    if others:
+        fields.append(Field(strings.text("paper-sources-other", language), others))
+    return build_embed(
+        title=strings.text("paper-sources-title", language),
+        description=sources_text(shown, strings, language) or None,
+        fields=fields,
+        footer=esc(stored.paper.title),
+    )
+
+
+def source_link(url: str) -> str:
+    """A source as a member reads it: its site's name, linked."""
+    return link(esc(host(url) or url), url)
 
 
 def main_link(links: Links) -> str | None:

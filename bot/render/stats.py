@@ -9,32 +9,19 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import discord
 
-from bot.domain.models import Alternative, Edition, Language, Source, Venue
-from bot.domain.text import truncate
+from bot.domain.models import Edition, Language, Submitted, Venue
+from bot.domain.provenance import best_source
 from bot.render.charts import TrendPoint, VenueBar
 from bot.render.embeds import Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
+from bot.render.paper import source_link
 
 MINUS = "\u2212"  # a real minus sign, as wide as the plus
 DASH = "—"
-SOURCE_LABEL = 60  # characters of a source's name shown beside an alternative value
-
-# The label of each counted field, for "also reported" lines.
-FIELD_LABELS = {
-    "submissions": "stats-submissions",
-    "accepted": "stats-accepted",
-    "orals": "stats-orals",
-    "spotlights": "stats-spotlights",
-    "posters": "stats-posters",
-    "reviewers": "stats-reviewers",
-    "area_chairs": "stats-area-chairs",
-    "senior_area_chairs": "stats-senior-area-chairs",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +105,11 @@ def edition_embed(
     """`image` is the chart's attachment name, shown as the embed's image."""
     text = _Text(strings, language)
     change = change_between(edition, previous)
+    reviewed = edition.counts is not None and edition.counts.submissions is Submitted.REVIEWED
     fields = [
         Field(
-            text("stats-submissions"),
+            # A figure of the papers reviewed says so: it is not the papers submitted (issue 24).
+            text("stats-reviewed" if reviewed else "stats-submissions"),
             _with_change(format_count(edition.submissions), change, "submissions", text),
             inline=True,
         ),
@@ -147,11 +136,10 @@ def edition_embed(
     )  # fmt: skip
     if reviewing:
         fields.append(Field(text("stats-reviewing"), reviewing))
-    if edition.alternatives:
-        lines = [_alternative(a, text) for a in edition.alternatives]
-        fields.append(Field(text("stats-also-reported"), "\n".join(lines)))
-    if edition.sources:
-        fields.append(Field(text("stats-sources"), "\n".join(map(source_label, edition.sources))))
+    # One link to the best source: the other sources and their figures are for curators.
+    source = best_source(edition.sources)
+    if source is not None and source.url:
+        fields.append(Field(text("stats-source"), source_link(source.url)))
     embed = build_embed(
         title=text("stats-title", venue=esc(venue.name), year=edition.year),
         description=_place_and_dates(edition, text) or None,
@@ -204,16 +192,6 @@ def compare_embed(
     return embed
 
 
-def source_label(source: Source) -> str:
-    """A source as a short line: its name, linked where it has a link."""
-    name = source.document or urlsplit(source.url or "").hostname or ""
-    shown = esc(truncate(name, 120))
-    if not source.url:
-        return shown
-    # A parenthesis in the link would end it early (esc has escaped the name's brackets).
-    return f"[{shown}]({source.url.replace(')', '%29')})"
-
-
 class _Text:
     def __init__(self, strings: Strings, language: Language) -> None:
         self._strings, self._language = strings, language
@@ -238,16 +216,6 @@ def _with_change(shown: str, change: Change | None, what: str, text: _Text) -> s
 
 def _counts(text: _Text, *counts: tuple[str, int | None]) -> str:
     return " · ".join(f"{text(key)} {value:,}" for key, value in counts if value is not None)
-
-
-def _alternative(alternative: Alternative, text: _Text) -> str:
-    label_key = FIELD_LABELS.get(alternative.field)
-    label = text(label_key) if label_key else esc(alternative.field)
-    value = alternative.value
-    shown = f"{value:,}" if isinstance(value, int) else esc(str(value))
-    source = alternative.source
-    name = esc(truncate(source.document or urlsplit(source.url or "").hostname or "", SOURCE_LABEL))
-    return text("stats-also-reported-value", field=label, value=shown, source=name)
 
 
 def _place_and_dates(edition: Edition, text: _Text) -> str:

@@ -23,7 +23,8 @@ def paper_columns(dialect: str) -> str:
     the latest first), each list as JSON text."""
     if dialect == "postgresql":
         award_list = """(SELECT CAST(coalesce(json_agg(json_build_array(
-                e.venue, v.name, e.year, a.name, a.kind, a.track, CAST(a.alternatives AS JSON))
+                e.venue, v.name, e.year, a.name, a.kind, a.track, CAST(a.alternatives AS JSON),
+                CAST(a.sources AS JSON))
                 ORDER BY e.year DESC, e.venue, a.id), '[]') AS TEXT)
             FROM live_awards AS a
             JOIN editions AS e ON e.id = a.edition_id
@@ -31,8 +32,10 @@ def paper_columns(dialect: str) -> str:
             WHERE a.paper_id = p.id)"""
     else:
         award_list = """(SELECT json_group_array(
-                json_array(venue, venue_name, year, name, kind, track, json(alternatives))) FROM
-            (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives
+                json_array(venue, venue_name, year, name, kind, track, json(alternatives),
+                           json(sources))) FROM
+            (SELECT e.venue, v.name AS venue_name, e.year, a.name, a.kind, a.track, a.alternatives,
+                    a.sources
              FROM live_awards AS a
              JOIN editions AS e ON e.id = a.edition_id
              JOIN venues AS v ON v.key = e.venue

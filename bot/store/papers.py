@@ -398,8 +398,9 @@ def _stored_paper(r: Row) -> StoredPaper:
                 kind=AwardKind(kind),
                 track=track,
                 alternatives=alternatives or (),
+                sources=sources or (),
             )
-            for venue, venue_name, year, name, kind, track, alternatives in json.loads(
+            for venue, venue_name, year, name, kind, track, alternatives, sources in json.loads(
                 r["award_list"]
             )
         ),

@@ -18,14 +18,14 @@ VENUE_FIELDS = ("name", "full_name", "url", "aliases")
 EDITION_FIELDS = (
     "start_date", "end_date", "month", "city", "country", "submissions", "accepted",
     "orals", "spotlights", "posters", "reviewers", "area_chairs", "senior_area_chairs",
-    "note", "sources", "alternatives",
+    "note", "sources", "alternatives", "counts",
 )  # fmt: skip
 PAPER_FIELDS = (
     "title", "year", "arxiv", "arxiv_version", "doi", "links", "abstract", "summaries",
     "area", "task", "sources", "alternatives", "authors", "affiliations", "authors_incomplete",
 )  # fmt: skip
 AWARD_FIELDS = ("name", "sources", "alternatives")
-JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries"})
+JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries", "counts"})
 # Stored as 0/1 integers, never NULL: an audit row written before the column existed reads False.
 BOOL_FIELDS = frozenset({"authors_incomplete"})
 # Stored in tables of their own, not as columns of `papers`.

@@ -219,6 +219,10 @@ def test_check_passes_on_a_good_database(
 
     assert result.code == 0, result.err
     assert f"schema {latest}/{latest}, 0 problem(s)" in result.out
+    # What is still unknown and where sources disagree, for curators (issue 24).
+    assert "not yet known" in result.out
+    assert "editions have figures" in result.out
+    assert "sources disagree:" in result.out
 
 
 def test_check_refuses_a_file_that_is_not_sqlite(

@@ -153,7 +153,9 @@ async def test_an_export_reads_one_moment_even_when_a_write_commits_midway(
                 other = sqlite3.connect(database, isolation_level=None)
                 other.execute("BEGIN IMMEDIATE")
                 other.execute("UPDATE venues SET name = 'Renamed' WHERE key = 'icml'")
-                other.execute("UPDATE editions SET submissions = 4242 WHERE venue = 'icml'")
+                # Larger than any bundled edition's accepted papers (ICML 2026: 6,352), so the
+                # CHECK accepted <= submissions holds.
+                other.execute("UPDATE editions SET submissions = 42424 WHERE venue = 'icml'")
                 other.execute(
                     "UPDATE papers SET title = 'Retitled' WHERE id = (SELECT min(id) FROM papers)"
                 )
@@ -171,7 +173,7 @@ async def test_an_export_reads_one_moment_even_when_a_write_commits_midway(
 
     def seen(b: object) -> tuple[bool, bool, bool]:
         text = repr(b)
-        return "Renamed" in text, "4242" in text, "Retitled" in text
+        return "Renamed" in text, "42424" in text, "Retitled" in text
 
     assert seen(after) == (True, True, True)  # the write did happen
     assert seen(batch) == (False, False, False)

@@ -21,6 +21,7 @@ from bot.domain.models import AwardKind
 # One custom_id the bot makes for each kind of dynamic item.
 SAMPLES: dict[type[Any], str] = {
     paper_buttons.AbstractButton: paper_buttons.AbstractButton(12).item.custom_id or "",
+    paper_buttons.SourcesButton: paper_buttons.SourcesButton(12).item.custom_id or "",
     paper_buttons.AnotherButton: paper_buttons.AnotherButton(12).item.custom_id or "",
     paper_buttons.SimilarButton: paper_buttons.SimilarButton(12).item.custom_id or "",
     paper_buttons.OpenButton: paper_buttons.OpenButton(12).item.custom_id or "",

@@ -58,10 +58,16 @@ async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDis
     assert "[arXiv](https://arxiv.org/abs/2502.06768)" in fields["Links"]
     assert "[PDF](https://arxiv.org/pdf/2502.06768)" in fields["Links"]
     assert "OpenReview" not in fields["Links"]
-    assert "https://icml.cc/virtual/2025/awards_detail" in fields["Sources"]
+    # One link, the venue's own page, named by its site (issue 24).
+    assert fields["Source"] == "[icml.cc](https://icml.cc/virtual/2025/awards_detail)"
     assert embed["description"].startswith("Masked diffusion models can generate tokens")
     assert message["flags"] & EPHEMERAL == 0
-    assert [b["label"] for b in buttons(message)] == ["Abstract", "Another paper", "Similar"]
+    assert [b["label"] for b in buttons(message)] == [
+        "Abstract",
+        "Sources",
+        "Another paper",
+        "Similar",
+    ]
 
 
 async def test_show_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -71,7 +77,7 @@ async def test_show_in_traditional_chinese(laurel: LaurelBot, server: LocalDisco
     assert embed["description"].startswith("掩碼擴散模型可以用任意順序產生 token")
     names = [f["name"] for f in embed["fields"]]
     assert names[:3] == ["作者", "機構", "獎項"]
-    assert [b["label"] for b in buttons(message)] == ["論文摘要", "換一篇", "相似論文"]
+    assert [b["label"] for b in buttons(message)] == ["論文摘要", "資料來源", "換一篇", "相似論文"]
 
 
 async def test_typed_text_without_picking_shows_the_best_match(
@@ -126,11 +132,11 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
 
 async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDiscord) -> None:
     message = await _show(server, "masked")
-    _, another, similar = custom_ids(message)
+    _, _, another, similar = custom_ids(message)
     other = await (await server.press(message, another)).message()
     assert other["flags"] & EPHEMERAL
     assert other["embeds"][0]["title"] != MASKED
-    assert len(buttons(other)) == 3
+    assert len(buttons(other)) == 4
 
     shown_id = int(similar.rsplit(":", 1)[1])
     listed = await (await server.press(message, similar)).message()
@@ -153,9 +159,11 @@ async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) 
             await server.slash("paper", {"query": "learning"}, subcommand="search")
         ).message()
     async with laurel_on(server, db):
-        abstract, another, similar = custom_ids(message)
+        abstract, sources, another, similar = custom_ids(message)
         answer = await (await server.press(message, abstract, locale="zh-TW")).message()
         assert answer["embeds"][0]["footer"]["text"] == "論文摘要"
+        told = await (await server.press(message, sources, locale="zh-TW")).message()
+        assert told["embeds"][0]["title"] == "資料來源"
         assert (await (await server.press(message, another)).message())["embeds"]
         assert (await (await server.press(message, similar)).message())["embeds"]
         next_page = [c for c in custom_ids(results) if c.startswith("paper:page:1:")]

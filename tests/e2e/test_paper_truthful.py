@@ -16,6 +16,12 @@ from tests.store.conftest import award, batch
 __all__ = ["curator_bot"]  # the fixture, shared
 
 
+def _id(message: dict[str, Any]) -> int:
+    """The shown paper's id, from its Abstract button (`paper:abstract:<id>`)."""
+    first = message["components"][0]["components"][0]["custom_id"]
+    return int(str(first).rsplit(":", 1)[1])
+
+
 def fields_of(message: dict[str, Any]) -> dict[str, str]:
     return {f["name"]: f["value"] for f in message["embeds"][0]["fields"]}
 
@@ -88,7 +94,7 @@ async def test_curate_add_and_edit_flag_a_paper_left_without_a_link(
     assert "Links" not in fields_of(await linked.message())
 
 
-async def test_paper_show_says_where_sources_disagree_and_why(
+async def test_where_sources_disagree_is_behind_the_sources_button_not_in_the_answer(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     catalog = CatalogRepository(db)
@@ -100,11 +106,14 @@ async def test_paper_show_says_where_sources_disagree_and_why(
     )
     await catalog.apply(batch(later), actor="import", policy="fill")
     shown = await _show(server, "quokka alignment")
-    disagree = fields_of(shown)["Sources disagree"].splitlines()
-    reason = "given by a later import; the value already in the catalogue is kept"
-    assert disagree == [
-        f"• Year: “2025” (import by import) — {reason}",
-        f"• ICML 2025 award, name: “Best Paper” (import by import) — {reason}",
+    # The member's answer carries none of the catalogue's bookkeeping (issue 24) ...
+    assert "Sources disagree" not in fields_of(shown)
+    # ... the Sources button tells a reader what other sources give, without its reasons.
+    sources = await (await server.press(shown, f"paper:sources:{_id(shown)}")).message()
+    assert sources["flags"] & EPHEMERAL
+    assert fields_of(sources)["Other sources give"].splitlines() == [
+        "• Year: “2025” (import by import)",
+        "• ICML 2025 award, name: “Best Paper” (import by import)",
     ]
-    chinese = fields_of(await _show(server, "quokka alignment", "zh-TW"))["來源說法不一"]
-    assert chinese.startswith("• 年份：「2025」")
+    chinese = await _show(server, "quokka alignment", "zh-TW")
+    assert "來源說法不一" not in fields_of(chinese)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.domain.models import Alternative, AwardKind, AwardRef, Paper, Source, StoredPaper
 from bot.render.alternatives import disagreements
+from bot.render.curate import paper_preview
 from bot.render.i18n import Strings
 from bot.render.paper import paper_embed
 
@@ -63,12 +64,13 @@ def test_they_are_short_and_the_rest_counted() -> None:
     assert disagreements(Paper(title="T"), [ref()], STRINGS, "en") is None
 
 
-def test_paper_show_has_the_field_only_when_sources_disagree() -> None:
-    plain = paper_embed(StoredPaper(id=1, paper=Paper(title="T")), STRINGS, "en")
-    assert "Sources disagree" not in [f.name for f in plain.fields]
+def test_a_members_paper_never_shows_the_disagreements_a_curators_preview_does() -> None:
+    # Where sources disagree is curators' bookkeeping, not a member's answer (issue 24).
     paper = Paper(title="T", alternatives=(alternative("year", 2016, "another year"),))
     embed = paper_embed(StoredPaper(id=1, paper=paper, awards=(ref(),)), STRINGS, "zh-CN")
-    fields = {f.name: f.value for f in embed.fields}
+    assert "来源说法不一" not in [f.name for f in embed.fields]
+    preview = paper_preview(paper, None, STRINGS, "zh-CN", heading="h")
+    fields = {f.name: f.value for f in preview.fields}
     assert fields["来源说法不一"] == "• 年份：“2016”（2025 AI 頂會導讀）— another year"
 
 

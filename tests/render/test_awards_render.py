@@ -37,7 +37,9 @@ def test_authors_are_shortened_in_the_readers_language() -> None:
     assert authors_line(names, STRINGS, "zh-TW") == "Author 0、Author 1、Author 2 等另外 5 人"
     assert authors_line(names[:2], STRINGS, "en") == "Author 0 and Author 1"
     assert authors_line(names[:1], STRINGS, "en") == "Author 0"
-    assert authors_line([], STRINGS, "en") == ""
+    # No author yet reads as unknown, never as nobody (issue 24).
+    assert authors_line([], STRINGS, "en") == "The authors are not yet in the catalogue"
+    assert authors_line([], STRINGS, "zh-TW") == "作者尚未收錄"
 
 
 def test_text_from_data_cannot_format_link_or_mention() -> None:

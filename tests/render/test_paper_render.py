@@ -49,14 +49,16 @@ def test_data_is_escaped_and_links_cannot_break_out(strings: Strings) -> None:
     assert fields["Authors"] == "A \\`tick\\`"
     assert fields["Awards"] == "ICML 2025 · Best \\*Paper\\*"
     assert fields["Links"] == "[Project](https://example.org/a_%28b%29)"
-    assert fields["Sources"] == "• [Doc \\~\\~x\\~\\~](https://example.org/s)"
+    assert fields["Source"] == "[example.org](https://example.org/s)"  # one link, by its site
     assert embed.url == "https://example.org/a_(b)"
     assert embed.footer.text == "Laurel paper #7"
 
 
 def test_only_present_fields_are_shown_and_no_placeholder_for_a_summary(strings: Strings) -> None:
     embed = paper_embed(_stored(), strings, "en")
-    assert [f.name for f in embed.fields] == ["Awards", "Links"]  # links: a search, below
+    # Authors unknown are said so, not left out (issue 24); links: a search, below.
+    assert [f.name for f in embed.fields] == ["Authors", "Awards", "Links"]
+    assert embed.fields[0].value == "The authors are not yet in the catalogue"
     assert embed.description is None
 
 

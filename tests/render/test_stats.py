@@ -115,8 +115,9 @@ def test_edition_embed_shows_changes_alternatives_sources_and_the_chart(strings:
     assert shown["Submissions"] == "**21,575**\n+37.7% vs 2024"
     assert shown["Acceptance rate"] == "**24.5%**\n−1.2 pts vs 2024"
     assert shown["Reviewing"] == "Reviewers 20,518"
-    assert shown["Also reported"] == r"Submissions: 21,600 (A \*bold\* claim)"
-    assert shown["Sources"] == r"[Report \[draft\]](https://example.org/a_b)"
+    # A member sees one link, named by its site: no other figures, no document names (issue 24).
+    assert "Also reported" not in shown
+    assert shown["Source"] == "[example.org](https://example.org/a_b)"
     assert embed.description == "San Diego, United States · December 2025"
     assert embed.image.url == "attachment://trend.png"
     assert "Presentations" not in shown

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.catalog.bundle import datasets, handwritten, merge
+from bot.catalog.bundle import corrections, datasets, handwritten, merge
 from bot.catalog.bundle.facts import FactsError, read_facts
 from bot.catalog.bundle.facts_merge import merge_facts
 from bot.catalog.document import merge as merge_batches
@@ -39,10 +39,21 @@ class Result:
     report: merge.Report
 
 
-def convert(shared: Path, data: Path, links: Path | None, papers: Path | None = None) -> Result:
-    """The files to write; `papers` is the folder of per-paper facts (tools/bundle/papers)."""
+CORRECTIONS = REPO / "tools" / "bundle" / corrections.FILE
+
+
+def convert(
+    shared: Path,
+    data: Path,
+    links: Path | None,
+    papers: Path | None = None,
+    fixes: Path | None = CORRECTIONS,
+) -> Result:
+    """The files to write; `papers` is the folder of per-paper facts (tools/bundle/papers),
+    `fixes` the hand-kept corrections of the datasets' rows."""
     hand = _hand_written(data)
     found = datasets.read(shared, hand.venues, links)
+    found.records = corrections.apply(found.records, corrections.load(fixes), found.notes)
     report = merge.Report()
     clusters = merge.clusters(found, report)
     matcher = handwritten.HandWritten(hand)
@@ -139,13 +150,14 @@ def main(argv: list[str] | None = None) -> int:
         default=REPO / "tools" / "bundle" / "papers",
         help="the per-paper facts files (summaries, areas, code links, bylines)",
     )
+    parser.add_argument("--corrections", type=Path, default=CORRECTIONS)
     parser.add_argument("--check", action="store_true", help="compare with data/, write nothing")
     args = parser.parse_args(argv)
     if not (args.shared / "ai-bestpapers" / "papers.yml").is_file():
         print(f"error: no datasets under {args.shared}", file=sys.stderr)
         return 2
     try:
-        result = convert(args.shared, args.data, args.links, args.papers)
+        result = convert(args.shared, args.data, args.links, args.papers, args.corrections)
     except FactsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

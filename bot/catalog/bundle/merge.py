@@ -156,6 +156,7 @@ def _merge_paper(cluster: Cluster, data: Datasets, report: Report) -> dict[str, 
     merged: dict[str, Any] = {"title": first.title, "sources": [], "alternatives": []}
     for record, paper in papers:
         _add(merged["sources"], paper.sources)
+        _add(merged["alternatives"], paper.alternatives)  # a correction's replaced values
         if paper.title != merged["title"]:
             why = (
                 f"{record.origin} spells the title this way; the kept spelling is that of "
@@ -371,6 +372,10 @@ def _one_paper_across_editions(found: list[Cluster], report: Report) -> None:
         paper = cluster.paper
         keys = [(n, paper[n]) for n in ("arxiv", "doi") if paper.get(n)]
         first = next((owner[k] for k in keys if k in owner), None)
+        if first is not None and not _same_people(first.paper, paper):
+            # One id on two papers by other people: a row carries another paper's link.
+            report.conflict(cluster.label, f"shares an id with {first.label}, not its authors")
+            continue
         if first is None:
             for k in keys:
                 owner[k] = cluster
@@ -391,6 +396,15 @@ def _one_paper_across_editions(found: list[Cluster], report: Report) -> None:
         for k in [(n, first.paper[n]) for n in ("arxiv", "doi") if first.paper.get(n)]:
             owner.setdefault(k, first)
         cluster.paper = first.paper
+
+
+def _same_people(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two author lists can be one paper's: one is unknown, or a family name is shared."""
+    names = [
+        {n.split()[-1].casefold() for n in p.get("authors") or [] if n.split()}
+        for p in (one, other)
+    ]
+    return not names[0] or not names[1] or bool(names[0] & names[1])
 
 
 def _drop_shared_links(found: list[Cluster], report: Report) -> None:

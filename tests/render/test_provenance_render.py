@@ -1,0 +1,101 @@
+"""A member's answer about any bundled paper or edition shows no refused site, no dataset name,
+no commit and no disagreement: those are curators' (issue 24)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.catalog.bundled import load_bundled
+from bot.domain.models import Alternative, AwardRef, Language, Paper, Source, StoredPaper, Venue
+from bot.domain.provenance import domains
+from bot.render.i18n import Strings
+from bot.render.paper import paper_embed, sources_embed
+from bot.render.stats import edition_embed
+
+BATCH = load_bundled()
+
+
+@pytest.fixture(scope="module")
+def strings() -> Strings:
+    return Strings.load()
+
+
+BOOKKEEPING = re.compile(r"commit [0-9a-f]{7}|ai-bestpapers|awesome-ai-best-papers|Conference-Acc")
+
+
+def _texts(embed: object) -> str:
+    fields = getattr(embed, "fields", [])
+    return "\n".join([str(getattr(embed, "description", "") or "")] + [f.value for f in fields])
+
+
+@pytest.mark.parametrize("language", ["en", "zh-TW"])
+def test_no_paper_answer_shows_a_refused_site_or_bookkeeping(
+    strings: Strings, language: Language
+) -> None:
+    bad = []
+    for number, award in enumerate(BATCH.awards):
+        ref = AwardRef(
+            venue=award.venue,
+            venue_name=award.venue.upper(),
+            year=award.year,
+            name=award.name,
+            kind=award.kind,
+            sources=award.sources,
+            alternatives=award.alternatives,
+        )
+        stored = StoredPaper(id=number, paper=award.paper, awards=(ref,))
+        embed = paper_embed(stored, strings, language)
+        shown = _texts(embed)
+        names = [f.name for f in embed.fields]
+        if any(site in shown for site in domains().refused) or BOOKKEEPING.search(shown):
+            bad.append(award.paper.title)
+        if "Sources disagree" in names or "來源說法不一" in names:
+            bad.append(award.paper.title)
+    assert bad == []
+
+
+def test_no_edition_answer_shows_other_figures_or_bookkeeping(strings: Strings) -> None:
+    venues = {v.key: v for v in BATCH.venues}
+    bad = []
+    for edition in BATCH.editions:
+        venue = venues.get(edition.venue, Venue(key=edition.venue, name=edition.venue))
+        embed = edition_embed(venue, edition, None, strings, "en")
+        shown = _texts(embed)
+        if BOOKKEEPING.search(shown) or "Also reported" in [f.name for f in embed.fields]:
+            bad.append((edition.venue, edition.year))
+    assert bad == []
+
+
+def test_the_link_shown_is_the_venues_page_where_the_award_cites_one(strings: Strings) -> None:
+    award = next(a for a in BATCH.awards if a.venue == "iros" and a.year == 2019)
+    ref = AwardRef(
+        venue="iros",
+        venue_name="IROS",
+        year=2019,
+        name=award.name,
+        kind=award.kind,
+        sources=award.sources,
+    )
+    embed = paper_embed(StoredPaper(id=1, paper=award.paper, awards=(ref,)), strings, "en")
+    assert str({f.name: f.value for f in embed.fields}["Source"]).startswith("[iros2019.org]")
+
+
+def test_the_sources_button_lists_every_source_but_a_refused_one(strings: Strings) -> None:
+    paper = Paper(
+        title="T",
+        sources=(
+            Source(url="https://geekdaxue.co/read/t"),
+            Source(url="https://github.com/clemense/ai-bestpapers", document="ai-bestpapers"),
+        ),
+        alternatives=(
+            Alternative(
+                field="year", value=2016, source=Source(document="D"), reason="curators' words"
+            ),
+        ),
+    )
+    embed = sources_embed(StoredPaper(id=1, paper=paper), strings, "en")
+    assert "geekdaxue" not in (embed.description or "")
+    assert "ai-bestpapers" in (embed.description or "")
+    assert embed.fields[0].value == "• Year: “2016” (D)"
