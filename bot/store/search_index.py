@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,10 +41,10 @@ from typing import Any, TypeVar
 import tantivy
 
 from bot.store import search_docs, search_store
+from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
 from bot.store.search_files import IndexFault, IndexFiles, guarded, wipe
-from bot.store.search_reader import SEARCHERS as SEARCHERS  # threads answering searches
-from bot.store.search_reader import IndexReader
+from bot.store.search_query import build_query, schema, similar_query
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
 
@@ -55,7 +56,10 @@ FORMAT = 1  # bump when the schema or the tokens change: an index of another for
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
 REBUILD_OVER = 20_000
+# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
+TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
+SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
 _STORE_ERRORS = search_store.store_errors()
 # What leaves the index unready or behind, said in the log, instead of failing the bot.
@@ -64,14 +68,14 @@ _FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
 HEAL_ATTEMPTS = 3
 
 
-class SearchIndex(IndexReader):
+class SearchIndex:
     """One process's index over one store (a SQLite file or a `postgresql://` URL); `path`
     None keeps it in memory (tests)."""
 
     def __init__(
         self, store: Store, path: Path | None, *, on_fault: Callable[[str], None] | None = None
     ) -> None:
-        super().__init__(store)
+        self.store = store
         self.path = path
         self._on_fault = on_fault  # told "search" or "write" at each failure of the index
         self.faults = 0
@@ -84,14 +88,24 @@ class SearchIndex(IndexReader):
         # there the committed index goes on answering (a moment behind) until the rebuild
         # commits, and a search before the first one waits for it (`wait_ready`).
         self._fallback = isinstance(store, Path)
+        self.schema = schema()
         self.generation = -1  # the store's generation the committed index reflects
+        self.ready = False
+        self._index: tantivy.Index | None = None
         self._writer: tantivy.IndexWriter | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-index")
+        self._searchers = ThreadPoolExecutor(
+            max_workers=SEARCHERS, thread_name_prefix="laurel-search"
+        )
         self._lock = asyncio.Lock()
         self._background: asyncio.Task[None] | None = None
         self._closed = False
         self._rebuilding = False
         self._dirty = False
+        # Each searcher thread's own read-only connection to the store (`search_then`).
+        self._readers = threading.local()
+        self._opened: list[Connection] = []
+        self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -266,6 +280,9 @@ class SearchIndex(IndexReader):
 
     # -- the worker's side ------------------------------------------------------------------
 
+    def _connect(self, *, same_thread: bool = True) -> Connection:
+        return search_store.connect(self.store, same_thread=same_thread)
+
     def _open(self) -> int | None:
         """Open or make the index; None if it can follow the store, else papers to rebuild."""
         index: tantivy.Index | None = None
@@ -375,6 +392,164 @@ class SearchIndex(IndexReader):
         saved = {"format": FORMAT, "generation": generation, "mark": mark}
         temporary.write_text(json.dumps(saved), encoding="utf-8")
         os.replace(temporary, target)
+
+    # -- searching ----------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """How many papers the committed index holds."""
+        return 0 if self._index is None else int(self._index.searcher().num_docs)
+
+    async def search(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
+        so the event loop answers other interactions meanwhile (a common word at 100,000
+        papers takes milliseconds)."""
+        return await self.search_then(
+            parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
+            limit=limit, offset=offset,
+        )  # fmt: skip
+
+    async def search_then(
+        self,
+        parsed: Parsed,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> T | None:
+        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
+        read-only connection of that thread's to the store: one hop off the event loop for a
+        whole answer (ranking, reading the page, building its models), not one for the index
+        and another for the store. None while the index is not ready."""
+        if not self.ready:
+            return None
+
+        def search_and_load() -> T | None:
+            ids = self._checked(
+                lambda: self.search_now(
+                    parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
+                    offset=offset,
+                )
+            )  # fmt: skip
+            return None if ids is None else self._load(load, ids)
+
+        return await self._searching(search_and_load)
+
+    async def similar_then(
+        self,
+        words: list[str],
+        exclude: int,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        limit: int = 5,
+    ) -> T | None:
+        """`load(conn, ids)` of the papers sharing the most of `words` (a title's), best first,
+        paper `exclude` left out; None while the index is not ready. (SQLite asks FTS5.)"""
+        if not self.ready or self._index is None:
+            return None
+        query = similar_query(self.schema, words, exclude)
+
+        def search_and_load() -> T | None:
+            ids = self._checked(lambda: self._ranked(query, limit, 0))
+            return None if ids is None else self._load(load, ids)
+
+        return await self._searching(search_and_load)
+
+    async def _searching(self, search_and_load: Callable[[], T | None]) -> T | None:
+        """`search_and_load()` on a searcher thread; None (the caller answers without the
+        index) if the index fails, which starts its rebuild."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._searchers, search_and_load)
+        except IndexFault as exc:
+            self._faulted("search", exc)
+            return None
+
+    def _checked(self, search: Callable[[], list[int] | None]) -> list[int] | None:
+        """`search()` over files checked first; any failure of the index is an IndexFault."""
+
+        def run() -> list[int] | None:
+            if self._files is not None:
+                self._files.check()
+            return search()
+
+        return guarded(run)
+
+    def _load(self, load: Callable[[Connection, list[int]], T], ids: list[int]) -> T:
+        conn = self._reader()
+        try:
+            return load(conn, ids)
+        except _STORE_ERRORS:
+            self._forget_reader(conn)  # a lost server: the next search connects again
+            raise
+
+    def _reader(self) -> Connection:
+        """This searcher thread's read-only connection to the store, opened at its first use."""
+        conn: Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = self._connect(same_thread=False)  # closed by `close`, from another thread
+            search_store.read_only(conn)
+            self._readers.conn = conn
+            with self._opened_lock:
+                self._opened.append(conn)
+        return conn
+
+    def _forget_reader(self, conn: Connection) -> None:
+        self._readers.conn = None
+        with self._opened_lock:
+            if conn in self._opened:
+                self._opened.remove(conn)
+        with contextlib.suppress(*_STORE_ERRORS):
+            search_store.close(conn)
+
+    def search_now(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """Paper ids, best first (ties by id), or None while the index is not ready."""
+        if not self.ready or self._index is None:
+            return None
+        query = build_query(self.schema, parsed, venue, year, kind, area)
+        return self._ranked(query, limit, offset)
+
+    def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
+        """The ids of a page of `query`'s hits, best first, ties by id."""
+        index = self._index  # once: a rebuild after a failure may let go of it meanwhile
+        if index is None:
+            return None
+        searcher = index.searcher()
+        end = offset + limit
+        wanted = end
+        while True:
+            hits = searcher.search(query, limit=wanted + 1, count=False).hits
+            if len(hits) <= wanted or hits[wanted][0] != hits[end - 1][0] or wanted >= TIE_LIMIT:
+                break
+            wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+        if len(hits) <= offset:
+            return []
+        ids = searcher.fast_field_values("id", [address for _, address in hits])
+        ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
+        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
 
 
 class _Stopped(Exception):
