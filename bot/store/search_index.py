@@ -43,7 +43,8 @@ import tantivy
 from bot.store import search_docs, search_store
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
-from bot.store.search_files import IndexFault, IndexFiles, guarded, wipe
+from bot.store.search_files import IndexFault, IndexFiles, Stopped, guarded, wipe
+from bot.store.search_heal import Healing
 from bot.store.search_query import build_query, schema, similar_query
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
@@ -64,13 +65,13 @@ _GENERATION_FILE = "laurel-generation.json"
 _STORE_ERRORS = search_store.store_errors()
 # What leaves the index unready or behind, said in the log, instead of failing the bot.
 _FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
-# Rebuilds of a damaged index in a row before it is given up until the next start.
-HEAL_ATTEMPTS = 3
 
 
-class SearchIndex:
+class SearchIndex(Healing):
     """One process's index over one store (a SQLite file or a `postgresql://` URL); `path`
     None keeps it in memory (tests)."""
+
+    writer_heap = WRITER_HEAP
 
     def __init__(
         self, store: Store, path: Path | None, *, on_fault: Callable[[str], None] | None = None
@@ -134,7 +135,7 @@ class SearchIndex:
     async def _rebuild_then_follow(self) -> None:
         try:
             await self.catch_up(rebuild=True)
-        except _Stopped:
+        except Stopped:
             return
         except _FAILURES:
             log.exception("search index: the rebuild failed; %s", self._meanwhile)
@@ -150,16 +151,6 @@ class SearchIndex:
         for task in (self._background, self._healing):
             if task is not None:
                 await asyncio.shield(task)
-
-    def health(self) -> tuple[bool, str]:
-        """Whether the index answers searches, and in a few words how it is (for /health)."""
-        if self.fault is not None:
-            return False, f"degraded: rebuilding after {self.fault}; {self._meanwhile}"
-        if self._closed:
-            return False, f"unusable (see the log); {self._meanwhile}"
-        if not self.ready:
-            return False, f"being built; {self._meanwhile}"
-        return True, "ready"
 
     async def catch_up(self, *, rebuild: bool = False) -> None:
         """Bring the index up to the store's latest generation (one catch-up at a time).
@@ -198,63 +189,6 @@ class SearchIndex:
             await self.catch_up()
         except _FAILURES as exc:
             log.warning("search index: catching up failed (%s); trying again later", exc)
-
-    # -- healing ------------------------------------------------------------------------------
-
-    def _faulted(self, operation: str, exc: IndexFault) -> None:
-        """The index failed: out of service at once, counted, and rebuilt in the background."""
-        self.ready = False
-        self.faults += 1
-        self.fault = f"a {operation} failure ({str(exc)[:160]})"
-        if self._on_fault is not None:
-            self._on_fault(operation)
-        if self._healing is not None and not self._healing.done():
-            self._heal_again = True
-            return
-        if self._closed:
-            return
-        log.warning("search index: %s; %s, rebuilding it", self.fault, self._meanwhile)
-        self._healing = asyncio.create_task(self._heal(), name="laurel-index-heal")
-
-    async def _heal(self) -> None:
-        """Rebuild the index into a fresh directory (in memory after a failed attempt)."""
-        for attempt in range(HEAL_ATTEMPTS):
-            self._heal_again = False
-            try:
-                async with self._lock:
-                    await self._run(self._reset, attempt > 0)
-                await self.catch_up(rebuild=True)
-            except _Stopped:
-                return
-            except _FAILURES as exc:  # the store: the next catch-up rebuilds (`_must_rebuild`)
-                log.warning("search index: the rebuild waits for the store (%s)", exc)
-                return
-            if self._closed or (self.ready and self.fault is None):
-                return
-        log.error("search index: given up after %s rebuilds; %s", HEAL_ATTEMPTS, self._meanwhile)
-        self.fault = f"{self.fault}, given up until a restart"
-        self._closed = True
-
-    def _reset(self, in_memory: bool) -> None:
-        """Let go of the index and start an empty one (worker thread)."""
-        self._writer = None  # tantivy lets go of the directory's lock with it
-        self._index = None
-        self.generation = -1
-        self._must_rebuild = True
-        index: tantivy.Index | None = None
-        if self.path is not None and not in_memory:
-            try:
-                wipe(self.path)
-                self.path.mkdir(parents=True, exist_ok=True)
-                index = tantivy.Index(self.schema, path=str(self.path), reuse=False)
-                self._files = IndexFiles(self.path)
-            except (OSError, ValueError) as exc:
-                log.warning("search index: %s unusable (%s); kept in memory", self.path, exc)
-        if index is None:
-            index = tantivy.Index(self.schema, path=None, reuse=False)
-            self._files = None
-        self._index = index
-        self._writer = index.writer(WRITER_HEAP, 1)
 
     async def close(self) -> None:
         """Stop: a rebuild under way stops at its next document and is rolled back (the next
@@ -372,7 +306,7 @@ class SearchIndex:
         count = 0
         for doc in docs:
             if self._closed:
-                raise _Stopped("the index was closed")
+                raise Stopped("the index was closed")
             document = tantivy.Document()
             document.add_integer("id", doc.id)
             for name, text in doc.fields.items():
@@ -550,10 +484,6 @@ class SearchIndex:
         ids = searcher.fast_field_values("id", [address for _, address in hits])
         ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
         return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
-
-
-class _Stopped(Exception):
-    """A catch-up interrupted because the index is closing; what it did is rolled back."""
 
 
 def _mark(conn: Connection, generation: int) -> str | None:
