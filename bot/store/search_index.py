@@ -412,10 +412,11 @@ class SearchIndex(Healing):
             self._faulted("search", exc)
             return None
 
-    def _checked(self, search: Callable[[], list[int] | None]) -> list[int] | None:
-        """`search()` over files checked first; any failure of the index is an IndexFault."""
+    def _checked(self, search: Callable[[], T]) -> T:
+        """`search()` over files checked first; any failure of the index is an IndexFault
+        (wrap every read of the index in it, on a searcher thread)."""
 
-        def run() -> list[int] | None:
+        def run() -> T:
             if self._files is not None:
                 self._files.check()
             return search()
