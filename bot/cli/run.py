@@ -83,7 +83,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 ) as bot,
                 OpsServer(
                     settings,
-                    health=lambda: check_health(bot, db, bot.search_index),
+                    health=lambda: check_health(bot, db, search=bot.search_index),
                     metrics=bot.metrics,
                 ),
             ):

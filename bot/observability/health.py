@@ -82,7 +82,7 @@ class HealthReport:
 
 
 async def check_health(
-    client: discord.Client, db: Store, search: SearchState | None = None
+    client: discord.Client, db: Store, *, search: SearchState | None = None
 ) -> HealthReport:
     connected = client.ws is not None and client.ws.open and not client.is_closed()
     latency = client.latency
