@@ -96,7 +96,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 OpsServer(
                     settings,
                     health=lambda: check_health(
-                        bot, db, bot.search_index, layout=watch.report() if watch else None
+                        bot, db, search=bot.search_index, layout=watch.report() if watch else None
                     ),
                     metrics=bot.metrics,
                 ),

@@ -172,7 +172,7 @@ class PaperCommands(
     async def _resolve(self, given: str) -> StoredPaper:
         """The paper picked from autocomplete (its id), or else the best match for what was
         typed: an arXiv id, or words."""
-        text = visible(given)
+        text = given.strip()
         if text.isdigit() and len(text) <= 18:
             return await existing(self._papers, int(text))
         by_arxiv = await self._by_arxiv(text)

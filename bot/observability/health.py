@@ -89,8 +89,8 @@ class HealthReport:
 async def check_health(
     client: discord.Client,
     db: Store,
-    search: SearchState | None = None,
     *,
+    search: SearchState | None = None,
     layout: str | None = None,
 ) -> HealthReport:
     latency = client.latency

@@ -39,6 +39,10 @@ class Damaged(Exception):
     """The index directory is not as tantivy left it."""
 
 
+class Stopped(Exception):
+    """A catch-up interrupted because the index is closing; what it did is rolled back."""
+
+
 class IndexFault(Exception):
     """The index failed to read or write (an I/O error, damaged files, a panic inside
     tantivy): what it was asked is to be answered without it, and it is to be rebuilt."""

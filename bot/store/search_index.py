@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,10 +41,11 @@ from typing import Any, TypeVar
 import tantivy
 
 from bot.store import search_docs, search_store
+from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
-from bot.store.search_files import IndexFault, IndexFiles, guarded, wipe
-from bot.store.search_reader import SEARCHERS as SEARCHERS  # threads answering searches
-from bot.store.search_reader import IndexReader
+from bot.store.search_files import IndexFault, IndexFiles, Stopped, guarded, wipe
+from bot.store.search_heal import Healing
+from bot.store.search_query import build_query, schema, similar_query
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
 
@@ -55,23 +57,26 @@ FORMAT = 1  # bump when the schema or the tokens change: an index of another for
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
 REBUILD_OVER = 20_000
+# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
+TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
+SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
 _STORE_ERRORS = search_store.store_errors()
 # What leaves the index unready or behind, said in the log, instead of failing the bot.
 _FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
-# Rebuilds of a damaged index in a row before it is given up until the next start.
-HEAL_ATTEMPTS = 3
 
 
-class SearchIndex(IndexReader):
+class SearchIndex(Healing):
     """One process's index over one store (a SQLite file or a `postgresql://` URL); `path`
     None keeps it in memory (tests)."""
+
+    writer_heap = WRITER_HEAP
 
     def __init__(
         self, store: Store, path: Path | None, *, on_fault: Callable[[str], None] | None = None
     ) -> None:
-        super().__init__(store)
+        self.store = store
         self.path = path
         self._on_fault = on_fault  # told "search" or "write" at each failure of the index
         self.faults = 0
@@ -84,14 +89,24 @@ class SearchIndex(IndexReader):
         # there the committed index goes on answering (a moment behind) until the rebuild
         # commits, and a search before the first one waits for it (`wait_ready`).
         self._fallback = isinstance(store, Path)
+        self.schema = schema()
         self.generation = -1  # the store's generation the committed index reflects
+        self.ready = False
+        self._index: tantivy.Index | None = None
         self._writer: tantivy.IndexWriter | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-index")
+        self._searchers = ThreadPoolExecutor(
+            max_workers=SEARCHERS, thread_name_prefix="laurel-search"
+        )
         self._lock = asyncio.Lock()
         self._background: asyncio.Task[None] | None = None
         self._closed = False
         self._rebuilding = False
         self._dirty = False
+        # Each searcher thread's own read-only connection to the store (`search_then`).
+        self._readers = threading.local()
+        self._opened: list[Connection] = []
+        self._opened_lock = threading.Lock()
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -120,7 +135,7 @@ class SearchIndex(IndexReader):
     async def _rebuild_then_follow(self) -> None:
         try:
             await self.catch_up(rebuild=True)
-        except _Stopped:
+        except Stopped:
             return
         except _FAILURES:
             log.exception("search index: the rebuild failed; %s", self._meanwhile)
@@ -136,16 +151,6 @@ class SearchIndex(IndexReader):
         for task in (self._background, self._healing):
             if task is not None:
                 await asyncio.shield(task)
-
-    def health(self) -> tuple[bool, str]:
-        """Whether the index answers searches, and in a few words how it is (for /health)."""
-        if self.fault is not None:
-            return False, f"degraded: rebuilding after {self.fault}; {self._meanwhile}"
-        if self._closed:
-            return False, f"unusable (see the log); {self._meanwhile}"
-        if not self.ready:
-            return False, f"being built; {self._meanwhile}"
-        return True, "ready"
 
     async def catch_up(self, *, rebuild: bool = False) -> None:
         """Bring the index up to the store's latest generation (one catch-up at a time).
@@ -185,63 +190,6 @@ class SearchIndex(IndexReader):
         except _FAILURES as exc:
             log.warning("search index: catching up failed (%s); trying again later", exc)
 
-    # -- healing ------------------------------------------------------------------------------
-
-    def _faulted(self, operation: str, exc: IndexFault) -> None:
-        """The index failed: out of service at once, counted, and rebuilt in the background."""
-        self.ready = False
-        self.faults += 1
-        self.fault = f"a {operation} failure ({str(exc)[:160]})"
-        if self._on_fault is not None:
-            self._on_fault(operation)
-        if self._healing is not None and not self._healing.done():
-            self._heal_again = True
-            return
-        if self._closed:
-            return
-        log.warning("search index: %s; %s, rebuilding it", self.fault, self._meanwhile)
-        self._healing = asyncio.create_task(self._heal(), name="laurel-index-heal")
-
-    async def _heal(self) -> None:
-        """Rebuild the index into a fresh directory (in memory after a failed attempt)."""
-        for attempt in range(HEAL_ATTEMPTS):
-            self._heal_again = False
-            try:
-                async with self._lock:
-                    await self._run(self._reset, attempt > 0)
-                await self.catch_up(rebuild=True)
-            except _Stopped:
-                return
-            except _FAILURES as exc:  # the store: the next catch-up rebuilds (`_must_rebuild`)
-                log.warning("search index: the rebuild waits for the store (%s)", exc)
-                return
-            if self._closed or (self.ready and self.fault is None):
-                return
-        log.error("search index: given up after %s rebuilds; %s", HEAL_ATTEMPTS, self._meanwhile)
-        self.fault = f"{self.fault}, given up until a restart"
-        self._closed = True
-
-    def _reset(self, in_memory: bool) -> None:
-        """Let go of the index and start an empty one (worker thread)."""
-        self._writer = None  # tantivy lets go of the directory's lock with it
-        self._index = None
-        self.generation = -1
-        self._must_rebuild = True
-        index: tantivy.Index | None = None
-        if self.path is not None and not in_memory:
-            try:
-                wipe(self.path)
-                self.path.mkdir(parents=True, exist_ok=True)
-                index = tantivy.Index(self.schema, path=str(self.path), reuse=False)
-                self._files = IndexFiles(self.path)
-            except (OSError, ValueError) as exc:
-                log.warning("search index: %s unusable (%s); kept in memory", self.path, exc)
-        if index is None:
-            index = tantivy.Index(self.schema, path=None, reuse=False)
-            self._files = None
-        self._index = index
-        self._writer = index.writer(WRITER_HEAP, 1)
-
     async def close(self) -> None:
         """Stop: a rebuild under way stops at its next document and is rolled back (the next
         start rebuilds), so closing never waits for a whole catalogue to be indexed."""
@@ -265,6 +213,9 @@ class SearchIndex(IndexReader):
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
 
     # -- the worker's side ------------------------------------------------------------------
+
+    def _connect(self, *, same_thread: bool = True) -> Connection:
+        return search_store.connect(self.store, same_thread=same_thread)
 
     def _open(self) -> int | None:
         """Open or make the index; None if it can follow the store, else papers to rebuild."""
@@ -355,7 +306,7 @@ class SearchIndex(IndexReader):
         count = 0
         for doc in docs:
             if self._closed:
-                raise _Stopped("the index was closed")
+                raise Stopped("the index was closed")
             document = tantivy.Document()
             document.add_integer("id", doc.id)
             for name, text in doc.fields.items():
@@ -376,9 +327,164 @@ class SearchIndex(IndexReader):
         temporary.write_text(json.dumps(saved), encoding="utf-8")
         os.replace(temporary, target)
 
+    # -- searching ----------------------------------------------------------------------------
 
-class _Stopped(Exception):
-    """A catch-up interrupted because the index is closing; what it did is rolled back."""
+    def count(self) -> int:
+        """How many papers the committed index holds."""
+        return 0 if self._index is None else int(self._index.searcher().num_docs)
+
+    async def search(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
+        so the event loop answers other interactions meanwhile (a common word at 100,000
+        papers takes milliseconds)."""
+        return await self.search_then(
+            parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
+            limit=limit, offset=offset,
+        )  # fmt: skip
+
+    async def search_then(
+        self,
+        parsed: Parsed,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> T | None:
+        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
+        read-only connection of that thread's to the store: one hop off the event loop for a
+        whole answer (ranking, reading the page, building its models), not one for the index
+        and another for the store. None while the index is not ready."""
+        if not self.ready:
+            return None
+
+        def search_and_load() -> T | None:
+            ids = self._checked(
+                lambda: self.search_now(
+                    parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
+                    offset=offset,
+                )
+            )  # fmt: skip
+            return None if ids is None else self._load(load, ids)
+
+        return await self._searching(search_and_load)
+
+    async def similar_then(
+        self,
+        words: list[str],
+        exclude: int,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        limit: int = 5,
+    ) -> T | None:
+        """`load(conn, ids)` of the papers sharing the most of `words` (a title's), best first,
+        paper `exclude` left out; None while the index is not ready. (SQLite asks FTS5.)"""
+        if not self.ready or self._index is None:
+            return None
+        query = similar_query(self.schema, words, exclude)
+
+        def search_and_load() -> T | None:
+            ids = self._checked(lambda: self._ranked(query, limit, 0))
+            return None if ids is None else self._load(load, ids)
+
+        return await self._searching(search_and_load)
+
+    async def _searching(self, search_and_load: Callable[[], T | None]) -> T | None:
+        """`search_and_load()` on a searcher thread; None (the caller answers without the
+        index) if the index fails, which starts its rebuild."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._searchers, search_and_load)
+        except IndexFault as exc:
+            self._faulted("search", exc)
+            return None
+
+    def _checked(self, search: Callable[[], T]) -> T:
+        """`search()` over files checked first; any failure of the index is an IndexFault
+        (wrap every read of the index in it, on a searcher thread)."""
+
+        def run() -> T:
+            if self._files is not None:
+                self._files.check()
+            return search()
+
+        return guarded(run)
+
+    def _load(self, load: Callable[[Connection, list[int]], T], ids: list[int]) -> T:
+        conn = self._reader()
+        try:
+            return load(conn, ids)
+        except _STORE_ERRORS:
+            self._forget_reader(conn)  # a lost server: the next search connects again
+            raise
+
+    def _reader(self) -> Connection:
+        """This searcher thread's read-only connection to the store, opened at its first use."""
+        conn: Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = self._connect(same_thread=False)  # closed by `close`, from another thread
+            search_store.read_only(conn)
+            self._readers.conn = conn
+            with self._opened_lock:
+                self._opened.append(conn)
+        return conn
+
+    def _forget_reader(self, conn: Connection) -> None:
+        self._readers.conn = None
+        with self._opened_lock:
+            if conn in self._opened:
+                self._opened.remove(conn)
+        with contextlib.suppress(*_STORE_ERRORS):
+            search_store.close(conn)
+
+    def search_now(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[int] | None:
+        """Paper ids, best first (ties by id), or None while the index is not ready."""
+        if not self.ready or self._index is None:
+            return None
+        query = build_query(self.schema, parsed, venue, year, kind, area)
+        return self._ranked(query, limit, offset)
+
+    def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
+        """The ids of a page of `query`'s hits, best first, ties by id."""
+        index = self._index  # once: a rebuild after a failure may let go of it meanwhile
+        if index is None:
+            return None
+        searcher = index.searcher()
+        end = offset + limit
+        wanted = end
+        while True:
+            hits = searcher.search(query, limit=wanted + 1, count=False).hits
+            if len(hits) <= wanted or hits[wanted][0] != hits[end - 1][0] or wanted >= TIE_LIMIT:
+                break
+            wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+        if len(hits) <= offset:
+            return []
+        ids = searcher.fast_field_values("id", [address for _, address in hits])
+        ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
+        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
 
 
 def _mark(conn: Connection, generation: int) -> str | None:

@@ -59,12 +59,12 @@ async def test_random_bytes_in_an_idx_are_answered_counted_and_healed(
         choices = await server.autocomplete("paper", {"paper": QUERY}, "paper", subcommand="show")
         assert choices  # answered too, whatever answers it
         assert bot.metrics.value("laurel_search_index_faults_total", operation="search") == 1
-        report = await check_health(bot, db, index)
+        report = await check_health(bot, db, search=index)
         assert report.healthy  # live, whether the rebuild is done yet or not
         assert report.status in ("degraded", "ok")
 
         await index.wait_ready()
-        assert (await check_health(bot, db, index)).to_json()["status"] == "ok"
+        assert (await check_health(bot, db, search=index)).to_json()["status"] == "ok"
         again = await (await server.slash("paper", {"query": QUERY}, subcommand="search")).message()
         assert again["embeds"][0]["description"] == before["embeds"][0]["description"]
 
