@@ -100,21 +100,27 @@ async def test_icml_2025_in_traditional_chinese(laurel: LaurelBot, server: Local
     assert _button(message, "n")["label"] == "下一頁"
 
 
-async def test_neurips_2025_best_papers_include_the_datasets_and_benchmarks_one(
+async def test_neurips_2025_datasets_and_benchmarks_award_is_a_kind_of_its_own(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
+    # The Datasets & Benchmarks track's best paper is not among the best papers (issue 24).
     message = await _awards(server, "edition", venue="neurips", year=2025, kind="best")
     (embed,) = message["embeds"]
     assert embed["title"] == "NeurIPS 2025 — Best paper"
-    assert embed["footer"]["text"] == "Page 1/1 · 4 awards"
+    assert embed["footer"]["text"] == "Page 1/1 · 3 awards"
     assert _buttons(message) == []
     text = _unescaped(embed["description"])
-    assert "__**Best paper**__ (4)" in text
+    assert "__**Best paper**__ (3)" in text
     assert "Gated Attention for Large Language Models" in text
+    assert "Artificial Hivemind" not in text
+    assert text.count("Track: Main Track") == 3
+    message = await _awards(
+        server, "edition", venue="neurips", year=2025, kind="datasets-benchmarks"
+    )
+    text = _unescaped(message["embeds"][0]["description"])
     assert "Artificial Hivemind: The Open-Ended Homogeneity" in text
     hivemind = text[text.index("Artificial Hivemind") :].split("\n")[1]
     assert "Track: Datasets & Benchmarks" in hivemind
-    assert text.count("Track: Main Track") == 3
 
 
 async def test_next_and_previous_turn_the_pages_in_place(

@@ -114,7 +114,7 @@ async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
     # Nobody in the bundled catalogue has two awarded papers: all tie, by name.
     assert lines[0] == "**1.** Abderrahim Bendahi — papers: **1**, awards: 1"
     assert all(line.startswith("**1.** ") for line in lines)
-    assert embed["footer"]["text"] == "Top 15 of 105 authors of 33 awarded papers."
+    assert embed["footer"]["text"] == "Top 15 of 114 authors of 35 awarded papers."
 
 
 async def test_authors_at_a_venue_in_traditional_chinese(

@@ -113,7 +113,7 @@ async def test_an_edition_without_statistics_says_which_years_have_them(
     assert message["flags"] & EPHEMERAL
     assert message["content"] == (
         "The catalogue has ICLR 2014 but no statistics for it; "
-        "it has ICLR's statistics for 2017–2025."
+        "it has ICLR's statistics for 2017–2026."
     )
 
 
@@ -125,7 +125,8 @@ async def test_compare_puts_every_venue_with_data_side_by_side(
     (embed,) = message["embeds"]
     assert embed["title"] == "2025: venues side by side"
     names = [f["name"] for f in embed["fields"]]
-    assert names == ["NeurIPS", "AAAI", "ICML", "ICLR", "IJCAI"]  # most submissions first
+    # Most submissions first; CVPR's figures are in the catalogue since issue 24.
+    assert names == ["NeurIPS", "CVPR", "AAAI", "ICML", "ICLR", "IJCAI"]
     assert field(embed, "NeurIPS") == (
         "Submissions: **21,575**\nAccepted: **5,290**\nAcceptance rate: **24.5%**"
     )
@@ -156,7 +157,7 @@ async def test_compare_refuses_unknown_venues_and_empty_years(
     empty = await stats(server, "compare", year=1990)
     assert empty["flags"] & EPHEMERAL
     assert empty["content"] == (
-        "No venue in the catalogue has statistics for 1990; the statistics cover 2013–2025."
+        "No venue in the catalogue has statistics for 1990; the statistics cover 2011, 2013–2026."
     )
 
     none_of = await stats(server, "compare", year=2014, venues="ijcai")
