@@ -16,7 +16,7 @@ from bot.domain.models import AuthorsState, Paper
 AS_PUBLISHED = {
     # ClimSim (NeurIPS 2023 D&B): the byline of OpenReview W5If9P1xqO as ai-bestpapers copies it.
     "YU HUANG": ["all capitals or all small letters"],
-    # ICML 2022 ATAC: PMLR v162 cheng22b spells "Ching-An"; RSS 2023 keeps ai-bestpapers' "Ching-an".
+    # ICML 2022 ATAC: PMLR v162 cheng22b spells "Ching-An"; RSS 2023 keeps ai-bestpapers'.
     "Ching-An Cheng": ["spelt with other capitals too: ['Ching-an Cheng']"],
     "Ching-an Cheng": ["spelt with other capitals too: ['Ching-An Cheng']"],
 }
