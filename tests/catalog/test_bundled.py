@@ -52,15 +52,28 @@ def test_every_record_has_a_source() -> None:
     assert unsourced == []
 
 
+# Hand-written papers whose summary was removed because no readable page supports it (issue 23),
+# with what was searched; a summary returns when a source is read.
+WITHOUT_SUMMARY = {
+    # AAAI 2024: searches for the title and its abstract found only Gx2Mol (ECML-PKDD 2025).
+    "GxVAEs: Two Joint VAEs Generate Hit Molecules from Gene Expression Profiles",
+    # AAAI 2025: the abstract was found only on an aggregator (conftrace.com), not the proceedings.
+    "Every Bit Helps: Achieving the Optimal Distortion with a Few Queries",
+    # IJCAI 2025: searches for the title found other papers on compressing embodied models.
+    "Boost Embodied AI Models with Robust Compression Boundary",
+}
+
+
 def test_every_hand_written_paper_has_our_summary_in_three_languages() -> None:
     # The generated history (data/awards/) has no summaries of ours: enrich brings abstracts.
     missing = [
         (a.paper.title, lang)
         for a in HAND_WRITTEN.awards
         for lang in LANGUAGES
-        if lang not in a.paper.summaries
+        if lang not in a.paper.summaries and a.paper.title not in WITHOUT_SUMMARY
     ]
     assert missing == []
+    assert {a.paper.title for a in HAND_WRITTEN.awards if not a.paper.summaries} == WITHOUT_SUMMARY
 
 
 def test_simplified_and_traditional_summaries_differ_where_chinese_is_written() -> None:
@@ -68,7 +81,7 @@ def test_simplified_and_traditional_summaries_differ_where_chinese_is_written() 
     same = [
         a.paper.title
         for a in HAND_WRITTEN.awards
-        if a.paper.summaries["zh-TW"] == a.paper.summaries["zh-CN"]
+        if a.paper.summaries and a.paper.summaries["zh-TW"] == a.paper.summaries["zh-CN"]
     ]
     assert same == []
 
