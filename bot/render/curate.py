@@ -186,6 +186,8 @@ def history_embed(
     for entry in entries:
         lines.append(entry_line(entry, strings, language))
         lines += [f"  {f.name}: {f.value}" for f in changed_fields(entry.before, entry.after)[:4]]
+    if lines:  # a mention renders in a description, never in a footer
+        lines.append(strings.text("curate-history-undo-hint", language))
     return build_embed(
         title=title,
         description="\n".join(lines) or strings.text("curate-history-empty", language),
