@@ -79,7 +79,7 @@ class DigestService:
         # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
         # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
         period = next_firing(sub, self._clock.now()).period
-        frame = Frame(sub.theme, period.shown, sub.language, sub.role_id, marker="preview")
+        frame = Frame(sub.theme, period.shown, sub.language, sub.role_id, marker="")  # none: unsent
         return await self._content.render(sub, choice.content, frame)
 
     async def post_now(self, sub: Subscription, *, requested_by: int) -> PostResult:

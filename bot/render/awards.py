@@ -16,9 +16,11 @@ import discord
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
 from bot.render.embeds import DESCRIPTION, build_embed
+from bot.render.bylines import byline
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import has_link, search_text
+from bot.render.tracks import track_name
 from bot.render.years import year_spans
 
 # Winners first, then awards in a category, then those just below the winners, then the past.
@@ -78,23 +80,10 @@ def escape(text: str) -> str:
 def authors_line(
     authors: Sequence[str], strings: Strings, language: Language, *, incomplete: bool = False
 ) -> str:
-    """'A, B and C', or 'A, B, C and 5 more' when there are many, in the reader's language;
-    'A, B et al.' (「A, B 等」) when a source cut the list short."""
-    names = [escape(a) for a in authors]
-    separator = strings.text("awards-list-separator", language)
-    if not names:
-        return ""
-    if incomplete:
-        shown = separator.join(names[:_SHOWN_AUTHORS])
-        return strings.text("paper-authors-et-al", language, authors=shown)
-    if len(names) == 1:
-        return names[0]
-    if len(names) <= _SHOWN_AUTHORS + 1:
-        first = separator.join(names[:-1])
-        return strings.text("awards-authors-and", language, first=first, last=names[-1])
-    shown = separator.join(names[:_SHOWN_AUTHORS])
-    more = f"{len(names) - _SHOWN_AUTHORS:,}"
-    return strings.text("awards-authors-more", language, names=shown, count=more)
+    """An award list's byline: the one rule of bot/render/bylines.py, three names shown."""
+    return byline(
+        authors, strings, language, shown=_SHOWN_AUTHORS, incomplete=incomplete, escape=escape
+    )
 
 
 def _link(paper: Paper) -> str | None:
@@ -123,7 +112,8 @@ def _entry_text(
     if not has_link(paper):
         details.append(search_text(paper, strings, language))
     if entry.award.track:
-        details.append(strings.text("awards-track", language, track=escape(entry.award.track)))
+        track = track_name(entry.award.track, strings, language)
+        details.append(strings.text("awards-track", language, track=escape(track)))
     if with_venue and entry.paper.year is not None and entry.paper.year != entry.award.year:
         details.append(strings.text("awards-paper-year", language, year=entry.paper.year))
     detail = " · ".join(d for d in details if d)

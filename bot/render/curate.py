@@ -12,6 +12,7 @@ import discord
 from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
+from bot.render.awards import kind_label
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
@@ -24,6 +25,7 @@ from bot.render.paper import (
     sources_text,
 )
 from bot.render.plan import plan_lines, plan_summary
+from bot.render.tracks import track_name
 
 VALUE_SHOWN = 300  # one side of "before → after" is cut to about this
 CHANGED_FIELDS_SHOWN = 10
@@ -31,10 +33,15 @@ PLAN_LINES_SHOWN = 25
 ABSTRACT_SHOWN = 1000
 
 
-def award_text(award: Award, venue_name: str | None = None) -> str:
-    track = f" · {esc(award.track)}" if award.track else ""
+def award_text(
+    award: Award, strings: Strings, language: Language, venue_name: str | None = None
+) -> str:
+    """The award as it would be written: its name as given, its kind and track in the reader's
+    language (kind names are ours, never the stored code)."""
+    track = f" · {esc(track_name(award.track, strings, language))}" if award.track else ""
     venue = esc(venue_name) if venue_name else award.venue.upper()
-    return f"{venue} {award.year} · {esc(award.name)} ({award.kind.value}){track}"
+    kind = kind_label(award.kind, strings, language)
+    return f"{venue} {award.year} · {esc(award.name)} ({kind}){track}"
 
 
 def paper_preview(
@@ -54,7 +61,12 @@ def paper_preview(
         names = "; ".join(esc(a) for a in paper.affiliations)
         fields.append(Field(strings.text("paper-affiliations", language), names))
     if award is not None:
-        fields.append(Field(strings.text("paper-awards", language), award_text(award, venue_name)))
+        fields.append(
+            Field(
+                strings.text("paper-awards", language),
+                award_text(award, strings, language, venue_name),
+            )
+        )
     ids = [
         f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "",
         f"DOI {paper.doi}" if paper.doi else "",

@@ -65,6 +65,8 @@ def _post(
     if frame.role_id is not None:
         lines.insert(0, f"<@&{frame.role_id}>")
     kept = _within_total(embeds[:MAX_EMBEDS], reserve=len(frame.marker) + 3)
+    if not frame.marker:  # a preview: nothing to find again, nothing for the reader to puzzle over
+        return Post("\n".join(lines), kept, files)
     last = kept[-1]
     footer = last.footer.text or ""
     # The marker must survive any cut, so the footer's own text gives way instead.

@@ -61,6 +61,11 @@ class Strings:
         template = self.messages[language].get(key) or self.messages["en"][key]
         return template.format(cmd=self.mentions, **params)
 
+    def optional(self, key: str, language: Language, /) -> str | None:
+        """The message `key` in `language` where that language has one (no English fallback,
+        no parameters): names the locale files may or may not know."""
+        return self.messages[language].get(key)
+
     def command_text(self, english: str, language: Language) -> str | None:
         """A command's name or description in `language`, or None to keep the English."""
         if language == "en":

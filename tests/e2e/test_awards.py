@@ -96,7 +96,9 @@ async def test_icml_2025_in_traditional_chinese(laurel: LaurelBot, server: Local
     assert embed["title"] == "ICML 2025 獲獎論文"
     assert embed["footer"]["text"] == "第 1/2 頁 · 11 個獎項"
     assert "__**傑出論文**__ (6)" in embed["description"]
-    assert "Shirley Wu、Michel Galley、Baolin Peng 等另外 7 人" in _unescaped(embed["description"])
+    assert "Shirley Wu、Michel Galley、Baolin Peng 及另外 7 位作者" in _unescaped(
+        embed["description"]
+    )
     assert _button(message, "n")["label"] == "下一頁"
 
 

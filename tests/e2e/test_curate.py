@@ -161,7 +161,7 @@ async def test_add_from_arxiv_previews_then_writes_once_however_often_confirm_is
         preview = await asked.message()
         (embed,) = preview["embeds"]
         assert embed["title"] == "Heat-bath random walks with Markov bases"
-        assert fields(embed)["Awards"] == "NeurIPS 2016 · Best Paper Award (best)"
+        assert fields(embed)["Awards"] == "NeurIPS 2016 · Best Paper Award (Best paper)"
         assert await db.fetchone("SELECT 1 FROM papers WHERE arxiv = '1605.08386'") is None
 
         stranger = await server.press(

@@ -52,7 +52,9 @@ async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDis
     assert embed["title"] == MASKED
     assert embed["url"] == "https://arxiv.org/abs/2502.06768"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Authors"] == "Jaeyeon Kim, Kulin Shah, Vasilis Kontonis, Sham Kakade, Sitan Chen"
+    assert (
+        fields["Authors"] == "Jaeyeon Kim, Kulin Shah, Vasilis Kontonis, Sham Kakade and Sitan Chen"
+    )
     assert "Harvard University" in fields["Affiliations"]
     assert fields["Awards"] == "ICML 2025 · Outstanding Paper Award"
     assert "[arXiv](https://arxiv.org/abs/2502.06768)" in fields["Links"]
