@@ -15,8 +15,8 @@ import discord
 
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
-from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.bylines import byline
+from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import has_link, search_text

@@ -15,11 +15,11 @@ import discord
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.render.alternatives import disagreements
 from bot.render.areas import area_name
-from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.bylines import byline
+from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
-from bot.render.tracks import track_name
 from bot.render.markdown import esc
+from bot.render.tracks import track_name
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
