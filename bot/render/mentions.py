@@ -1,6 +1,6 @@
 """Commands named in answers, as Discord command mentions (`</digest post-now:123>`).
 
-Discord renders a mention in the reader's own language (a zh-TW client shows /定期摘要 立即發布)
+Discord renders a mention in the reader's own language (a zh-TW client shows /定期貼文 立即發布)
 and makes it clickable; a command typed out as text stays English. The ids are Discord's: the
 bot learns them from the command sync (what it pushed, or what Discord already held) and hands
 them here. Locale files name a command as `{cmd:digest post-now}`; until the ids are known (a

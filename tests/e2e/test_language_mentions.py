@@ -1,5 +1,5 @@
 """Answers name commands by Discord mention, from the ids the command sync returned (issue 25,
-item 2): a zh client then shows /定期摘要 立即發布 where the text said `/digest post-now`; and a
+item 2): a zh client then shows /定期貼文 立即發布 where the text said `/digest post-now`; and a
 digest made without a language posts in the server's preferred locale (item 5)."""
 
 from __future__ import annotations

@@ -288,7 +288,7 @@ async def test_today_is_the_same_paper_all_day(server: LocalDiscord, db: Databas
         tomorrow = await (await server.slash("paper", subcommand="today")).message()
     assert first["embeds"][0]["title"] == again["embeds"][0]["title"]
     assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-02 · ")
-    assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · 2026-03-02 · ")
+    assert again["embeds"][0]["footer"]["text"].startswith("每日論文 · 2026-03-02 · ")
     assert tomorrow["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-03 · ")
     assert tomorrow["embeds"][0]["title"] != first["embeds"][0]["title"]  # no repeat next day
 
