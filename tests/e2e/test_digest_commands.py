@@ -16,8 +16,8 @@ import pytest
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Cadence, DigestFilter, Subscription, Theme
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.support.commands import mention
 from laurel_console.localdiscord.state import GUILD_CATEGORY, Overwrite, Perm
+from tests.support.commands import mention
 
 EPHEMERAL = 64
 SYNC = "PUT /applications/{application_id}/commands"
