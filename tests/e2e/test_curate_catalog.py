@@ -31,6 +31,7 @@ from tests.e2e.test_curate import (
     grace,
     settings_for,
 )
+from tests.support.commands import mention
 from tests.support.payloads import fields
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
@@ -77,7 +78,7 @@ async def test_award_add_then_remove(
     assert preview["flags"] & EPHEMERAL
     (shown_first,) = preview["embeds"]
     assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
-    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (test-of-time)"
+    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (Test of time)"
     assert await audit_count(db) == before  # nothing written until Confirm
     cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
     assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
@@ -281,7 +282,10 @@ async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
         "correct it instead."
     )
     unknown = await (await curate(server, "undo", {"change": 10**9})).message()
-    assert unknown["content"] == f"There is no change #{10**9} (see /curate history)."
+    assert (
+        unknown["content"]
+        == f"There is no change #{10**9} (see {mention(server, 'curate history')})."
+    )
 
 
 async def test_curation_answers_in_traditional_chinese(
