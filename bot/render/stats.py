@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import discord
@@ -47,7 +48,15 @@ class Change:
     rate_points: float | None
 
 
-def has_statistics(edition: Edition) -> bool:
+class _Counted(Protocol):
+    @property
+    def submissions(self) -> int | None: ...
+    @property
+    def accepted(self) -> int | None: ...
+
+
+def has_statistics(edition: _Counted) -> bool:
+    """Whether an edition (or its coverage row) has numbers: the one rule of /stats and /about."""
     return edition.submissions is not None or edition.accepted is not None
 
 
