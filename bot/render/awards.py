@@ -51,6 +51,17 @@ class AwardEntry:
 
     award: AwardRef
     paper: Paper
+    paper_id: int | None = None  # the stored paper: a numbered Open button can show it
+
+
+@dataclass(frozen=True, slots=True)
+class EditionPage:
+    """One page of an edition's awards: its embed, how many pages, and the numbered papers on
+    it (number, paper id) for the Open buttons under it."""
+
+    embed: discord.Embed
+    pages: int
+    numbered: list[tuple[int, int]]
 
 
 class Tally(Protocol):
@@ -149,8 +160,27 @@ def edition_embed(
     kind: AwardKind | None = None,
 ) -> tuple[discord.Embed, int]:
     """Page `page` of an edition's awards grouped by kind, and the number of pages."""
+    shown = edition_page(venue, year, entries, page, strings, language, kind=kind, numbered=False)
+    return shown.embed, shown.pages
+
+
+def edition_page(
+    venue: Venue,
+    year: int,
+    entries: Sequence[AwardEntry],
+    page: int,
+    strings: Strings,
+    language: Language,
+    *,
+    kind: AwardKind | None = None,
+    numbered: bool = True,
+) -> EditionPage:
+    """Page `page` of an edition's awards grouped by kind; with `numbered`, each paper numbered
+    through the whole edition, as /paper search numbers its results, for its Open button."""
     ordered = sorted(entries, key=lambda e: kind_rank(e.award.kind))
     texts = [_entry_text(e, strings, language, with_venue=False) for e in ordered]
+    if numbered:
+        texts = [f"**{n}.** {text}" for n, text in enumerate(texts, 1)]
     pages = paginate(texts, ENTRIES_PER_PAGE)
     page = max(0, min(page, len(pages) - 1))
     counts = {k: sum(1 for e in ordered if e.award.kind == k) for k in KIND_ORDER}
@@ -179,7 +209,8 @@ def edition_embed(
         footer=_footer(page, len(pages), total, strings, language),
         url=venue.url,
     )
-    return embed, len(pages)
+    ids = [(i + 1, ordered[i].paper_id) for i in pages[page]] if numbered else []
+    return EditionPage(embed, len(pages), [(n, pid) for n, pid in ids if pid is not None])
 
 
 def history_embed(

@@ -38,9 +38,14 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for row in message.get("components", []) for c in row["components"]]
 
 
+def _pages(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in _buttons(message) if b["custom_id"].startswith("awards:")]
+
+
 def _button(message: dict[str, Any], step: str) -> dict[str, Any]:
     """The Previous ("p") or Next ("n") button of a paged answer."""
-    (found,) = [b for b in _buttons(message) if b["custom_id"].split(":")[4] == step]
+    pages = [b for b in _buttons(message) if b["custom_id"].startswith("awards:")]
+    (found,) = [b for b in pages if b["custom_id"].split(":")[4] == step]
     return found
 
 
@@ -53,7 +58,7 @@ async def _awards(
 
 async def _all_pages(server: LocalDiscord, first: dict[str, Any]) -> list[dict[str, Any]]:
     pages = [first]
-    while _buttons(pages[-1]) and not _button(pages[-1], "n").get("disabled"):
+    while _pages(pages[-1]) and not _button(pages[-1], "n").get("disabled"):
         pressed = await server.press(pages[-1], _button(pages[-1], "n")["custom_id"])
         pages.append(await pressed.message())
     return pages
@@ -109,7 +114,8 @@ async def test_neurips_2025_best_papers_include_the_datasets_and_benchmarks_one(
     (embed,) = message["embeds"]
     assert embed["title"] == "NeurIPS 2025 — Best paper"
     assert embed["footer"]["text"] == "Page 1/1 · 4 awards"
-    assert _buttons(message) == []
+    # one page: no page buttons, but each paper opens by its number (issue 25, item 14)
+    assert [b["label"] for b in _buttons(message)] == ["1", "2", "3", "4"]
     text = _unescaped(embed["description"])
     assert "__**Best paper**__ (4)" in text
     assert "Gated Attention for Large Language Models" in text
