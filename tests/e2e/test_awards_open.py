@@ -21,7 +21,7 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _listed(message: dict[str, Any]) -> dict[str, str]:
     text = message["embeds"][0]["description"].replace("\\", "")
-    return {number: title for number, title in NUMBERED.findall(text)}
+    return dict(NUMBERED.findall(text))
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-TW", "zh-CN"])
