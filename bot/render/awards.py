@@ -112,6 +112,11 @@ def _title(paper: Paper) -> str:
     return f"[{title}]({url})" if url else f"**{title}**"
 
 
+def entry_text(entry: AwardEntry, strings: Strings, language: Language) -> str:
+    """One award of an edition's list: the title (linked), its byline, its track."""
+    return _entry_text(entry, strings, language, with_venue=False)
+
+
 def _entry_text(
     entry: AwardEntry, strings: Strings, language: Language, *, with_venue: bool
 ) -> str:

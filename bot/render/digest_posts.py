@@ -14,10 +14,11 @@ import discord
 from bot.domain.models import Edition, Language, StoredPaper, Venue
 from bot.domain.subscriptions import Theme
 from bot.domain.text import truncate
-from bot.render.awards import AwardEntry, edition_embed
+from bot.render.awards import AwardEntry
 from bot.render.embeds import FOOTER, TOTAL
 from bot.render.i18n import Strings
 from bot.render.paper import list_embed, paper_embed
+from bot.render.spotlight import spotlight_embed
 from bot.render.stats import edition_embed as numbers_embed
 
 MAX_EMBEDS = 10
@@ -107,12 +108,10 @@ def framed(frame: Frame, strings: Strings, bodies: Sequence[discord.Embed]) -> P
 def spotlight_post(
     frame: Frame, venue: Venue, year: int, entries: Sequence[AwardEntry], strings: Strings
 ) -> Post:
-    """One edition's awards in one post: as many pages as one message holds."""
-    first, pages = edition_embed(venue, year, entries, 0, strings, frame.language)
-    embeds = [first]
-    for page in range(1, min(pages, MAX_EMBEDS)):
-        embeds.append(edition_embed(venue, year, entries, page, strings, frame.language)[0])
-    return _post(frame, strings, embeds, [])
+    """One edition's top awards in one compact embed, with how many more and where they are."""
+    return _post(
+        frame, strings, [spotlight_embed(venue, year, entries, strings, frame.language)], []
+    )
 
 
 def numbers_post(

@@ -37,7 +37,8 @@ def test_a_huge_edition_fits_one_message_and_keeps_the_marker() -> None:
         for n in range(300)
     ]
     post = spotlight_post(frame(Theme.VENUE_SPOTLIGHT), venue, 2025, entries, STRINGS)
-    assert 1 < len(post.embeds) <= 10
+    assert len(post.embeds) == 1  # one compact post (issue 25, item 6)
+    assert "… and 295 more awards at ICML 2025" in (post.embeds[0].description or "")
     assert sum(len(e) for e in post.embeds) <= TOTAL
     assert (post.embeds[-1].footer.text or "").endswith(f" · {MARKER}")
 
