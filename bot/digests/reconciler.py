@@ -164,7 +164,7 @@ class Reconciler:
         return await self._left_pending(sub, entry, error)
 
     def _frame(self, sub: Subscription, entry: LedgerEntry) -> Frame:
-        shown = Period.from_key(entry.period).shown
+        shown = Period.from_key(entry.period, sub).shown
         return Frame(sub.theme, shown, sub.language, sub.role_id, entry.nonce, late=entry.late)
 
     async def _back_off(self, entry: LedgerEntry, attempt: int) -> None:

@@ -88,7 +88,7 @@ class DigestService:
         if sub.id is None:
             raise ValueError("post_now needs a stored subscription")
         await self._content.check_not_empty(sub)
-        period = Period.manual(self._clock.now())
+        period = Period.manual(self._clock.now(), sub.zone)
         log.info("digest %s posted now by %s (%s)", sub.id, requested_by, period)
         result = await self._reconciler.deliver(sub, period, late=False)
         if result.status == "empty":

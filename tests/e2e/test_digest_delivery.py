@@ -108,7 +108,7 @@ async def test_posts_land_in_text_announcement_thread_and_forum_channels(
             # A forum gets a new post: a thread whose starter message has the thread's id.
             thread = server.channel(row.message_id)
             assert thread.parent_id == server.channel("papers-forum").id
-            assert thread.name == "Venue spotlight · 2026-W02"
+            assert thread.name == "Venue spotlight · 2026-01-05"  # its day, not its week
             (message,) = server.messages(thread.id)
         else:
             (message,) = server.messages(sub.channel_id)
