@@ -53,3 +53,29 @@ async def test_the_mention_ids_are_the_ones_discord_holds_after_a_restart(
     known = laurel.strings.mentions.known()
     held = {c["name"]: int(c["id"]) for c in server.world.commands[None]}
     assert known == held
+
+
+@pytest.mark.parametrize(
+    ("guild_locale", "said", "posted"),
+    [
+        ("zh-TW", "它會以繁體中文發文，這是伺服器的語言", "每日論文"),
+        ("zh-CN", "它會以簡體中文發文，這是伺服器的語言", "每日论文"),
+        ("en-US", "它會以英文發文，這是伺服器的語言", "Paper of the day"),
+    ],
+)
+async def test_a_digest_without_a_language_takes_the_servers_and_says_so(
+    laurel: LaurelBot, server: LocalDiscord, guild_locale: str, said: str, posted: str
+) -> None:
+    """Item 5: a zh-TW admin's digest (timezone Asia/Taipei, no language picked) posted in
+    English; it follows the server's preferred locale, shown in the confirmation."""
+    server.world.default_guild().preferred_locale = guild_locale
+    answer = await _subscribe(server, "zh-TW", timezone="asia/taipei")
+    assert said in answer["content"]  # the admin reads zh-TW; the choice is named in it
+    (stored,) = await laurel.subscriptions.in_guild(server.world.default_guild().id)
+    ada = server.world.find_user("ada").id
+    done = await server.slash(
+        "digest", {"subscription": stored.id}, subcommand="post-now", user_id=ada, locale="zh-TW"
+    )
+    await done.message()
+    (post,) = server.messages("announcements", ephemeral=False)
+    assert posted in post["content"]
