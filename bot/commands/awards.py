@@ -36,6 +36,7 @@ from bot.render.awards import (
     test_of_time_embed,
 )
 from bot.render.i18n import Strings, language_of
+from bot.render.stats import covered_years
 from bot.render.years import year_spans
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
@@ -157,7 +158,7 @@ async def _explain_empty_edition(
 ) -> None:
     """Raise the mistake behind an edition without awards: its year, its kind, or neither."""
     name, year, strings = escape(venue.name), listing.year, services.strings
-    years = [e.year for e in await services.editions.editions(venue.key)]
+    years = covered_years(await services.editions.coverage(), venue.key)
     if year not in years:
         if not years:
             raise UserError("awards-none-venue", venue=name)

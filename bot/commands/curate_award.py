@@ -81,6 +81,7 @@ class AwardCuration(CuratorGroup):
         curation, language = self.curation, language_of(interaction.locale)
         options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
         options.check()
+        await curation.check_year(venue.key, venue.name, year)
         stored = await stored_paper(curation, paper)
         given, who = options.award(stored.paper), actor(interaction)
         await before_write(interaction)  # the dry run waits for the write lock as a write does

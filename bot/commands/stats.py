@@ -29,6 +29,7 @@ from bot.render.leaderboards import Scope, authors_embed, institutions_embed, sc
 from bot.render.markdown import esc
 from bot.render.stats import (
     compare_embed,
+    covered_years,
     edition_embed,
     has_statistics,
     previous_with_statistics,
@@ -121,6 +122,10 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, venue: VenueOption, year: Year | None = None
     ) -> None:
         editions = await self._editions.editions(venue.key)
+        if year is not None and all(e.year != year for e in editions):
+            covered = covered_years(await self._editions.coverage(), venue.key)
+            years = year_spans(covered) or "—"
+            raise UserError("error-year-not-covered", venue=venue.name, year=year, years=years)
         chosen = _chosen_edition(venue, editions, year)
         previous = previous_with_statistics(editions, chosen.year)
         language = language_of(interaction.locale)
@@ -315,16 +320,15 @@ class ChartCache:
 
 
 def _chosen_edition(venue: Venue, editions: list[Edition], year: int | None) -> Edition:
-    """The edition asked for (the latest with numbers when no year is given), or a clear no."""
+    """The edition asked for (the latest with numbers when no year is given), or a clear no;
+    a year without an edition is answered before (it names the years covered)."""
     with_numbers = [e for e in editions if has_statistics(e)]
     if year is None:
         if not with_numbers:
             raise UserError("stats-error-venue-no-statistics", venue=venue.name)
         return with_numbers[-1]
     chosen = next((e for e in editions if e.year == year), None)
-    if chosen is None:
-        years = year_spans([e.year for e in editions]) or "—"
-        raise UserError("error-year-not-covered", venue=venue.name, year=year, years=years)
+    assert chosen is not None  # a year without an edition was answered before
     if not has_statistics(chosen):
         years = year_spans([e.year for e in with_numbers]) or "—"
         raise UserError("stats-error-no-statistics", venue=venue.name, year=year, years=years)

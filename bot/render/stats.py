@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import discord
 
-from bot.domain.models import Alternative, Edition, Language, Source, Venue
+from bot.domain.models import Alternative, Coverage, Edition, Language, Source, Venue
 from bot.domain.text import truncate
 from bot.render.charts import TrendPoint, VenueBar
 from bot.render.embeds import Field, build_embed
@@ -58,6 +58,12 @@ class _Counted(Protocol):
 def has_statistics(edition: _Counted) -> bool:
     """Whether an edition (or its coverage row) has numbers: the one rule of /stats and /about."""
     return edition.submissions is not None or edition.accepted is not None
+
+
+def covered_years(coverage: Sequence[Coverage], venue: str) -> list[int]:
+    """The years the catalogue covers of `venue`: editions with awards or numbers. An edition
+    left with neither (its last paper removed by a curator) is not one (issue 25, item 11)."""
+    return sorted(c.year for c in coverage if c.venue == venue and (c.awards or has_statistics(c)))
 
 
 def previous_with_statistics(editions: Sequence[Edition], year: int) -> Edition | None:
