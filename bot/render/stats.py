@@ -61,9 +61,14 @@ def has_statistics(edition: _Counted) -> bool:
 
 
 def covered_years(coverage: Sequence[Coverage], venue: str) -> list[int]:
-    """The years the catalogue covers of `venue`: editions with awards or numbers. An edition
-    left with neither (its last paper removed by a curator) is not one (issue 25, item 11)."""
-    return sorted(c.year for c in coverage if c.venue == venue and (c.awards or has_statistics(c)))
+    """The years the catalogue covers of `venue`: editions with awards or facts of their own.
+    An edition made only to hold an award, whose last paper a curator removed, is not one
+    (issue 25, item 11)."""
+    return sorted(
+        c.year
+        for c in coverage
+        if c.venue == venue and (c.awards or c.sourced or has_statistics(c))
+    )
 
 
 def previous_with_statistics(editions: Sequence[Edition], year: int) -> Edition | None:

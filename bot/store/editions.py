@@ -34,11 +34,12 @@ _VENUES = {d: f"SELECT * FROM venues ORDER BY {_by_name('name', d)}" for d in _D
 _COVERAGE = {
     d: f"""
     SELECT e.venue, v.name AS venue_name, e.year, e.submissions, e.accepted,
-           count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
+           count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers,
+           CASE WHEN e.sources <> '[]' THEN 1 ELSE 0 END AS sourced
     FROM editions AS e
     JOIN venues AS v ON v.key = e.venue
     LEFT JOIN live_awards AS a ON a.edition_id = e.id
-    GROUP BY e.id, v.name
+    GROUP BY e.id, v.name, e.sources
     ORDER BY {_by_name("v.name", d)}, e.year
     """  # noqa: S608 (constant clauses)
     for d in _DIALECTS
