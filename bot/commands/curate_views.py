@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import discord
@@ -30,15 +30,17 @@ from bot.commands.curate_input import LIMITS, MULTILINE
 from bot.commands.custom_ids import ID, parse_id
 from bot.commands.paginator import PageButton, Shown, Step
 from bot.commands.writes import before_write, replace_message
+from bot.domain.audit import AuditEntry
 from bot.domain.models import Language
 from bot.errors import UserError
-from bot.render.curate import history_embed
+from bot.render.history import history_embed
 from bot.render.i18n import language_of
 
 Button = discord.ui.Button[discord.ui.View]
 Write = Callable[[], Awaitable[discord.Embed]]
 Submit = Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
-HISTORY_PAGE = 5
+HISTORY_PAGE = 5  # writes a page shows
+HISTORY_ROWS = 4  # rows of one curator's write shown; the rest are counted
 MAX_HISTORY_PAGE = 99_999  # /curate history's page option goes to 100,000 (from 1)
 FORM_LABEL = 45  # Discord's limit for a text input's label
 
@@ -176,22 +178,44 @@ async def first_history(curation: Curation, owner: int, paper_id: int | None) ->
 
 
 async def history_page(curation: Curation, pages: HistoryPages, language: Language) -> Shown:
-    """The history page `pages` names (moved inside the pages there are)."""
+    """The history page `pages` names (moved inside the pages there are): writes, curators'
+    own first, each shown once (bot/render/history.py)."""
     paper_id, upto = pages.paper_id, pages.upto
-    _, total = await curation.audit.history(paper_id=paper_id, limit=1, upto=upto)
+    _, total = await curation.audit.writes(paper_id=paper_id, limit=1, upto=upto)
     count = max(1, -(-total // HISTORY_PAGE))
     page = min(pages.page, count - 1)
-    entries, _ = await curation.audit.history(
+    groups, _ = await curation.audit.writes(
         paper_id=paper_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, upto=upto
     )
+    rows = {
+        g.batch: await curation.audit.of_write(g.batch, paper_id=paper_id, limit=HISTORY_ROWS)
+        for g in groups
+        if g.by_curator
+    }
+    editions = await curation.editions.labels(_edition_ids(rows.values()))
     strings = curation.strings
     title = (
         strings.text("curate-history-paper-title", language, id=paper_id)
         if paper_id is not None
         else strings.text("curate-history-title", language)
     )
-    embed = history_embed(entries, strings, language, title=title, page=page + 1, pages=count)
+    embed = history_embed(
+        groups, rows, editions, strings, language, title=title, page=page + 1, pages=count
+    )
     return Shown(embed, page, page < count - 1)
+
+
+def _edition_ids(written: Iterable[Sequence[AuditEntry]]) -> list[int]:
+    """The editions rows name (as the row itself, or an award's edition_id): shown by name."""
+    ids: set[int] = set()
+    for entries in written:
+        for entry in entries:
+            if entry.entity == "edition" and entry.entity_id.isdigit():
+                ids.add(int(entry.entity_id))
+            for record in (entry.before or {}, entry.after or {}):
+                if isinstance(record.get("edition_id"), int):
+                    ids.add(record["edition_id"])
+    return sorted(ids)
 
 
 class PaperForm(CuratorModal):

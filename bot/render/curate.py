@@ -4,7 +4,7 @@ and the audit history. Pure: models and records in, embeds and text out."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -182,28 +182,6 @@ def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
     touched = ", ".join(entry.fields[:8])
     return f"`#{entry.id}` · {when} UTC · {who} · {action} {what}" + (
         f" ({touched})" if touched else ""
-    )
-
-
-def history_embed(
-    entries: Sequence[AuditEntry],
-    strings: Strings,
-    language: Language,
-    *,
-    title: str,
-    page: int,
-    pages: int,
-) -> discord.Embed:
-    lines = []
-    for entry in entries:
-        lines.append(entry_line(entry, strings, language))
-        lines += [f"  {f.name}: {f.value}" for f in changed_fields(entry.before, entry.after)[:4]]
-    if lines:  # a mention renders in a description, never in a footer
-        lines.append(strings.text("curate-history-undo-hint", language))
-    return build_embed(
-        title=title,
-        description="\n".join(lines) or strings.text("curate-history-empty", language),
-        footer=strings.text("curate-history-footer", language, page=page, pages=pages),
     )
 
 
