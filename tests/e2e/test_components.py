@@ -21,6 +21,7 @@ from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import EPHEMERAL, FORM, MASKED_ARXIV, ada, curate, settings_for
+from tests.e2e.test_curate_catalog import curators_writes
 
 # Every prefix of a custom_id the bot makes for a component that lives only in memory.
 IN_MEMORY_PREFIXES = {"curate:confirm", "curate:cancel"}
@@ -51,6 +52,7 @@ def quiet(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
 async def test_every_component_sent_before_a_restart_answers_after_it(
     server: LocalDiscord, db: Database, quiet: pytest.LogCaptureFixture
 ) -> None:
+    await curators_writes(db, server)  # more writes than one history page holds
     async with laurel_on(server, db, settings_for()):
         preview = await (await curate(server, "paper remove", {"paper": MASKED_ARXIV})).message()
         history = await (await curate(server, "history")).message()
