@@ -87,6 +87,7 @@ def _without_provenance(message: dict[str, Any]) -> dict[str, Any]:
 
 async def _answers(server: LocalDiscord, locale: str) -> list[dict[str, Any]]:
     ada = server.world.find_user("ada").id
+    server.world.default_guild().preferred_locale = locale  # the digest posts in it too
     seen: list[dict[str, Any]] = []
     for command, sub, options in WALK:
         asked: Interaction = await server.slash(
