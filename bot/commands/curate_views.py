@@ -218,8 +218,16 @@ def _edition_ids(written: Iterable[Sequence[AuditEntry]]) -> list[int]:
     return sorted(ids)
 
 
+# The refusals of a form's own values: the form can be opened again with what was typed.
+FORM_MISTAKES = frozenset({"curate-invalid", "curate-too-long", "curate-bad-characters"})
+MARK = "⚠ "  # before the label of a field that was refused
+
+
 class PaperForm(CuratorModal):
-    """The paper's fields as text inputs; a value too long to show is left out (and kept)."""
+    """The paper's fields as text inputs; a value too long to show is left out (and kept).
+
+    A refused value (issue 25, item 10) does not throw away what was typed: the answer names
+    the field and offers the form again, every value kept and the bad field marked."""
 
     def __init__(
         self,
@@ -230,14 +238,17 @@ class PaperForm(CuratorModal):
         values: Mapping[str, str],
         language: Language,
         submit: Submit,
+        bad: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(curation, invoker_id, title=title)
         self._submit = submit
+        self._title, self._language = title, language
         for field, value in values.items():
             limit = min(LIMITS[field], 4000)
             if len(value) > limit:
                 continue
-            label = curation.strings.text(f"curate-form-{field}", language)[:FORM_LABEL]
+            label = curation.strings.text(f"curate-form-{field}", language)
+            label = (MARK + label if field in bad else label)[:FORM_LABEL]
             self.add_item(
                 discord.ui.TextInput(
                     label=label,
@@ -259,4 +270,53 @@ class PaperForm(CuratorModal):
             for item in self.children
             if isinstance(item, discord.ui.TextInput)
         }
-        await self._submit(interaction, given)
+        try:
+            await self._submit(interaction, given)
+        except UserError as refused:
+            if refused.key not in FORM_MISTAKES or interaction.response.is_done():
+                raise
+            await self._offer_again(interaction, given, refused)
+
+    async def _offer_again(
+        self, interaction: discord.Interaction, given: Mapping[str, str], refused: UserError
+    ) -> None:
+        """Say what is wrong, with a button that opens this form again as it was filled in."""
+        strings, language = self.curation.strings, language_of(interaction.locale)
+        bad = refused_fields(refused)
+
+        async def reopen(pressed: discord.Interaction) -> None:
+            again = PaperForm(
+                self.curation, self.invoker_id, title=self._title, values=given,
+                language=self._language, submit=self._submit, bad=bad,
+            )  # fmt: skip
+            await pressed.response.send_modal(again)
+
+        view = ReopenView(self.curation, self.invoker_id, reopen, language)
+        text = strings.text(refused.key, language, **refused.params)
+        await interaction.response.send_message(content=text, view=view, ephemeral=True)
+
+
+def refused_fields(refused: UserError) -> frozenset[str]:
+    """The form fields a refusal names ("links.code, doi" → links, doi)."""
+    named = str(refused.params.get("fields") or refused.params.get("field") or "")
+    return frozenset(part.strip().split(".")[0] for part in named.split(",") if part.strip())
+
+
+class ReopenView(CuratorView):
+    """One button: the form again, with what was typed (kept here, in memory)."""
+
+    def __init__(
+        self,
+        curation: Curation,
+        invoker_id: int,
+        reopen: Callable[[discord.Interaction], Awaitable[None]],
+        language: Language,
+    ) -> None:
+        super().__init__(curation, invoker_id, timeout=CONFIRM_TIMEOUT)
+        self._reopen = reopen
+        self.again.label = curation.strings.text("curate-form-again", language)
+        self.again.custom_id = f"curate:again:{secrets.token_hex(6)}"
+
+    @discord.ui.button(style=discord.ButtonStyle.primary)
+    async def again(self, interaction: discord.Interaction, button: Button) -> None:
+        await self._reopen(interaction)
