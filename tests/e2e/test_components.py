@@ -24,7 +24,7 @@ from tests.e2e.test_curate import EPHEMERAL, FORM, MASKED_ARXIV, ada, curate, se
 from tests.e2e.test_curate_catalog import curators_writes
 
 # Every prefix of a custom_id the bot makes for a component that lives only in memory.
-IN_MEMORY_PREFIXES = {"curate:confirm", "curate:cancel"}
+IN_MEMORY_PREFIXES = {"curate:confirm", "curate:cancel", "curate:again"}
 LANGUAGES = {"en-US": "en", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}
 
 
