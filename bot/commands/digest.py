@@ -184,7 +184,7 @@ class Digest(
     async def list_(self, interaction: discord.Interaction) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         subs = await self._s.subscriptions.in_guild(guild.id)
-        listed = [render.Listed(s, self._next(s)) for s in subs]
+        listed = [render.Listed(s, self._next(s), await self._s.digests.last_code(s)) for s in subs]
         first, *more = render.list_embeds(
             listed,
             guild.name,

@@ -19,7 +19,7 @@ from discord.http import handle_message_parameters
 from discord.utils import time_snowflake
 
 from bot.domain.clock import Clock
-from bot.render.digest_posts import Post
+from bot.render.digest_posts import Post, hidden_marker
 
 log = logging.getLogger(__name__)
 GoneReason = Literal["forbidden", "not-found"]
@@ -257,7 +257,10 @@ class DiscordDelivery:
 
 
 def _carries(message: discord.Message, marker: str) -> bool:
+    """Whether the post ends its footer with `marker`, as written invisibly (or, a post sent
+    before it was hidden, as plain text)."""
+    ends = (hidden_marker(marker), marker)
     return any(
-        embed.footer.text is not None and embed.footer.text.endswith(marker)
+        embed.footer.text is not None and embed.footer.text.endswith(ends)
         for embed in message.embeds
     )

@@ -208,6 +208,9 @@ class Reconciler:
 
     async def _sent(self, sub: Subscription, entry: LedgerEntry, message_id: int) -> PostResult:
         await self._ledger.mark_sent(entry.id, message_id, self._clock.now())
+        # The ledger code is for admins: here and in /digest list, never in the post.
+        log.info("digest %s (%s) sent as %s: message %s", sub.id, entry.period, entry.nonce,
+                 message_id)  # fmt: skip
         self._events.digest_posted(sub.theme.value)
         if entry.late:
             self._events.digest_late(sub.theme.value)

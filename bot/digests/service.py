@@ -67,6 +67,12 @@ class DigestService:
     def unscheduled(self, sub_id: int) -> None:
         self._due.remove(sub_id)
 
+    async def last_code(self, sub: Subscription) -> tuple[str, dt.datetime | None] | None:
+        """The ledger code of the subscription's latest post and when it was sent: for
+        `/digest list`, where an admin looks (the posts themselves carry it invisibly)."""
+        last = None if sub.id is None else await self._ledger.last_sent(sub.id)
+        return None if last is None else (last.nonce, last.sent_at)
+
     async def preview(self, sub: Subscription) -> Post:
         """What the next post would show, rendered; nothing is reserved or sent."""
         choose = await self._content.chooser(sub)
