@@ -6,43 +6,18 @@ own first, row by row, with field names in the reader's language and values by n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
 from bot.domain.audit import AuditEntry, AuditGroup
-from bot.domain.models import AwardKind, Language
-from bot.render.awards import kind_label
-from bot.render.curate import show_value
+from bot.domain.models import Language
 from bot.render.embeds import build_embed
+from bot.render.fields import HIDDEN, field_name, field_value
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 
-HIDDEN = frozenset({"alternatives", "title_key", "removed_at"})  # shown as the action instead
 FIELDS_SHOWN = 4
 BUNDLED_ACTOR = "bundled data"
-
-
-def field_name(key: str, strings: Strings, language: Language) -> str:
-    return strings.optional(f"curate-field-{key}", language) or key
-
-
-def field_value(
-    key: str, value: Any, strings: Strings, language: Language, editions: Mapping[int, str]
-) -> str:
-    if value in (None, [], {}, ""):
-        return "—"
-    if key == "edition_id":
-        return esc(editions.get(int(value), f"#{value}"))
-    if key == "paper_id":
-        return f"#{value}"
-    if key == "kind" and value in AwardKind._value2member_map_:
-        return kind_label(AwardKind(value), strings, language)
-    if key == "sources" and isinstance(value, list):
-        return strings.text("curate-sources-count", language, count=len(value))
-    if key == "summaries" and isinstance(value, dict):
-        return ", ".join(sorted(value))
-    return show_value(value)
 
 
 def changes(

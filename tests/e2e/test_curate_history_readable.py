@@ -50,3 +50,24 @@ async def test_history_shows_curators_changes_first_by_name_and_folds_bundled_lo
     assert len(folded) == 1  # thousands of bundled rows: one line
     assert f"{row[0]:,}" in folded[0]
     assert embed["footer"]["text"] in ("Page 1 of 1", "第 1 頁，共 1 頁", "第 1 页，共 1 页")
+
+
+@pytest.mark.parametrize(
+    ("locale", "edition", "kind"),
+    [("en-US", "edition", "kind"), ("zh-TW", "屆次", "類型"), ("zh-CN", "届次", "类型")],
+)
+async def test_what_a_write_changed_is_named_in_the_readers_language(
+    curator_bot: LaurelBot, server: LocalDiscord, locale: str, edition: str, kind: str
+) -> None:
+    options: dict[str, Any] = {
+        "paper": "token ordering", "venue": "NeurIPS", "year": 2025, "award": "best",
+    }  # fmt: skip
+    preview = await (await curate(server, "award add", options, locale=locale)).message()
+    done = await server.press(
+        preview, button(preview, "curate:confirm"), user_id=ada(server), locale=locale
+    )
+    (embed,) = (await done.message())["embeds"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields[edition] == "NeurIPS 2025"  # was "edition_id: 171"
+    assert kind in fields
+    assert "edition_id" not in fields
