@@ -222,8 +222,11 @@ class DiscordDelivery:
     ) -> int | None:
         # Forum posts take no nonce; the bot's cache holds the forum's threads (THREAD_CREATE).
         me = self._client.user
+        # The theme part of the name: a post a version before this one named by its ISO week
+        # ("… · 2026-W02", now its date) is still found; the marker decides which post it is.
+        theme = thread_name.rsplit(" · ", 1)[0]
         for thread in forum.threads:
-            if thread.id <= after or thread.name != thread_name:
+            if thread.id <= after or thread.name.rsplit(" · ", 1)[0] != theme:
                 continue
             if me is None or thread.owner_id != me.id:
                 continue
