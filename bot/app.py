@@ -252,6 +252,8 @@ class LaurelBot(commands.Bot):
         ttl = COMMAND_SYNC_LEASE_TTL
         if not await self.bot_state.take_lease(lease, me, now=self.clock.now(), ttl=ttl):
             log.info("another Laurel on this database is syncing the command tree; not syncing")
+            # Its ids are Discord's, whoever pushed: learn them for command mentions.
+            self.strings.mentions.learn(await self._held_commands(self._dev_guild()))
             return False
         try:
             return await self.sync_commands()
@@ -273,11 +275,17 @@ class LaurelBot(commands.Bot):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command-tree:{self.application_id}:{guild.id if guild else 'global'}"
         if not force and await self.bot_state.get(key) == digest:
-            if same_commands(await self._held_commands(guild), payload):
+            held = await self._held_commands(guild)
+            if same_commands(held, payload):
                 log.info("Discord holds this command tree already; not syncing")
+                self.strings.mentions.learn(held)
                 return False
             log.warning("Discord holds other commands than this bot last pushed; syncing")
-        await self.tree.sync(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        # Answers name commands by mention, from the ids Discord gave them (bot/render/mentions.py).
+        self.strings.mentions.learn(
+            {"name": c.name, "type": c.type.value, "id": c.id} for c in synced
+        )
         await self.bot_state.put(key, digest)
         log.info("command tree synced (%s commands)", len(payload))
         return True

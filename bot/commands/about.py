@@ -58,11 +58,10 @@ class About(commands.Cog):
                 shown[root.name] = await self._shown(interaction, root)
             if not shown[root.name]:
                 continue
-            # As the reader's client shows them: each word of "awards edition" is translated.
-            words = command.qualified_name.split()
-            name = " ".join(self._strings.command_text(w, language) or w for w in words)
+            # A mention: the reader's client shows it in their language, and it can be clicked.
+            name = self._strings.mentions.mention(command.qualified_name)
             description = self._strings.command_text(command.description, language)
-            listed.append((f"/{name}", description or command.description))
+            listed.append((name, description or command.description))
         await interaction.response.send_message(
             embed=help_embed(listed, self._strings, language), ephemeral=True
         )

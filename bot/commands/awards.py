@@ -21,12 +21,14 @@ from bot.commands.custom_ids import ID, parse_id
 from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
 from bot.commands.paginator import PageButton as PaginatorButton
 from bot.commands.paginator import Shown, Step, page_view
+from bot.commands.paper_buttons import OpenButton
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
 from bot.render.awards import (
     AwardEntry,
-    edition_embed,
+    EditionPage,
+    edition_page,
     escape,
     history_embed,
     kind_label,
@@ -34,6 +36,7 @@ from bot.render.awards import (
     test_of_time_embed,
 )
 from bot.render.i18n import Strings, language_of
+from bot.render.stats import covered_years
 from bot.render.years import year_spans
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
@@ -109,8 +112,12 @@ async def render(
     page = listing.page
     if listing.shows == "ed":
         assert venue is not None
-        embed, pages = await _edition(services, venue, listing, page, language)
-    elif listing.shows == "hi":
+        shown = await _edition(services, venue, listing, page, language)
+        page = max(0, min(page, shown.pages - 1))
+        # The numbered buttons /paper search has: each opens that paper, privately.
+        opens = [OpenButton(paper_id, str(n)) for n, paper_id in shown.numbered]
+        return Shown(shown.embed, page, page < shown.pages - 1, opens)
+    if listing.shows == "hi":
         assert venue is not None
         embed, pages = await _history(services, venue, page, language)
     else:
@@ -129,10 +136,10 @@ async def _venue(services: Services, key: str) -> Venue:
 
 async def _edition(
     services: Services, venue: Venue, listing: Listing, page: int, language: Language
-) -> tuple[discord.Embed, int]:
+) -> EditionPage:
     papers = await services.papers.awarded_at(venue.key, listing.year, listing.kind)
     entries = [
-        AwardEntry(award, stored.paper)
+        AwardEntry(award, stored.paper, stored.id)
         for stored in papers
         for award in stored.awards
         if award.venue == venue.key
@@ -141,7 +148,7 @@ async def _edition(
     ]
     if not entries:
         await _explain_empty_edition(services, venue, listing, language)
-    return edition_embed(
+    return edition_page(
         venue, listing.year, entries, page, services.strings, language, kind=listing.kind
     )
 
@@ -151,7 +158,7 @@ async def _explain_empty_edition(
 ) -> None:
     """Raise the mistake behind an edition without awards: its year, its kind, or neither."""
     name, year, strings = escape(venue.name), listing.year, services.strings
-    years = [e.year for e in await services.editions.editions(venue.key)]
+    years = covered_years(await services.editions.coverage(), venue.key)
     if year not in years:
         if not years:
             raise UserError("awards-none-venue", venue=name)
@@ -185,7 +192,7 @@ async def _test_of_time(
     # The award itself, and the runners-up and honorable mentions named beside it.
     papers = await services.papers.test_of_time(venue=key)
     entries = [
-        AwardEntry(award, stored.paper)
+        AwardEntry(award, stored.paper, stored.id)
         for stored in papers
         for award in stored.awards
         if standing_in_test_of_time(award.kind, award.name, award.track) is not None

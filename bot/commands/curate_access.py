@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.errors import LaurelView, report
+from bot.domain.clock import Clock
 from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
@@ -49,6 +50,21 @@ class Curation:
     editions: EditionRepository
     audit: AuditRepository
     arxiv: ArxivClient | None
+    clock: Clock  # the bot's: bounds a new award's year
+
+    async def check_year(self, venue: str, venue_name: str, year: int) -> None:
+        """An award's year must lie between the venue's first edition in the catalogue and
+        next year (`year:2062` was accepted); a venue with no edition yet takes any past year."""
+        last = self.clock.now().year + 1
+        first = min((e.year for e in await self.editions.editions(venue)), default=None)
+        if year > last or (first is not None and year < first):
+            raise UserError(
+                "curate-year-outside",
+                venue=venue_name,
+                year=year,
+                first=first if first is not None else year,
+                last=last,
+            )
 
     async def refusal(self, interaction: discord.Interaction) -> str | None:
         """Why the user may not curate here (a message key), or None if they may."""

@@ -48,7 +48,9 @@ async def written(
     entries = await curation.audit.in_batch(plan.batch)
     main = entries[-1]  # the record asked for; an edition made on the way comes first
     title = curation.strings.text(title_key, language, id=main.id)
-    return entry_embed(main, curation.strings, language, title=title)
+    edition = (main.after or main.before or {}).get("edition_id")
+    editions = await curation.editions.labels([edition] if isinstance(edition, int) else [])
+    return entry_embed(main, curation.strings, language, title=title, editions=editions)
 
 
 def _adds_the_award(plan: Plan, paper_id: int) -> Plan:
@@ -81,6 +83,7 @@ class AwardCuration(CuratorGroup):
         curation, language = self.curation, language_of(interaction.locale)
         options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
         options.check()
+        await curation.check_year(venue.key, venue.name, year)
         stored = await stored_paper(curation, paper)
         given, who = options.award(stored.paper), actor(interaction)
         await before_write(interaction)  # the dry run waits for the write lock as a write does

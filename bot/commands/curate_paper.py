@@ -25,6 +25,7 @@ from bot.commands.options import (
     Year,
     award_options,
 )
+from bot.commands.resolve import resolve_paper
 from bot.commands.writes import answer, before_write
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.models import (
@@ -74,19 +75,8 @@ async def prepare_addition(
 
 
 async def stored_paper(curation: Curation, given: str) -> StoredPaper:
-    """The paper picked from autocomplete (its id), or the one an arXiv id names."""
-    text = given.strip()
-    found: StoredPaper | None = None
-    if text.isdigit() and len(text) <= 18:
-        found = await curation.papers.get(int(text))
-    else:
-        try:
-            found = await curation.papers.by_arxiv(str(parse_arxiv_id(text)))
-        except ValueError:
-            found = None
-    if found is None:
-        raise UserError("curate-no-paper", query=esc(text)[:100])
-    return found
+    """The paper `given` names, read as every command reads one (bot/commands/resolve.py)."""
+    return await resolve_paper(curation.papers, given, missing="curate-no-paper")
 
 
 async def paper_choices(curation: Curation, current: str) -> list[app_commands.Choice[str]]:
@@ -139,6 +129,7 @@ class PaperCuration(CuratorGroup):
         curation, language = self.curation, language_of(interaction.locale)
         options = AwardOptions(venue.key, year, AwardKind(award.value), track, name, source)
         options.check()  # before arXiv is asked or a form opened: a refusal, not wasted work
+        await curation.check_year(venue.key, venue.name, year)
         if arxiv is None:
             await self._open_form(interaction, options, language)
             return
@@ -152,7 +143,11 @@ class PaperCuration(CuratorGroup):
         await interaction.response.defer(ephemeral=True, thinking=True)
         wanted = parse_arxiv_id(arxiv_id)
         entry = (await curation.arxiv.fetch([wanted])).entry(wanted)
-        paper = paper_from_arxiv(entry, year=year)
+        # The paper's own year: an award's unless it honours older work (test of time), where
+        # arXiv's first version says when the paper came out; a curator can correct either.
+        published = entry.published.year if entry.published else None
+        honours_older = AwardKind(award.value) is AwardKind.TEST_OF_TIME and published
+        paper = paper_from_arxiv(entry, year=published if honours_older else year)
         await self._preview(interaction, options.award(paper), language)
 
     async def _open_form(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import discord
@@ -30,15 +30,17 @@ from bot.commands.curate_input import LIMITS, MULTILINE
 from bot.commands.custom_ids import ID, parse_id
 from bot.commands.paginator import PageButton, Shown, Step
 from bot.commands.writes import before_write, replace_message
+from bot.domain.audit import AuditEntry
 from bot.domain.models import Language
 from bot.errors import UserError
-from bot.render.curate import history_embed
+from bot.render.history import history_embed
 from bot.render.i18n import language_of
 
 Button = discord.ui.Button[discord.ui.View]
 Write = Callable[[], Awaitable[discord.Embed]]
 Submit = Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
-HISTORY_PAGE = 5
+HISTORY_PAGE = 5  # writes a page shows
+HISTORY_ROWS = 4  # rows of one curator's write shown; the rest are counted
 MAX_HISTORY_PAGE = 99_999  # /curate history's page option goes to 100,000 (from 1)
 FORM_LABEL = 45  # Discord's limit for a text input's label
 
@@ -176,26 +178,56 @@ async def first_history(curation: Curation, owner: int, paper_id: int | None) ->
 
 
 async def history_page(curation: Curation, pages: HistoryPages, language: Language) -> Shown:
-    """The history page `pages` names (moved inside the pages there are)."""
+    """The history page `pages` names (moved inside the pages there are): writes, curators'
+    own first, each shown once (bot/render/history.py)."""
     paper_id, upto = pages.paper_id, pages.upto
-    _, total = await curation.audit.history(paper_id=paper_id, limit=1, upto=upto)
+    _, total = await curation.audit.writes(paper_id=paper_id, limit=1, upto=upto)
     count = max(1, -(-total // HISTORY_PAGE))
     page = min(pages.page, count - 1)
-    entries, _ = await curation.audit.history(
+    groups, _ = await curation.audit.writes(
         paper_id=paper_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, upto=upto
     )
+    rows = {
+        g.batch: await curation.audit.of_write(g.batch, paper_id=paper_id, limit=HISTORY_ROWS)
+        for g in groups
+        if g.by_curator
+    }
+    editions = await curation.editions.labels(_edition_ids(rows.values()))
     strings = curation.strings
     title = (
         strings.text("curate-history-paper-title", language, id=paper_id)
         if paper_id is not None
         else strings.text("curate-history-title", language)
     )
-    embed = history_embed(entries, strings, language, title=title, page=page + 1, pages=count)
+    embed = history_embed(
+        groups, rows, editions, strings, language, title=title, page=page + 1, pages=count
+    )
     return Shown(embed, page, page < count - 1)
 
 
+def _edition_ids(written: Iterable[Sequence[AuditEntry]]) -> list[int]:
+    """The editions rows name (as the row itself, or an award's edition_id): shown by name."""
+    ids: set[int] = set()
+    for entries in written:
+        for entry in entries:
+            if entry.entity == "edition" and entry.entity_id.isdigit():
+                ids.add(int(entry.entity_id))
+            for record in (entry.before or {}, entry.after or {}):
+                if isinstance(record.get("edition_id"), int):
+                    ids.add(record["edition_id"])
+    return sorted(ids)
+
+
+# The refusals of a form's own values: the form can be opened again with what was typed.
+FORM_MISTAKES = frozenset({"curate-invalid", "curate-too-long", "curate-bad-characters"})
+MARK = "⚠ "  # before the label of a field that was refused
+
+
 class PaperForm(CuratorModal):
-    """The paper's fields as text inputs; a value too long to show is left out (and kept)."""
+    """The paper's fields as text inputs; a value too long to show is left out (and kept).
+
+    A refused value (issue 25, item 10) does not throw away what was typed: the answer names
+    the field and offers the form again, every value kept and the bad field marked."""
 
     def __init__(
         self,
@@ -207,9 +239,11 @@ class PaperForm(CuratorModal):
         language: Language,
         submit: Submit,
         labels: Mapping[str, str] | None = None,
+        bad: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(curation, invoker_id, title=title)
         self._submit = submit
+        self._title, self._language = title, language
         for field, value in values.items():
             limit = min(LIMITS[field], 4000)
             if len(value) > limit:
@@ -217,7 +251,7 @@ class PaperForm(CuratorModal):
             label = (labels or {}).get(field) or curation.strings.text(
                 f"curate-form-{field}", language
             )
-            label = label[:FORM_LABEL]
+            label = (MARK + label if field in bad else label)[:FORM_LABEL]
             self.add_item(
                 discord.ui.TextInput(
                     label=label,
@@ -239,4 +273,53 @@ class PaperForm(CuratorModal):
             for item in self.children
             if isinstance(item, discord.ui.TextInput)
         }
-        await self._submit(interaction, given)
+        try:
+            await self._submit(interaction, given)
+        except UserError as refused:
+            if refused.key not in FORM_MISTAKES or interaction.response.is_done():
+                raise
+            await self._offer_again(interaction, given, refused)
+
+    async def _offer_again(
+        self, interaction: discord.Interaction, given: Mapping[str, str], refused: UserError
+    ) -> None:
+        """Say what is wrong, with a button that opens this form again as it was filled in."""
+        strings, language = self.curation.strings, language_of(interaction.locale)
+        bad = refused_fields(refused)
+
+        async def reopen(pressed: discord.Interaction) -> None:
+            again = PaperForm(
+                self.curation, self.invoker_id, title=self._title, values=given,
+                language=self._language, submit=self._submit, bad=bad,
+            )  # fmt: skip
+            await pressed.response.send_modal(again)
+
+        view = ReopenView(self.curation, self.invoker_id, reopen, language)
+        text = strings.text(refused.key, language, **refused.params)
+        await interaction.response.send_message(content=text, view=view, ephemeral=True)
+
+
+def refused_fields(refused: UserError) -> frozenset[str]:
+    """The form fields a refusal names ("links.code, doi" → links, doi)."""
+    named = str(refused.params.get("fields") or refused.params.get("field") or "")
+    return frozenset(part.strip().split(".")[0] for part in named.split(",") if part.strip())
+
+
+class ReopenView(CuratorView):
+    """One button: the form again, with what was typed (kept here, in memory)."""
+
+    def __init__(
+        self,
+        curation: Curation,
+        invoker_id: int,
+        reopen: Callable[[discord.Interaction], Awaitable[None]],
+        language: Language,
+    ) -> None:
+        super().__init__(curation, invoker_id, timeout=CONFIRM_TIMEOUT)
+        self._reopen = reopen
+        self.again.label = curation.strings.text("curate-form-again", language)
+        self.again.custom_id = f"curate:again:{secrets.token_hex(6)}"
+
+    @discord.ui.button(style=discord.ButtonStyle.primary)
+    async def again(self, interaction: discord.Interaction, button: Button) -> None:
+        await self._reopen(interaction)

@@ -171,6 +171,11 @@ class Digest(
         self._s.digests.scheduled(stored)
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
+        if language is None:  # taken from the server's preferred locale: say so (issue 25)
+            chosen_language = self._s.strings.text(f"digest-language-{stored.language}", speaks)
+            text += "\n" + self._s.strings.text(
+                "digest-language-default", speaks, language=chosen_language
+            )
         text += role_note(guild, stored.channel_id, role, self._s.strings, speaks)
         await answer(interaction, content=text)
 
@@ -180,7 +185,7 @@ class Digest(
     async def list_(self, interaction: discord.Interaction) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         subs = await self._s.subscriptions.in_guild(guild.id)
-        listed = [render.Listed(s, self._next(s)) for s in subs]
+        listed = [render.Listed(s, self._next(s), await self._s.digests.last_code(s)) for s in subs]
         first, *more = render.list_embeds(
             listed,
             guild.name,

@@ -119,8 +119,8 @@ def page_view(
             forward,
             disabled=not shown.more,
         )
-        if shown.items:
-            previous.row = following.row = 1
+        if shown.items:  # below the items (five to a row), on a row of their own
+            previous.row = following.row = (len(shown.items) + 4) // 5
         view.add_item(previous)
         view.add_item(following)
     return view

@@ -25,10 +25,10 @@ from bot.commands.paper_buttons import (
     results_message,
     send_paper,
 )
+from bot.commands.resolve import resolve_paper
 from bot.commands.timing import in_time, reply
 from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
-from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
 from bot.domain.text import visible
 from bot.errors import UserError
@@ -170,25 +170,8 @@ class PaperCommands(
         await send_paper(interaction, stored, self._strings, language, heading=heading)
 
     async def _resolve(self, given: str) -> StoredPaper:
-        """The paper picked from autocomplete (its id), or else the best match for what was
-        typed: an arXiv id, or words."""
-        text = given.strip()
-        if text.isdigit() and len(text) <= 18:
-            return await existing(self._papers, int(text))
-        by_arxiv = await self._by_arxiv(text)
-        if by_arxiv is not None:
-            return by_arxiv
-        found = await self._papers.search(text, limit=1)
-        if not found:
-            raise UserError("paper-no-match", query=esc(text)[:100])
-        return found[0]
-
-    async def _by_arxiv(self, text: str) -> StoredPaper | None:
-        try:
-            parse_arxiv_id(text)
-        except IdentifierError:
-            return None
-        return await self._papers.by_arxiv(text)
+        """The one resolver of every paper option (bot/commands/resolve.py)."""
+        return await resolve_paper(self._papers, given, missing="paper-no-match")
 
 
 def _choice_name(choice: PaperChoice) -> str:

@@ -101,4 +101,5 @@ def _curation(bot: commands.Bot, parts: Parts) -> Curation:
         editions=parts.editions,
         audit=parts.audit,
         arxiv=parts.arxiv,
+        clock=parts.clock,
     )

@@ -8,7 +8,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from typing import Generic, NoReturn, Protocol, TypeVar
+from typing import Any, Generic, Literal, NoReturn, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -29,6 +29,7 @@ from bot.render.leaderboards import Scope, authors_embed, institutions_embed, sc
 from bot.render.markdown import esc
 from bot.render.stats import (
     compare_embed,
+    covered_years,
     edition_embed,
     has_statistics,
     previous_with_statistics,
@@ -62,6 +63,7 @@ class Board(Generic[E]):
     query: Query[E]
     embed: Callable[[Leaderboard[E], Scope, Language], discord.Embed]
     empty: str
+    names: Literal["authors", "affiliations"]  # what it ranks by: where its years come from
 
 
 def _leaderboard_options(command: C) -> C:
@@ -99,10 +101,13 @@ class Stats(commands.Cog):
         self._fonts = fonts
         self._charts = ChartCache()
         self._institution_board = Board(
-            papers.institution_credit, self._institutions_embed, "leaders-error-no-institutions"
+            papers.institution_credit,
+            self._institutions_embed,
+            "leaders-error-no-institutions",
+            "affiliations",
         )
         self._author_board = Board(
-            papers.author_awards, self._authors_embed, "leaders-error-no-authors"
+            papers.author_awards, self._authors_embed, "leaders-error-no-authors", "authors"
         )
 
     @stats.command(
@@ -117,6 +122,10 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, venue: VenueOption, year: Year | None = None
     ) -> None:
         editions = await self._editions.editions(venue.key)
+        if year is not None and all(e.year != year for e in editions):
+            covered = covered_years(await self._editions.coverage(), venue.key)
+            years = year_spans(covered) or "—"
+            raise UserError("error-year-not-covered", venue=venue.name, year=year, years=years)
         chosen = _chosen_edition(venue, editions, year)
         previous = previous_with_statistics(editions, chosen.year)
         language = language_of(interaction.locale)
@@ -248,23 +257,33 @@ class Stats(commands.Cog):
         )
         found = await in_time(interaction, query, self._defer_after)
         if not found.entries:
-            await self._raise_empty(board.empty, venue, scope, interaction)
+            await self._raise_empty(board, venue, scope, interaction)
         embed = board.embed(found, scope, language_of(interaction.locale))
         await reply(interaction, embed=embed)
 
     async def _raise_empty(
-        self, key: str, venue: Venue | None, scope: Scope, interaction: discord.Interaction
+        self,
+        board: Board[Any],
+        venue: Venue | None,
+        scope: Scope,
+        interaction: discord.Interaction,
     ) -> NoReturn:
-        """Say why a leaderboard is empty: no awards in the years asked, or none with names."""
+        """Say why a leaderboard is empty: no awards in the years asked, or none with names;
+        and where the catalogue has what it ranks, so the answer is not a dead end."""
         shown = scope_text(scope, self._strings, language_of(interaction.locale))
-        years = [
-            c.year
+        covered = [
+            c
             for c in await self._editions.coverage()
             if c.awards and (venue is None or c.venue == venue.key)
         ]
+        years = [c.year for c in covered]
         if not any(_within(year, scope) for year in years):
             raise UserError("leaders-error-no-awards", scope=shown, years=year_spans(years) or "—")
-        raise UserError(key, scope=shown)
+        papers = sum(c.papers for c in covered if _within(c.year, scope))
+        known = await self._papers.credited_years(board.names, venue=venue.key if venue else None)
+        if not known:
+            raise UserError(f"{board.empty}-anywhere", scope=shown, papers=papers)
+        raise UserError(board.empty, scope=shown, papers=papers, years=year_spans(known))
 
     async def _raise_nothing_in(self, year: int, asked: list[Venue] | None) -> NoReturn:
         if asked:
@@ -301,16 +320,15 @@ class ChartCache:
 
 
 def _chosen_edition(venue: Venue, editions: list[Edition], year: int | None) -> Edition:
-    """The edition asked for (the latest with numbers when no year is given), or a clear no."""
+    """The edition asked for (the latest with numbers when no year is given), or a clear no;
+    a year without an edition is answered before (it names the years covered)."""
     with_numbers = [e for e in editions if has_statistics(e)]
     if year is None:
         if not with_numbers:
             raise UserError("stats-error-venue-no-statistics", venue=venue.name)
         return with_numbers[-1]
     chosen = next((e for e in editions if e.year == year), None)
-    if chosen is None:
-        years = year_spans([e.year for e in editions]) or "—"
-        raise UserError("error-year-not-covered", venue=venue.name, year=year, years=years)
+    assert chosen is not None  # a year without an edition was answered before
     if not has_statistics(chosen):
         years = year_spans([e.year for e in with_numbers]) or "—"
         raise UserError("stats-error-no-statistics", venue=venue.name, year=year, years=years)

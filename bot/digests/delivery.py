@@ -19,7 +19,7 @@ from discord.http import handle_message_parameters
 from discord.utils import time_snowflake
 
 from bot.domain.clock import Clock
-from bot.render.digest_posts import Post
+from bot.render.digest_posts import Post, hidden_marker
 
 log = logging.getLogger(__name__)
 GoneReason = Literal["forbidden", "not-found"]
@@ -222,8 +222,11 @@ class DiscordDelivery:
     ) -> int | None:
         # Forum posts take no nonce; the bot's cache holds the forum's threads (THREAD_CREATE).
         me = self._client.user
+        # The theme part of the name: a post a version before this one named by its ISO week
+        # ("… · 2026-W02", now its date) is still found; the marker decides which post it is.
+        theme = thread_name.rsplit(" · ", 1)[0]
         for thread in forum.threads:
-            if thread.id <= after or thread.name != thread_name:
+            if thread.id <= after or thread.name.rsplit(" · ", 1)[0] != theme:
                 continue
             if me is None or thread.owner_id != me.id:
                 continue
@@ -257,7 +260,10 @@ class DiscordDelivery:
 
 
 def _carries(message: discord.Message, marker: str) -> bool:
+    """Whether the post ends its footer with `marker`, as written invisibly (or, a post sent
+    before it was hidden, as plain text)."""
+    ends = (hidden_marker(marker), marker)
     return any(
-        embed.footer.text is not None and embed.footer.text.endswith(marker)
+        embed.footer.text is not None and embed.footer.text.endswith(ends)
         for embed in message.embeds
     )

@@ -8,8 +8,10 @@ times are resolved here once:
 * a local time that happens twice (clocks fall back) fires at its first occurrence only.
 
 A post's period is the local date ("2026-03-08") or ISO week ("2026-W10") of its scheduled
-day, so whatever a daylight-saving change does to the clock, one period gets one post. A post
-made by hand (`/digest post-now`) has a period of its own minute, shown as its date: `Period`
+day, so whatever a daylight-saving change does to the clock, one period gets one post. Every
+post shows one label: the local date of its day (a week's post too), so the preview, post-now
+and the post itself agree. A post made by hand (`/digest post-now`) has a period of its own
+minute, shown as its date in the subscription's zone: `Period`
 holds both the ledger's key and what the post shows, so neither is ever parsed out of the other
 except where a stored row is read back (`Period.from_key`).
 """
@@ -17,6 +19,7 @@ except where a stored row is read back (`Period.from_key`).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -30,6 +33,7 @@ _SEARCH_DAYS = 9
 
 
 _MANUAL = "now-"
+_WEEK = re.compile(r"(\d{4})-W(\d{2})")
 _MANUAL_STAMP = "%Y%m%dT%H%M"
 
 
@@ -43,24 +47,30 @@ class Period:
 
     @classmethod
     def scheduled(cls, cadence: Cadence, day: dt.date) -> Period:
-        """The local date (daily) or ISO week (weekly) of a scheduled post's day."""
-        key = period_key(cadence, day)
-        return cls(key, key)
+        """The local date (daily) or ISO week (weekly) of a scheduled post's day, as the key;
+        the post shows its day's date whatever the cadence (one label rule, issue 25)."""
+        return cls(period_key(cadence, day), day.isoformat())
 
     @classmethod
-    def manual(cls, at: dt.datetime) -> Period:
+    def manual(cls, at: dt.datetime, zone: ZoneInfo | None = None) -> Period:
         """A post made by hand: one per minute (a second request that minute is the same
-        post), shown as its UTC date."""
+        post), keyed in UTC, shown as its date where the subscription lives (`zone`)."""
         at = _utc(at)
-        return cls(f"{_MANUAL}{at:{_MANUAL_STAMP}}", at.date().isoformat())
+        shown = at.astimezone(zone).date() if zone is not None else at.date()
+        return cls(f"{_MANUAL}{at:{_MANUAL_STAMP}}", shown.isoformat())
 
     @classmethod
-    def from_key(cls, key: str) -> Period:
-        """The period of a stored ledger row."""
-        if not key.startswith(_MANUAL):
+    def from_key(cls, key: str, sub: Schedule | None = None) -> Period:
+        """The period of a stored ledger row (of `sub`, whose schedule gives a week's day and
+        a manual post's zone: without it, a week shows its key and a manual post UTC's date)."""
+        if key.startswith(_MANUAL):
+            stamp = dt.datetime.strptime(key.removeprefix(_MANUAL), _MANUAL_STAMP)
+            return cls.manual(stamp.replace(tzinfo=dt.UTC), sub.zone if sub else None)
+        week = _WEEK.fullmatch(key)
+        if week is None or sub is None or not sub.days:
             return cls(key, key)
-        stamp = dt.datetime.strptime(key.removeprefix(_MANUAL), _MANUAL_STAMP)
-        return cls.manual(stamp.replace(tzinfo=dt.UTC))
+        day = dt.date.fromisocalendar(int(week[1]), int(week[2]), min(sub.days) + 1)
+        return cls(key, day.isoformat())
 
     @property
     def is_manual(self) -> bool:

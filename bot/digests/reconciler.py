@@ -164,7 +164,7 @@ class Reconciler:
         return await self._left_pending(sub, entry, error)
 
     def _frame(self, sub: Subscription, entry: LedgerEntry) -> Frame:
-        shown = Period.from_key(entry.period).shown
+        shown = Period.from_key(entry.period, sub).shown
         return Frame(sub.theme, shown, sub.language, sub.role_id, entry.nonce, late=entry.late)
 
     async def _back_off(self, entry: LedgerEntry, attempt: int) -> None:
@@ -208,6 +208,9 @@ class Reconciler:
 
     async def _sent(self, sub: Subscription, entry: LedgerEntry, message_id: int) -> PostResult:
         await self._ledger.mark_sent(entry.id, message_id, self._clock.now())
+        # The ledger code is for admins: here and in /digest list, never in the post.
+        log.info("digest %s (%s) sent as %s: message %s", sub.id, entry.period, entry.nonce,
+                 message_id)  # fmt: skip
         self._events.digest_posted(sub.theme.value)
         if entry.late:
             self._events.digest_late(sub.theme.value)

@@ -67,6 +67,12 @@ class DigestService:
     def unscheduled(self, sub_id: int) -> None:
         self._due.remove(sub_id)
 
+    async def last_code(self, sub: Subscription) -> tuple[str, dt.datetime | None] | None:
+        """The ledger code of the subscription's latest post and when it was sent: for
+        `/digest list`, where an admin looks (the posts themselves carry it invisibly)."""
+        last = None if sub.id is None else await self._ledger.last_sent(sub.id)
+        return None if last is None else (last.nonce, last.sent_at)
+
     async def preview(self, sub: Subscription) -> Post:
         """What the next post would show, rendered; nothing is reserved or sent."""
         choose = await self._content.chooser(sub)
@@ -79,7 +85,7 @@ class DigestService:
         # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
         # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
         period = next_firing(sub, self._clock.now()).period
-        frame = Frame(sub.theme, period.shown, sub.language, sub.role_id, marker="preview")
+        frame = Frame(sub.theme, period.shown, sub.language, sub.role_id, marker="")  # none: unsent
         return await self._content.render(sub, choice.content, frame)
 
     async def post_now(self, sub: Subscription, *, requested_by: int) -> PostResult:
@@ -88,7 +94,7 @@ class DigestService:
         if sub.id is None:
             raise ValueError("post_now needs a stored subscription")
         await self._content.check_not_empty(sub)
-        period = Period.manual(self._clock.now())
+        period = Period.manual(self._clock.now(), sub.zone)
         log.info("digest %s posted now by %s (%s)", sub.id, requested_by, period)
         result = await self._reconciler.deliver(sub, period, late=False)
         if result.status == "empty":

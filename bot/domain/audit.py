@@ -26,3 +26,22 @@ class AuditEntry:
         if self.before is None:
             return tuple(k for k, v in after.items() if v not in (None, [], {}))
         return tuple(k for k in after if self.before.get(k) != after[k])
+
+
+@dataclass(frozen=True, slots=True)
+class AuditGroup:
+    """One write's rows in the history: a curator's change (shown row by row), or a load of
+    bundled data or an import (folded into one line)."""
+
+    batch: str
+    actor: str
+    first: int  # the ids of its rows, first and last
+    last: int
+    count: int
+    at: str  # when its first row was written
+    adds: int
+    removes: int
+
+    @property
+    def by_curator(self) -> bool:
+        return self.actor.startswith("discord:")

@@ -389,3 +389,4 @@ class Coverage(Model):
     papers: int
     submissions: int | None = None
     accepted: int | None = None
+    sourced: bool = False  # facts of its own (a note, dates, numbers), each with its source

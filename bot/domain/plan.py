@@ -55,13 +55,56 @@ class Plan:
         parts.append(f"rejected: {len(self.rejected)}")
         return " · ".join(parts)
 
+    def groups(self) -> list[ChangeGroup]:
+        """What is new first (additions, then merges), then what would change, grouped by
+        the fields it changes (the why), then removals; unchanged records are a count in the
+        summary (issue 25, item 13: additions were buried under 556 changed awards)."""
+        found: dict[tuple[Action, Entity, tuple[str, ...]], list[str]] = {}
+        for change in self.changes:
+            if change.action == "unchanged":
+                continue
+            fields = change.fields if change.action in ("change", "merge") else ()
+            found.setdefault((change.action, change.entity, fields), []).append(change.label)
+        order = {"add": 0, "merge": 1, "change": 2, "remove": 3}
+        ordered = sorted(found.items(), key=lambda item: (order[item[0][0]], -len(item[1])))
+        groups: list[ChangeGroup] = []
+        for (action, entity, fields), labels in ordered:
+            if action in ("add", "remove") or len(labels) == 1:
+                groups += [ChangeGroup(action, entity, fields, (label,)) for label in labels]
+            else:
+                groups.append(ChangeGroup(action, entity, fields, tuple(labels)))
+        return groups
+
     def details(self) -> list[str]:
-        """A line for every record that is added, changed, merged or rejected."""
-        lines = [
-            f"{c.action:<7} {c.entity:<7} {c.label}"
-            + (f"  [{', '.join(c.fields)}]" if c.fields and c.action != "add" else "")
-            for c in self.changes
-            if c.action != "unchanged"
-        ]
+        """A line for every record added or removed, one for each kind of change (how many,
+        which fields, a few of them), then the rejected."""
+        lines = []
+        for group in self.groups():
+            why = f"  [{', '.join(group.fields)}]" if group.fields else ""
+            if len(group.labels) == 1:
+                lines.append(f"{group.action:<7} {group.entity:<7} {group.labels[0]}{why}")
+            else:
+                examples = "; ".join(group.labels[:EXAMPLES])
+                more = (
+                    f"; … {len(group.labels) - EXAMPLES} more"
+                    if len(group.labels) > EXAMPLES
+                    else ""
+                )
+                lines.append(
+                    f"{group.action:<7} {len(group.labels)} {group.entity}s{why}: {examples}{more}"
+                )
         lines += [f"reject  {r.where}: {r.reason}" for r in self.rejected]
         return lines
+
+
+EXAMPLES = 3  # labels named in a line that stands for many records
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeGroup:
+    """Records of one entity with one action (and, for changes, the same fields changed)."""
+
+    action: Action
+    entity: Entity
+    fields: tuple[str, ...]
+    labels: tuple[str, ...]

@@ -9,6 +9,7 @@ import discord
 from bot.domain.models import Coverage, Language
 from bot.render.embeds import Field, build_embed
 from bot.render.i18n import Strings
+from bot.render.stats import has_statistics
 from bot.render.years import year_range
 
 
@@ -20,12 +21,14 @@ def about_embed(
         years = [c.year for c in coverage]
         award_years = [c.year for c in coverage if c.awards] or years
         venues = sorted({c.venue_name for c in coverage}, key=str.casefold)
+        # "statistics for N editions": only those that have numbers, as /stats shows them.
+        counted = [c for c in coverage if has_statistics(c)]
         value = strings.text(
             "about-coverage-value",
             language,
-            venues=len(venues),
-            editions=len(coverage),
-            years=year_range(years),
+            venues=len({c.venue for c in counted}),
+            editions=len(counted),
+            years=year_range([c.year for c in counted] or years),
             papers=f"{papers:,}",
             awards=f"{sum(c.awards for c in coverage):,}",
             award_years=year_range(award_years),

@@ -15,10 +15,12 @@ import discord
 
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, Venue
+from bot.render.bylines import byline
 from bot.render.embeds import DESCRIPTION, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import has_link, search_text
+from bot.render.tracks import track_name
 from bot.render.years import year_spans
 
 # Winners first, then awards in a category, then those just below the winners, then the past.
@@ -49,6 +51,17 @@ class AwardEntry:
 
     award: AwardRef
     paper: Paper
+    paper_id: int | None = None  # the stored paper: a numbered Open button can show it
+
+
+@dataclass(frozen=True, slots=True)
+class EditionPage:
+    """One page of an edition's awards: its embed, how many pages, and the numbered papers on
+    it (number, paper id) for the Open buttons under it."""
+
+    embed: discord.Embed
+    pages: int
+    numbered: list[tuple[int, int]]
 
 
 class Tally(Protocol):
@@ -78,23 +91,13 @@ def escape(text: str) -> str:
 def authors_line(
     authors: Sequence[str], strings: Strings, language: Language, *, incomplete: bool = False
 ) -> str:
-    """'A, B and C', or 'A, B, C and 5 more' when there are many, in the reader's language;
-    'A, B et al.' (「A, B 等」) when a source cut the list short."""
-    names = [escape(a) for a in authors]
-    separator = strings.text("awards-list-separator", language)
-    if not names:  # unknown, not nobody (issue 24)
+    """An award list's byline: the one rule of bot/render/bylines.py, three names shown; an
+    unknown byline says so rather than naming nobody (issue 24)."""
+    if not authors:
         return strings.text("paper-authors-unknown", language)
-    if incomplete:
-        shown = separator.join(names[:_SHOWN_AUTHORS])
-        return strings.text("paper-authors-et-al", language, authors=shown)
-    if len(names) == 1:
-        return names[0]
-    if len(names) <= _SHOWN_AUTHORS + 1:
-        first = separator.join(names[:-1])
-        return strings.text("awards-authors-and", language, first=first, last=names[-1])
-    shown = separator.join(names[:_SHOWN_AUTHORS])
-    more = f"{len(names) - _SHOWN_AUTHORS:,}"
-    return strings.text("awards-authors-more", language, names=shown, count=more)
+    return byline(
+        authors, strings, language, shown=_SHOWN_AUTHORS, incomplete=incomplete, escape=escape
+    )
 
 
 def _link(paper: Paper) -> str | None:
@@ -112,6 +115,11 @@ def _title(paper: Paper) -> str:
     return f"[{title}]({url})" if url else f"**{title}**"
 
 
+def entry_text(entry: AwardEntry, strings: Strings, language: Language) -> str:
+    """One award of an edition's list: the title (linked), its byline, its track."""
+    return _entry_text(entry, strings, language, with_venue=False)
+
+
 def _entry_text(
     entry: AwardEntry, strings: Strings, language: Language, *, with_venue: bool
 ) -> str:
@@ -123,7 +131,8 @@ def _entry_text(
     if not has_link(paper):
         details.append(search_text(paper, strings, language))
     if entry.award.track:
-        details.append(strings.text("awards-track", language, track=escape(entry.award.track)))
+        track = track_name(entry.award.track, strings, language)
+        details.append(strings.text("awards-track", language, track=escape(track)))
     if with_venue and entry.paper.year is not None and entry.paper.year != entry.award.year:
         details.append(strings.text("awards-paper-year", language, year=entry.paper.year))
     detail = " · ".join(d for d in details if d)
@@ -159,8 +168,27 @@ def edition_embed(
     kind: AwardKind | None = None,
 ) -> tuple[discord.Embed, int]:
     """Page `page` of an edition's awards grouped by kind, and the number of pages."""
+    shown = edition_page(venue, year, entries, page, strings, language, kind=kind, numbered=False)
+    return shown.embed, shown.pages
+
+
+def edition_page(
+    venue: Venue,
+    year: int,
+    entries: Sequence[AwardEntry],
+    page: int,
+    strings: Strings,
+    language: Language,
+    *,
+    kind: AwardKind | None = None,
+    numbered: bool = True,
+) -> EditionPage:
+    """Page `page` of an edition's awards grouped by kind; with `numbered`, each paper numbered
+    through the whole edition, as /paper search numbers its results, for its Open button."""
     ordered = sorted(entries, key=lambda e: kind_rank(e.award.kind))
     texts = [_entry_text(e, strings, language, with_venue=False) for e in ordered]
+    if numbered:
+        texts = [f"**{n}.** {text}" for n, text in enumerate(texts, 1)]
     pages = paginate(texts, ENTRIES_PER_PAGE)
     page = max(0, min(page, len(pages) - 1))
     counts = {k: sum(1 for e in ordered if e.award.kind == k) for k in KIND_ORDER}
@@ -189,7 +217,8 @@ def edition_embed(
         footer=_footer(page, len(pages), total, strings, language),
         url=venue.url,
     )
-    return embed, len(pages)
+    ids = [(i + 1, ordered[i].paper_id) for i in pages[page]] if numbered else []
+    return EditionPage(embed, len(pages), [(n, pid) for n, pid in ids if pid is not None])
 
 
 def history_embed(

@@ -3,8 +3,7 @@ and the audit history. Pure: models and records in, embeds and text out."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -13,7 +12,9 @@ from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
 from bot.render.alternatives import disagreements
+from bot.render.awards import kind_label
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
+from bot.render.fields import HIDDEN, field_name, field_value, same
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import (
@@ -25,17 +26,22 @@ from bot.render.paper import (
     sources_text,
 )
 from bot.render.plan import plan_lines, plan_summary
+from bot.render.tracks import track_name
 
-VALUE_SHOWN = 300  # one side of "before → after" is cut to about this
 CHANGED_FIELDS_SHOWN = 10
 PLAN_LINES_SHOWN = 25
 ABSTRACT_SHOWN = 1000
 
 
-def award_text(award: Award, venue_name: str | None = None) -> str:
-    track = f" · {esc(award.track)}" if award.track else ""
+def award_text(
+    award: Award, strings: Strings, language: Language, venue_name: str | None = None
+) -> str:
+    """The award as it would be written: its name as given, its kind and track in the reader's
+    language (kind names are ours, never the stored code)."""
+    track = f" · {esc(track_name(award.track, strings, language))}" if award.track else ""
     venue = esc(venue_name) if venue_name else award.venue.upper()
-    return f"{venue} {award.year} · {esc(award.name)} ({award.kind.value}){track}"
+    kind = kind_label(award.kind, strings, language)
+    return f"{venue} {award.year} · {esc(award.name)} ({kind}){track}"
 
 
 def paper_preview(
@@ -55,7 +61,12 @@ def paper_preview(
         names = "; ".join(esc(a) for a in paper.affiliations)
         fields.append(Field(strings.text("paper-affiliations", language), names))
     if award is not None:
-        fields.append(Field(strings.text("paper-awards", language), award_text(award, venue_name)))
+        fields.append(
+            Field(
+                strings.text("paper-awards", language),
+                award_text(award, strings, language, venue_name),
+            )
+        )
     ids = [
         f"arXiv:{paper.arxiv_id}" if paper.arxiv_id else "",
         f"DOI {paper.doi}" if paper.doi else "",
@@ -133,46 +144,35 @@ def _authors(paper: Paper, strings: Strings, language: Language) -> str:
     return authors_text(paper.authors, strings, language, incomplete=paper.authors_incomplete)
 
 
-def show_value(value: Any) -> str:
-    """A stored value as one short line: lists joined, mappings as `key: value`."""
-    if value in (None, [], {}, ""):
-        return "—"
-    if isinstance(value, list):
-        text = "; ".join(show_value(v) if isinstance(v, dict | list) else str(v) for v in value)
-    elif isinstance(value, dict):
-        text = ", ".join(f"{k}: {v}" for k, v in value.items())
-    else:
-        text = str(value)
-    text = esc(text.replace("\n", " "))
-    return text if len(text) <= VALUE_SHOWN else text[: VALUE_SHOWN - 1] + "…"
-
-
 def changed_fields(
-    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    strings: Strings,
+    language: Language,
+    editions: Mapping[int, str] | None = None,
 ) -> list[Field]:
-    """One field per changed value: `before → after` (an addition shows what it gave)."""
+    """One field per changed value: `before → after` (an addition shows what it gave), named
+    and shown as the reader reads them (bot/render/fields.py)."""
     after = after or {}
     fields = []
     for key, new in after.items():
         old = None if before is None else before.get(key)
-        if before is not None and _same(old, new):
+        if key in HIDDEN or (before is not None and same(old, new)):
             continue
         if before is None and new in (None, [], {}):
             continue
-        value = show_value(new) if before is None else f"{show_value(old)} → {show_value(new)}"
-        fields.append(Field(key, value[:FIELD_VALUE]))
+        shown_new = field_value(key, new, strings, language, editions)
+        value = (
+            shown_new
+            if before is None
+            else f"{field_value(key, old, strings, language, editions)} → {shown_new}"
+        )
+        fields.append(Field(field_name(key, strings, language), value[:FIELD_VALUE]))
     shown = fields[:CHANGED_FIELDS_SHOWN]
     if len(fields) > len(shown):
         rest = ", ".join(f.name for f in fields[len(shown) :])
         shown.append(Field("…", rest[:FIELD_VALUE]))
     return shown
-
-
-def _same(a: Any, b: Any) -> bool:
-    def blank(v: Any) -> Any:
-        return None if v in ([], {}) else v
-
-    return json.dumps(blank(a), sort_keys=True) == json.dumps(blank(b), sort_keys=True)
 
 
 def entry_embed(
@@ -182,10 +182,11 @@ def entry_embed(
     *,
     title: str,
     paper: Paper | None = None,
+    editions: Mapping[int, str] | None = None,
 ) -> discord.Embed:
     """One audit row in full: who, when, what, and each field before → after; with the `paper`
     as edited, a flag when it is left without a link."""
-    fields = changed_fields(entry.before, entry.after)
+    fields = changed_fields(entry.before, entry.after, strings, language, editions)
     if paper is not None and not has_link(paper):
         fields = [*fields, no_link_field(paper, strings, language)]
     provenance = provenance_field(paper, strings, language) if paper is not None else None
@@ -204,29 +205,11 @@ def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
     )
     action = strings.text(f"curate-action-{entry.action}", language)
     what = strings.text(f"curate-entity-{entry.entity}", language, id=entry.entity_id)
-    touched = ", ".join(entry.fields[:8])
+    touched = ", ".join(
+        field_name(f, strings, language) for f in entry.fields[:8] if f not in HIDDEN
+    )
     return f"`#{entry.id}` · {when} UTC · {who} · {action} {what}" + (
         f" ({touched})" if touched else ""
-    )
-
-
-def history_embed(
-    entries: Sequence[AuditEntry],
-    strings: Strings,
-    language: Language,
-    *,
-    title: str,
-    page: int,
-    pages: int,
-) -> discord.Embed:
-    lines = []
-    for entry in entries:
-        lines.append(entry_line(entry, strings, language))
-        lines += [f"  {f.name}: {f.value}" for f in changed_fields(entry.before, entry.after)[:4]]
-    return build_embed(
-        title=title,
-        description="\n".join(lines) or strings.text("curate-history-empty", language),
-        footer=strings.text("curate-history-footer", language, page=page, pages=pages),
     )
 
 

@@ -32,6 +32,7 @@ class Listed:
 
     sub: Subscription
     next_post: dt.datetime | None
+    last: tuple[str, dt.datetime | None] | None = None  # the latest post's ledger code, when
 
 
 def when(moment: dt.datetime) -> str:
@@ -112,6 +113,17 @@ def status_line(
     return strings.text("digest-next", language, when=when(next_post))
 
 
+def last_line(
+    last: tuple[str, dt.datetime | None] | None, strings: Strings, language: Language
+) -> str:
+    """The latest post's ledger code (what logs and support name it by), for admins only."""
+    if last is None:
+        return ""
+    code, sent = last
+    at = discord.utils.format_dt(sent, "R") if sent is not None else "—"
+    return "\n" + strings.text("digest-last-post", language, code=code, when=at)
+
+
 def heading(sub: Subscription, strings: Strings, language: Language) -> str:
     return f"#{sub.id} · {theme_label(sub.theme, strings, language)}"
 
@@ -135,7 +147,8 @@ def list_embeds(
         Field(
             heading(item.sub, strings, language),
             f"{details(item.sub, venues, strings, language)}\n"
-            f"{status_line(item.sub, item.next_post, strings, language)}",
+            f"{status_line(item.sub, item.next_post, strings, language)}"
+            + last_line(item.last, strings, language),
         )
         for item in listed
     ]

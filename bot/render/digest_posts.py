@@ -1,7 +1,9 @@
 """Digest posts: pure builders from catalogue objects to a message (content, embeds, files).
 
 Every post carries a marker (its ledger nonce) at the end of its last embed's footer: when a
-send's outcome was lost in a crash, the next start finds the post in the channel by it.
+send's outcome was lost in a crash, the next start finds the post in the channel by it. The
+marker is written in invisible characters (`hidden_marker`): members don't need ledger codes
+(issue 25, item 8); admins see them in `/digest list` and the logs.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import discord
 from bot.domain.models import Edition, Language, StoredPaper, Venue
 from bot.domain.subscriptions import Theme
 from bot.domain.text import truncate
-from bot.render.awards import AwardEntry, edition_embed
+from bot.render.awards import AwardEntry
 from bot.render.embeds import FOOTER, TOTAL
 from bot.render.i18n import Strings
 from bot.render.paper import list_embed, paper_embed
+from bot.render.spotlight import spotlight_embed
 from bot.render.stats import edition_embed as numbers_embed
 
 MAX_EMBEDS = 10
@@ -44,6 +47,34 @@ class Frame:
     late: bool = False
 
 
+# Four invisible characters, two bits each, after an invisible separator: a marker no member
+# sees, that the bot reads back from the footer (Discord keeps them as sent).
+_DIGITS = "\u200b\u200c\u200d\u2060"
+_OPEN = "\u2063"
+
+
+def hidden_marker(marker: str) -> str:
+    """`marker` (ASCII) as invisible characters."""
+    bits = "".join(
+        _DIGITS[(byte >> shift) & 3] for byte in marker.encode("ascii") for shift in (6, 4, 2, 0)
+    )
+    return _OPEN + bits
+
+
+def marker_in(text: str) -> str | None:
+    """The marker `hidden_marker` wrote at the end of `text`, if there is one."""
+    at = text.rfind(_OPEN)
+    digits = text[at + 1 :] if at >= 0 else ""
+    if not digits or len(digits) % 4 or any(d not in _DIGITS for d in digits):
+        return None
+    values = [_DIGITS.index(d) for d in digits]
+    data = bytes(
+        values[i] << 6 | values[i + 1] << 4 | values[i + 2] << 2 | values[i + 3]
+        for i in range(0, len(values), 4)
+    )
+    return data.decode("ascii", errors="replace")
+
+
 def heading(frame: Frame, strings: Strings) -> str:
     title = strings.text(f"digests-theme-{frame.theme.value}", frame.language)
     text = strings.text("digests-heading", frame.language, theme=title, period=frame.period)
@@ -64,12 +95,14 @@ def _post(
     lines = [f"**{heading(frame, strings)}**"]
     if frame.role_id is not None:
         lines.insert(0, f"<@&{frame.role_id}>")
-    kept = _within_total(embeds[:MAX_EMBEDS], reserve=len(frame.marker) + 3)
+    marker = hidden_marker(frame.marker) if frame.marker else ""
+    kept = _within_total(embeds[:MAX_EMBEDS], reserve=len(marker))
+    if not marker:  # a preview: nothing to find again
+        return Post("\n".join(lines), kept, files)
     last = kept[-1]
     footer = last.footer.text or ""
     # The marker must survive any cut, so the footer's own text gives way instead.
-    room = FOOTER - len(frame.marker) - 3
-    last.set_footer(text=f"{truncate(footer, room)} · {frame.marker}" if footer else frame.marker)
+    last.set_footer(text=truncate(footer, FOOTER - len(marker)) + marker)
     return Post("\n".join(lines), kept, files)
 
 
@@ -105,12 +138,10 @@ def framed(frame: Frame, strings: Strings, bodies: Sequence[discord.Embed]) -> P
 def spotlight_post(
     frame: Frame, venue: Venue, year: int, entries: Sequence[AwardEntry], strings: Strings
 ) -> Post:
-    """One edition's awards in one post: as many pages as one message holds."""
-    first, pages = edition_embed(venue, year, entries, 0, strings, frame.language)
-    embeds = [first]
-    for page in range(1, min(pages, MAX_EMBEDS)):
-        embeds.append(edition_embed(venue, year, entries, page, strings, frame.language)[0])
-    return _post(frame, strings, embeds, [])
+    """One edition's top awards in one compact embed, with how many more and where they are."""
+    return _post(
+        frame, strings, [spotlight_embed(venue, year, entries, strings, frame.language)], []
+    )
 
 
 def numbers_post(

@@ -8,7 +8,7 @@ is loaded at import.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.domain.models import LANGUAGES, Language
+from bot.render.mentions import CommandMentions
 
 _BY_LOCALE: dict[str, Language] = {
     "zh-TW": "zh-TW",
@@ -33,6 +34,9 @@ def language_of(locale: discord.Locale | str | None) -> Language:
 class Strings:
     messages: dict[Language, dict[str, str]]
     commands: dict[Language, dict[str, str]]
+    # Commands named in a message (`{cmd:digest post-now}`) become Discord mentions once the
+    # command sync has told the bot their ids (bot/render/mentions.py).
+    mentions: CommandMentions = field(default_factory=CommandMentions, compare=False)
 
     @classmethod
     def load(cls) -> Strings:
@@ -55,7 +59,12 @@ class Strings:
     def text(self, key: str, language: Language, /, **params: object) -> str:
         """The message `key` in `language` (English where it is missing), filled in."""
         template = self.messages[language].get(key) or self.messages["en"][key]
-        return template.format(**params)
+        return template.format(cmd=self.mentions, **params)
+
+    def optional(self, key: str, language: Language, /) -> str | None:
+        """The message `key` in `language` where that language has one (no English fallback,
+        no parameters): names the locale files may or may not know."""
+        return self.messages[language].get(key)
 
     def command_text(self, english: str, language: Language) -> str | None:
         """A command's name or description in `language`, or None to keep the English."""

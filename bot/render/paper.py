@@ -17,9 +17,11 @@ from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPa
 from bot.domain.provenance import best_source, host, link_kind, refused
 from bot.render.alternatives import disagreements
 from bot.render.areas import area_name
+from bot.render.bylines import byline
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
+from bot.render.tracks import track_name
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
@@ -58,7 +60,7 @@ def paper_embed(
         fields.append(
             Field(
                 strings.text("paper-awards", language),
-                "\n".join(award_line(a) for a in stored.awards),
+                "\n".join(award_line(a, strings, language) for a in stored.awards),
             )
         )
     if paper.area is not None:
@@ -130,7 +132,7 @@ def list_entry(number: int, stored: StoredPaper, strings: Strings, language: Lan
             incomplete=paper.authors_incomplete,
         )
     ]
-    details += [award_line(a) for a in stored.awards[:2]]
+    details += [award_line(a, strings, language) for a in stored.awards[:2]]
     if not has_link(paper):
         details.append(search_text(paper, strings, language))
     return f"**{number}.** {title}\n" + " · ".join(d for d in details if d)
@@ -144,22 +146,19 @@ def authors_text(
     shown: int = AUTHORS_SHOWN,
     incomplete: bool = False,
 ) -> str:
-    """All authors when they are few; else the first ones and "and N more". A list a source
-    cut short ends in "et al." (「等」): it never reads as the whole list."""
-    if not authors:  # unknown, not nobody (issue 24)
+    """A paper's byline: the one rule of bot/render/bylines.py; an unknown byline says so
+    rather than naming nobody (issue 24)."""
+    if not authors:
         return strings.text("paper-authors-unknown", language)
-    named = ", ".join(esc(a) for a in authors[:shown])
-    if incomplete:
-        return strings.text("paper-authors-et-al", language, authors=named)
-    if len(authors) <= shown:
-        return named
-    return strings.text("paper-more-authors", language, authors=named, count=len(authors) - shown)
+    return byline(authors, strings, language, shown=shown, incomplete=incomplete, escape=esc)
 
 
-def award_line(award: AwardRef) -> str:
+def award_line(award: AwardRef, strings: Strings, language: Language) -> str:
+    """`ICML 2025 · Outstanding Paper Award · 立場論文`: the award's name as the venue gave it,
+    its track in the reader's language where it is ours to name."""
     parts = [f"{esc(award.venue_name)} {award.year}", esc(award.name)]
     if award.track:
-        parts.append(esc(award.track))
+        parts.append(esc(track_name(award.track, strings, language)))
     return " · ".join(parts)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.domain.models import Language
-from bot.domain.plan import ACTIONS, Plan
+from bot.domain.plan import ACTIONS, EXAMPLES, Plan
 from bot.render.i18n import Strings
 from bot.render.problems import rejection_reason
 
@@ -37,17 +37,25 @@ def plan_summary(plan: Plan, strings: Strings, language: Language) -> str:
 
 
 def plan_lines(plan: Plan, strings: Strings, language: Language) -> list[str]:
-    """A line for every record that is added, changed, merged or rejected, in `language`."""
+    """What is new first, then what would change and why (grouped), then the rejected, in
+    `language`; unchanged records are counted in the summary only."""
     lines = []
-    for change in plan.changes:
-        if change.action == "unchanged":
+    for group in plan.groups():
+        action = strings.text(f"plan-action-{group.action}", language)
+        why = f"  [{', '.join(group.fields)}]" if group.fields else ""
+        if len(group.labels) == 1:
+            entity = strings.text(f"plan-entity-{group.entity}", language)
+            lines.append(f"{action} {entity} {group.labels[0]}{why}")
             continue
-        action = strings.text(f"plan-action-{change.action}", language)
-        entity = strings.text(f"plan-entity-{change.entity}", language)
-        fields = (
-            f"  [{', '.join(change.fields)}]" if change.fields and change.action != "add" else ""
-        )
-        lines.append(f"{action} {entity} {change.label}{fields}")
+        things = strings.text(f"plan-{group.entity}-many", language, count=len(group.labels))
+        examples = strings.text("plan-separator", language).join(group.labels[:EXAMPLES])
+        more = len(group.labels) - EXAMPLES
+        if more > 0:
+            examples += strings.text("plan-more", language, count=more)
+        lines.append(
+            strings.text("plan-group", language, action=action, things=things, why=why,
+                         examples=examples)
+        )  # fmt: skip
     reject = strings.text("plan-action-reject", language)
     lines += [
         f"{reject} {r.where}: {rejection_reason(r, strings, language)}" for r in plan.rejected

@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import discord
 
-from bot.domain.models import Edition, Language, Submitted, Venue
+from bot.domain.models import Coverage, Edition, Language, Submitted, Venue
 from bot.domain.provenance import best_source
 from bot.render.charts import TrendPoint, VenueBar
 from bot.render.embeds import Field, build_embed
@@ -34,8 +35,27 @@ class Change:
     rate_points: float | None
 
 
-def has_statistics(edition: Edition) -> bool:
+class _Counted(Protocol):
+    @property
+    def submissions(self) -> int | None: ...
+    @property
+    def accepted(self) -> int | None: ...
+
+
+def has_statistics(edition: _Counted) -> bool:
+    """Whether an edition (or its coverage row) has numbers: the one rule of /stats and /about."""
     return edition.submissions is not None or edition.accepted is not None
+
+
+def covered_years(coverage: Sequence[Coverage], venue: str) -> list[int]:
+    """The years the catalogue covers of `venue`: editions with awards or facts of their own.
+    An edition made only to hold an award, whose last paper a curator removed, is not one
+    (issue 25, item 11)."""
+    return sorted(
+        c.year
+        for c in coverage
+        if c.venue == venue and (c.awards or c.sourced or has_statistics(c))
+    )
 
 
 def previous_with_statistics(editions: Sequence[Edition], year: int) -> Edition | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from bot.domain.audit import AuditEntry
+from bot.domain.audit import AuditEntry, AuditGroup
 from bot.store.database import Database
 from bot.store.sql import Row
 
@@ -74,6 +74,69 @@ class AuditRepository:
             params,
         )
         return [_entry(r) for r in found], int(total[0]) if total else 0
+
+    async def writes(
+        self,
+        *,
+        paper_id: int | None = None,
+        limit: int = 5,
+        offset: int = 0,
+        upto: int | None = None,
+    ) -> tuple[list[AuditGroup], int]:
+        """The history as writes (one per batch), curators' own first, then bundled loads and
+        imports, each newest first; one page of them, and how many in all."""
+        where = f"({_OF_PAPER if paper_id is not None else 'TRUE'})"
+        if upto is not None:
+            where += " AND id <= :upto"
+        params: dict[str, object] = {
+            "paper": str(paper_id),
+            "limit": max(1, limit),
+            "offset": max(0, offset),
+            "upto": upto,
+        }
+        return await _groups(self._db, where, params)
+
+    async def of_write(
+        self, batch: str, *, paper_id: int | None = None, limit: int = 6
+    ) -> list[AuditEntry]:
+        """The first rows of one write (of one paper, if given), in the order written."""
+        where = f"batch = :batch AND ({_OF_PAPER if paper_id is not None else 'TRUE'})"
+        found = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM audit WHERE {where} ORDER BY id LIMIT :limit",  # noqa: S608
+            {"batch": batch, "paper": str(paper_id), "limit": limit},
+        )
+        return [_entry(r) for r in found]
+
+
+async def _groups(
+    db: Database, where: str, params: dict[str, object]
+) -> tuple[list[AuditGroup], int]:
+    """The writes behind the rows `where` selects: curators' first, newest first, one page."""
+    found = await db.fetchall(
+        f"""
+        SELECT batch, actor, min(id) AS first, max(id) AS last, count(*) AS count,
+               min(at) AS at,
+               sum(CASE WHEN action = 'add' THEN 1 ELSE 0 END) AS adds,
+               sum(CASE WHEN action = 'remove' THEN 1 ELSE 0 END) AS removes
+        FROM audit WHERE {where}
+        GROUP BY batch, actor
+        ORDER BY CASE WHEN actor LIKE 'discord:%' THEN 0 ELSE 1 END, max(id) DESC
+        LIMIT :limit OFFSET :offset
+        """,  # noqa: S608 (constant clauses)
+        params,
+    )
+    total = await db.fetchone(
+        f"SELECT count(*) FROM (SELECT 1 FROM audit WHERE {where} GROUP BY batch, actor) AS w",  # noqa: S608
+        params,
+    )
+    groups = [
+        AuditGroup(
+            r["batch"], r["actor"], int(r["first"]), int(r["last"]), int(r["count"]), r["at"],
+            int(r["adds"]), int(r["removes"]),
+        )
+        for r in found
+    ]  # fmt: skip
+    return groups, int(total[0]) if total else 0
 
 
 def _entry(row: Row) -> AuditEntry:

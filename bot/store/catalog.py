@@ -11,7 +11,7 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.domain.plan import Plan
 from bot.domain.writes import Policy, WriteContext
 from bot.store import rows
-from bot.store.catalog_edits import EditWriter, Removable, run_edit
+from bot.store.catalog_edits import EditWriter, Removable, run_edit, undo_batch
 from bot.store.catalog_writer import apply_batch
 from bot.store.database import Database
 from bot.store.sql import Connection
@@ -71,7 +71,10 @@ class CatalogRepository:
     async def revert(self, audit_id: int, *, actor: str) -> Plan:
         """Undo audit row `audit_id` (raises UndoRefused when it cannot be undone)."""
         where = f"change #{audit_id}"
-        return await self._edit(lambda w: w.revert(audit_id), actor=actor, where=where)
+        batch = undo_batch(audit_id, uuid.uuid4().hex[:8])  # names what it undid (see revert)
+        return await self._edit(
+            lambda w: w.revert(audit_id), actor=actor, where=where, batch_id=batch
+        )
 
     async def _edit(
         self,
@@ -80,8 +83,9 @@ class CatalogRepository:
         actor: str,
         where: str,
         dry_run: bool = False,
+        batch_id: str | None = None,
     ) -> Plan:
-        batch_id = uuid.uuid4().hex[:12]
+        batch_id = batch_id or uuid.uuid4().hex[:12]
 
         def run(conn: Connection) -> Plan:
             writer = run_edit(conn, write, self._context(actor, "update", batch_id), where=where)

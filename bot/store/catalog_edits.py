@@ -42,6 +42,35 @@ class UndoRefused(Exception):
         self.params = params
 
 
+UNDO_BATCH = "undo-{change}-{nonce}"  # an undo's batch names the change it undid
+
+
+def undo_batch(change: int, nonce: str) -> str:
+    return UNDO_BATCH.format(change=change, nonce=nonce)
+
+
+def undone(batch: str) -> int | None:
+    """The change an undo's batch undid (None for any other write)."""
+    parts = batch.split("-")
+    if len(parts) == 3 and parts[0] == "undo" and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
+def standing_changes(change: int, later: list[tuple[int, str]]) -> list[int]:
+    """Which of `change` and the `later` rows on its record still stand, oldest first: an
+    undo takes back the newest standing change it names, and is then no obstacle itself (an
+    undo of an undo stands, as it put the change back)."""
+    standing = [change]
+    for row_id, batch in later:
+        target = undone(batch)
+        if standing and target == standing[-1]:
+            standing.pop()
+        else:
+            standing.append(row_id)
+    return standing
+
+
 class EditWriter(CatalogWriter):
     def add_award(self, paper_id: int, award: Award) -> None:
         """Give stored paper `paper_id` the award `award` (its `paper` is not written)."""
@@ -66,11 +95,15 @@ class EditWriter(CatalogWriter):
             raise UndoRefused("unknown", change=audit_id)
         entity, entity_id = row["entity"], row["entity_id"]
         later = self.conn.execute(
-            "SELECT min(id) FROM audit WHERE entity = ? AND entity_id = ? AND id > ?",
+            "SELECT id, batch FROM audit WHERE entity = ? AND entity_id = ? AND id > ? ORDER BY id",
             (entity, entity_id, audit_id),
-        ).fetchone()[0]
-        if later is not None:
-            raise UndoRefused("later", change=audit_id, later=later)
+        ).fetchall()
+        standing = standing_changes(audit_id, [(r["id"], r["batch"]) for r in later])
+        if audit_id not in standing:
+            undone_by = next(r["id"] for r in later if undone(r["batch"]) == audit_id)
+            raise UndoRefused("undone", change=audit_id, by=undone_by)
+        if standing[-1] != audit_id:
+            raise UndoRefused("later", change=audit_id, later=standing[-1])
         current = self.current(entity, entity_id)
         if current is None:
             raise UndoRefused("unknown", change=audit_id)

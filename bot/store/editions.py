@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.domain.models import AwardKind, Coverage, Edition, Venue
@@ -34,11 +35,12 @@ _VENUES = {d: f"SELECT * FROM venues ORDER BY {_by_name('name', d)}" for d in _D
 _COVERAGE = {
     d: f"""
     SELECT e.venue, v.name AS venue_name, e.year, e.submissions, e.accepted,
-           count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers
+           count(a.id) AS awards, count(DISTINCT a.paper_id) AS papers,
+           CASE WHEN e.sources <> '[]' THEN 1 ELSE 0 END AS sourced
     FROM editions AS e
     JOIN venues AS v ON v.key = e.venue
     LEFT JOIN live_awards AS a ON a.edition_id = e.id
-    GROUP BY e.id, v.name
+    GROUP BY e.id, v.name, e.sources
     ORDER BY {_by_name("v.name", d)}, e.year
     """  # noqa: S608 (constant clauses)
     for d in _DIALECTS
@@ -87,6 +89,18 @@ class EditionRepository:
     async def coverage(self) -> list[Coverage]:
         found = await self._db.fetchall(_COVERAGE[self._db.dialect])
         return [Coverage.model_validate(dict(r)) for r in found]
+
+    async def labels(self, ids: Sequence[int]) -> dict[int, str]:
+        """Each edition's name as a reader knows it ("ICML 2025"), by id."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        sql = f"""
+            SELECT e.id, v.name, e.year FROM editions AS e JOIN venues AS v ON v.key = e.venue
+            WHERE e.id IN ({marks})
+        """  # noqa: S608 (placeholders only)
+        found = await self._db.fetchall(sql, tuple(ids))
+        return {int(r["id"]): f"{r['name']} {r['year']}" for r in found}
 
     async def award_tallies(self, venue: str) -> list[AwardTally]:
         """How many awards of each kind every edition of `venue` gave, newest first."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.store.catalog_sql import ascii_lower
 from bot.store.database import Database
@@ -144,3 +146,21 @@ class LeaderboardQueries:
             ranked=found[0]["ranked"] if found else 0,
             papers=found[0]["total"] if found else 0,
         )
+
+    async def credited_years(
+        self, names: Literal["authors", "affiliations"], *, venue: str | None = None
+    ) -> list[int]:
+        """The years (of one venue, or any) with an awarded paper whose authors (or
+        institutions) the catalogue knows: where a leaderboard has someone to rank."""
+        table = {"authors": "paper_authors", "affiliations": "paper_affiliations"}[names]
+        found = await self._db.fetchall(
+            f"""
+            SELECT DISTINCT e.year
+            FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+            WHERE (CAST(:venue AS TEXT) IS NULL OR e.venue = :venue)
+              AND a.paper_id IN (SELECT paper_id FROM {table})
+            ORDER BY e.year
+            """,  # noqa: S608 (the table is one of two constants)
+            {"venue": venue},
+        )
+        return [int(r["year"]) for r in found]

@@ -179,6 +179,15 @@ class LedgerRepository:
         )
         return [_entry(r) for r in found]
 
+    async def last_sent(self, sub_id: int) -> LedgerEntry | None:
+        """The subscription's latest post that was sent (its code is for admins to see)."""
+        row = await self._db.fetchone(
+            "SELECT * FROM digest_ledger WHERE subscription_id = ? AND status = 'sent'"
+            " ORDER BY id DESC LIMIT 1",
+            (sub_id,),
+        )
+        return None if row is None else _entry(row)
+
     async def periods_since(self, since: dt.datetime) -> set[tuple[int, str]]:
         """(subscription, period) of every row reserved since `since`."""
         found = await self._db.fetchall(

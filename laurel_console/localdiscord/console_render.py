@@ -1,13 +1,15 @@
 """A Discord message as terminal text: a pure function of the message JSON the stand-in stores.
 
 Embeds become panels drawn with box characters, fitted to a width counted in terminal columns
-(see console_text), so Chinese text wraps where it should. Markdown is kept as written. Colours
+(see console_text), so Chinese text wraps where it should. Markdown is kept as written, but
+a command mention (`</digest post-now:123>`) reads as the command it names. Colours
 (bold, dim, the embed's colour on its frame) only when asked for, which the console does only
 when it writes to a terminal.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 from laurel_console.localdiscord.console_text import pad, text_width, wrap
 
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
+_COMMAND_MENTION = re.compile(r"</([^:<>]+):\d+>")
 BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4
 SELECT_KINDS = {3: "", 5: "user", 6: "role", 7: "user or role", 8: "channel"}
 LINK, PREMIUM = 5, 6
@@ -237,14 +240,24 @@ def render_message(
     if flags & LOADING:
         lines.append(style.dim("Laurel is thinking…"))
     if content := message.get("content"):
-        lines += wrap(content, width)
+        lines += wrap(_commands(content), width)
     for embed in message.get("embeds") or []:
-        lines += panel(embed_rows(embed, width - 4), width, style, embed.get("color"))
+        shown = {**embed, "description": _commands(embed.get("description") or "") or None}
+        shown["fields"] = [
+            {**f, "value": _commands(f.get("value") or "")} for f in embed.get("fields") or []
+        ]
+        lines += panel(embed_rows(shown, width - 4), width, style, embed.get("color"))
     lines += component_lines(message.get("components") or [], width, style)
     for attachment in message.get("attachments") or []:
         path = (saved or {}).get(str(attachment["id"]))
         lines += wrap(attachment_line(attachment, path), width)
     return "\n".join(lines)
+
+
+def _commands(text: str) -> str:
+    """`</digest post-now:123>` as a client shows it: `/digest post-now` (the console speaks
+    the commands' own names)."""
+    return _COMMAND_MENTION.sub(r"/\1", text)
 
 
 # -- modals ------------------------------------------------------------------------------------

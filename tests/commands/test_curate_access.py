@@ -17,6 +17,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
+from tests.support.clock import ManualClock
 
 OWNER, CURATOR, STRANGER, ROLE = 1, 2, 3, 40
 
@@ -58,6 +59,7 @@ def curation(db: Database) -> Curation:
         editions=EditionRepository(db),
         audit=AuditRepository(db),
         arxiv=None,
+        clock=ManualClock(),
     )
 
 

@@ -166,9 +166,13 @@ def test_the_handler_tells_a_mistake_from_a_fault_in_its_answer_and_its_label(
 
 
 # The names that are the same in every language.
-SAME_EVERYWHERE = {"about-title", "curate-none", "digests-heading", "paper-field-doi"} | {
-    f"paper-link-{name}" for name in ("arxiv", "pdf", "openreview")
-}
+SAME_EVERYWHERE = {
+    "about-title",
+    "curate-none",
+    "digests-heading",
+    "paper-field-doi",
+    "curate-field-doi",
+} | {f"paper-link-{name}" for name in ("arxiv", "pdf", "openreview")}
 
 
 @pytest.mark.parametrize("language", ["zh-TW", "zh-CN"])

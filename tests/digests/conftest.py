@@ -20,7 +20,7 @@ from bot.domain.clock import Clock
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import Subscription, Theme
 from bot.observability.metrics import Metrics
-from bot.render.digest_posts import Post
+from bot.render.digest_posts import Post, hidden_marker
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.database import Database
@@ -77,7 +77,7 @@ class RecordingDeliverer:
         self.requests += 1
         for sent in self.sent:
             footer = sent.post.embeds[-1].footer.text or ""
-            if sent.channel_id == channel_id and footer.endswith(marker):
+            if sent.channel_id == channel_id and footer.endswith(hidden_marker(marker)):
                 return sent.message_id
         return None
 

@@ -67,7 +67,11 @@ async def test_weekly_posts_once_per_iso_week_across_the_change(rig: Rig) -> Non
         theme=Theme.VENUE_SPOTLIGHT, timezone="America/New_York", days={6}, time=dt.time(2, 30)
     )
     await rig.run_until(rig.clock.now() + dt.timedelta(days=21), dt.timedelta(minutes=30))
-    assert rig.deliverer.periods(weekly.channel_id) == ["2026-W09", "2026-W10", "2026-W11"]
+    # Keyed by ISO week (2026-W09..W11); each post shows its Sunday's date (issue 25, item 7).
+    assert rig.deliverer.periods(weekly.channel_id) == ["2026-03-01", "2026-03-08", "2026-03-15"]
+    assert weekly.id is not None
+    rows = await rig.engine.ledger.of_subscription(weekly.id)
+    assert sorted(r.period for r in rows) == ["2026-W09", "2026-W10", "2026-W11"]
 
 
 @pytest.mark.parametrize("zone", ["America/Nuuk", "America/Scoresbysund"])

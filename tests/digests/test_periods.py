@@ -79,12 +79,21 @@ def test_a_scheduled_period_shows_its_key_and_a_manual_one_its_date() -> None:
     daily = Period.scheduled(Cadence.DAILY, dt.date(2026, 3, 8))
     weekly = Period.scheduled(Cadence.WEEKLY, dt.date(2027, 1, 1))
     assert (daily.key, daily.shown, daily.is_manual) == ("2026-03-08", "2026-03-08", False)
-    assert (weekly.key, weekly.shown) == ("2026-W53", "2026-W53")
-    # A post made by hand: one key per minute (seconds dropped), in UTC whatever the zone.
+    assert (weekly.key, weekly.shown) == ("2026-W53", "2027-01-01")  # a post shows its day
+    # A post made by hand: one key per minute (seconds dropped), in UTC whatever the zone;
+    # shown as the date where the subscription lives (issue 25, item 7).
     taipei = dt.datetime(2026, 11, 30, 2, 30, 59, tzinfo=ZoneInfo("Asia/Taipei"))
-    manual = Period.manual(taipei)
-    assert (manual.key, manual.shown, manual.is_manual) == ("now-20261129T1830", "2026-11-29", True)
+    manual = Period.manual(taipei, ZoneInfo("Asia/Taipei"))
+    assert (manual.key, manual.shown, manual.is_manual) == ("now-20261129T1830", "2026-11-30", True)
     assert str(manual) == manual.key
+    assert Period.manual(taipei).shown == "2026-11-29"  # no zone given: UTC's date
+
+
+def test_a_stored_key_of_a_subscription_reads_back_with_its_label() -> None:
+    """What the reconciler posts for a ledger row shows what the preview said (issue 25)."""
+    weekly = sub(timezone="Asia/Taipei", days={2}, cadence=Cadence.WEEKLY)
+    assert Period.from_key("2026-W49", weekly).shown == "2026-12-02"  # its Wednesday
+    assert Period.from_key("now-20261201T1630", weekly).shown == "2026-12-02"  # 00:30 in Taipei
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,14 @@ from __future__ import annotations
 from bot.domain.models import AwardKind, AwardRef, Language, Paper, StoredPaper, Venue
 from bot.domain.subscriptions import Theme
 from bot.render.awards import AwardEntry
-from bot.render.digest_posts import Frame, paper_post, spotlight_post, thread_name
+from bot.render.digest_posts import (
+    Frame,
+    hidden_marker,
+    marker_in,
+    paper_post,
+    spotlight_post,
+    thread_name,
+)
 from bot.render.embeds import TOTAL
 from bot.render.i18n import Strings
 
@@ -37,9 +44,10 @@ def test_a_huge_edition_fits_one_message_and_keeps_the_marker() -> None:
         for n in range(300)
     ]
     post = spotlight_post(frame(Theme.VENUE_SPOTLIGHT), venue, 2025, entries, STRINGS)
-    assert 1 < len(post.embeds) <= 10
+    assert len(post.embeds) == 1  # one compact post (issue 25, item 6)
+    assert "… and 295 more awards at ICML 2025" in (post.embeds[0].description or "")
     assert sum(len(e) for e in post.embeds) <= TOTAL
-    assert (post.embeds[-1].footer.text or "").endswith(f" · {MARKER}")
+    assert (post.embeds[-1].footer.text or "").endswith(hidden_marker(MARKER))
 
 
 def test_the_role_is_the_only_mention_and_the_heading_is_localized() -> None:
@@ -48,7 +56,8 @@ def test_the_role_is_the_only_mention_and_the_heading_is_localized() -> None:
     assert post.content.splitlines()[0] == "<@&42>"
     assert "每日论文 · 2026-W02" in post.content
     assert post.embeds[-1].footer.text is not None
-    assert post.embeds[-1].footer.text.endswith(MARKER)
+    assert post.embeds[-1].footer.text.endswith(hidden_marker(MARKER))
+    assert MARKER not in post.embeds[-1].footer.text  # no ledger code for members to read
     assert thread_name(frame(Theme.TEST_OF_TIME), STRINGS) == "Test of time · 2026-W02"
 
 
@@ -69,3 +78,12 @@ def test_a_paper_of_the_day_without_summary_or_link_is_still_useful() -> None:
         STRINGS,
     )
     assert bare.embeds[0].description is None  # neither summary nor abstract: nothing at all
+
+
+def test_the_marker_is_invisible_and_reads_back() -> None:
+    """Members see no ledger code (issue 25, item 8); the bot finds the post by it."""
+    hidden = hidden_marker(MARKER)
+    assert all(not ch.isprintable() or ch in "\u200b\u200c\u200d\u2060\u2063" for ch in hidden)
+    assert not any(ch.isalnum() for ch in hidden)
+    assert marker_in("Page 1 · 3 awards" + hidden) == MARKER
+    assert marker_in("Page 1 · 3 awards") is None

@@ -7,6 +7,7 @@ from bot.settings import CurationSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.commands import mention
 
 
 async def test_about_answers_with_the_catalogue_coverage(
@@ -40,23 +41,24 @@ async def test_about_in_traditional_chinese(laurel: LaurelBot, server: LocalDisc
 async def test_help_lists_commands_as_the_readers_client_names_them(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
+    """By mention (issue 25, item 2): Discord shows /關於 to a zh-TW reader, /about to others."""
     english = (await (await server.slash("help")).message())["embeds"][0]["description"]
-    assert "/about — What Laurel is" in english
+    assert f"{mention(server, 'about')} — What Laurel is" in english
     chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
-    assert "/關於 — Laurel 是什麼" in chinese["description"]
+    assert f"{mention(server, 'about')} — Laurel 是什麼" in chinese["description"]
 
 
-async def test_help_translates_each_word_of_a_subcommand(
+async def test_help_names_each_subcommand_by_its_mention(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
     chinese = (await (await server.slash("help", locale="zh-TW")).message())["embeds"][0]
-    assert "/獎項 屆次 — " in chinese["description"]
-    assert "/awards" not in chinese["description"]
+    assert f"{mention(server, 'awards edition')} — " in chinese["description"]
+    assert "/awards" not in chinese["description"].replace("</awards", "")
 
 
 def _listed(description: str) -> set[str]:
-    """The top-level command names in a /help answer."""
-    return {line.split()[0].removeprefix("/") for line in description.splitlines()}
+    """The top-level command names in a /help answer (each line opens with a mention)."""
+    return {line.removeprefix("</").split()[0].split(":")[0] for line in description.splitlines()}
 
 
 async def _help_for(server: LocalDiscord, user: str) -> set[str]:

@@ -38,9 +38,14 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for row in message.get("components", []) for c in row["components"]]
 
 
+def _pages(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in _buttons(message) if b["custom_id"].startswith("awards:")]
+
+
 def _button(message: dict[str, Any], step: str) -> dict[str, Any]:
     """The Previous ("p") or Next ("n") button of a paged answer."""
-    (found,) = [b for b in _buttons(message) if b["custom_id"].split(":")[4] == step]
+    pages = [b for b in _buttons(message) if b["custom_id"].startswith("awards:")]
+    (found,) = [b for b in pages if b["custom_id"].split(":")[4] == step]
     return found
 
 
@@ -53,7 +58,7 @@ async def _awards(
 
 async def _all_pages(server: LocalDiscord, first: dict[str, Any]) -> list[dict[str, Any]]:
     pages = [first]
-    while _buttons(pages[-1]) and not _button(pages[-1], "n").get("disabled"):
+    while _pages(pages[-1]) and not _button(pages[-1], "n").get("disabled"):
         pressed = await server.press(pages[-1], _button(pages[-1], "n")["custom_id"])
         pages.append(await pressed.message())
     return pages
@@ -96,7 +101,9 @@ async def test_icml_2025_in_traditional_chinese(laurel: LaurelBot, server: Local
     assert embed["title"] == "ICML 2025 獲獎論文"
     assert embed["footer"]["text"] == "第 1/2 頁 · 11 個獎項"
     assert "__**傑出論文**__ (6)" in embed["description"]
-    assert "Shirley Wu、Michel Galley、Baolin Peng 等另外 7 人" in _unescaped(embed["description"])
+    assert "Shirley Wu、Michel Galley、Baolin Peng 及另外 7 位作者" in _unescaped(
+        embed["description"]
+    )
     assert _button(message, "n")["label"] == "下一頁"
 
 
@@ -108,7 +115,8 @@ async def test_neurips_2025_datasets_and_benchmarks_award_is_a_kind_of_its_own(
     (embed,) = message["embeds"]
     assert embed["title"] == "NeurIPS 2025 — Best paper"
     assert embed["footer"]["text"] == "Page 1/1 · 3 awards"
-    assert _buttons(message) == []
+    # one page: no page buttons, but each paper opens by its number (issue 25, item 14)
+    assert [b["label"] for b in _buttons(message)] == ["1", "2", "3"]
     text = _unescaped(embed["description"])
     assert "__**Best paper**__ (3)" in text
     assert "Gated Attention for Large Language Models" in text

@@ -161,7 +161,7 @@ async def test_add_from_arxiv_previews_then_writes_once_however_often_confirm_is
         preview = await asked.message()
         (embed,) = preview["embeds"]
         assert embed["title"] == "Heat-bath random walks with Markov bases"
-        assert fields(embed)["Awards"] == "NeurIPS 2016 · Best Paper Award (best)"
+        assert fields(embed)["Awards"] == "NeurIPS 2016 · Best Paper Award (Best paper)"
         assert await db.fetchone("SELECT 1 FROM papers WHERE arxiv = '1605.08386'") is None
 
         stranger = await server.press(
@@ -244,7 +244,7 @@ async def test_add_edit_undo_history_round_trip_restores_the_exact_row(
     assert f"changed paper #{paper_id}" in first
     assert history["embeds"][0]["footer"]["text"].startswith("Page 1 of 1")
     again = await (await curate(server, "undo", {"change": change_id})).message()
-    assert again["content"].startswith(f"Change #{change_id} cannot be undone alone")
+    assert again["content"].startswith(f"Change #{change_id} is already undone (by change #")
 
 
 async def test_remove_hides_the_paper_and_undo_brings_it_back(

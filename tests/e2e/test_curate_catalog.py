@@ -31,6 +31,8 @@ from tests.e2e.test_curate import (
     grace,
     settings_for,
 )
+from tests.store.conftest import award, batch
+from tests.support.commands import mention
 from tests.support.payloads import fields
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
@@ -77,7 +79,7 @@ async def test_award_add_then_remove(
     assert preview["flags"] & EPHEMERAL
     (shown_first,) = preview["embeds"]
     assert shown_first["footer"]["text"] == f"Give paper #{paper_id} this award?"
-    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (test-of-time)"
+    assert fields(shown_first)["Awards"] == "NeurIPS 2025 · Test of Time Award (Test of time)"
     assert await audit_count(db) == before  # nothing written until Confirm
     cancelled = await server.press(preview, button(preview, "curate:cancel"), user_id=ada(server))
     assert (await cancelled.message())["content"] == "Cancelled; nothing was written."
@@ -236,9 +238,19 @@ async def test_export_attaches_the_catalogue_that_reads_back(
     assert len(table) == row[0]
 
 
+async def curators_writes(db: Database, server: LocalDiscord, count: int = 6) -> None:
+    """`count` writes by the curator ada: with the bundled load (one line), more than a page."""
+    for n in range(count):
+        await CatalogRepository(db).apply(
+            batch(award(f"Curated Paper Number {n}")), actor=f"discord:{ada(server)}",
+            policy="update",
+        )  # fmt: skip
+
+
 async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
+    await curators_writes(db, server)
     first = await (await curate(server, "history")).message()
     footer = first["embeds"][0]["footer"]["text"]
     pages = int(footer.split(" of ")[1].split(" ")[0])
@@ -281,7 +293,10 @@ async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
         "correct it instead."
     )
     unknown = await (await curate(server, "undo", {"change": 10**9})).message()
-    assert unknown["content"] == f"There is no change #{10**9} (see /curate history)."
+    assert (
+        unknown["content"]
+        == f"There is no change #{10**9} (see {mention(server, 'curate history')})."
+    )
 
 
 async def test_curation_answers_in_traditional_chinese(
@@ -349,6 +364,7 @@ async def test_history_pages_turn_after_a_restart(
     """The history's buttons are persistent (the components merge): a Laurel started again,
     with nothing in memory, turns the page a Laurel before it showed."""
     caplog.set_level(logging.WARNING)
+    await curators_writes(db, server)
     async with laurel_on(server, db, settings_for()):
         first = await (await curate(server, "history")).message()
     following = next(i for i in _ids(first) if i.endswith(":n"))

@@ -17,6 +17,7 @@ from bot.app import LaurelBot
 from bot.domain.subscriptions import Cadence, DigestFilter, Subscription, Theme
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import GUILD_CATEGORY, Overwrite, Perm
+from tests.support.commands import mention
 
 EPHEMERAL = 64
 SYNC = "PUT /applications/{application_id}/commands"
@@ -101,7 +102,7 @@ async def test_digest_is_for_server_managers_and_only_in_servers(
     subscribe = next(o for o in command["options"] if o["name"] == "subscribe")
     channel = next(o for o in subscribe["options"] if o["name"] == "channel")
     assert sorted(channel["channel_types"]) == [0, 5, 10, 11, 12, 15]
-    assert command["name_localizations"]["zh-TW"] == "定期摘要"
+    assert command["name_localizations"]["zh-TW"] == "定期貼文"
 
 
 # A Monday morning in Berlin winter: the bot's clock, set by `laurel_time`.
@@ -204,7 +205,7 @@ async def test_the_same_digest_twice_in_a_channel_is_refused(
     again = await _refused(laurel, server, **first, time="20:00")
     assert again == (
         "**#1 · Paper of the day** already posts this theme with these filters in that "
-        "channel. Change it with `/digest edit` instead."
+        f"channel. Change it with {mention(server, 'digest edit')} instead."
     )
     other = await digest(server, "subscribe", **first | {"venue": "neurips"})
     assert other["content"].startswith("Subscribed **#2 · Paper of the day**")

@@ -18,6 +18,7 @@ from tests.e2e.test_digest_commands import (
     stored_sub,
     years,
 )
+from tests.support.commands import mention
 
 
 async def _add(laurel: LaurelBot, server: LocalDiscord, **changes: Any) -> Subscription:
@@ -64,7 +65,7 @@ async def test_a_full_server_is_listed_whole_in_as_many_messages_as_it_takes(
 async def test_an_empty_list_says_how_to_start(laurel: LaurelBot, server: LocalDiscord) -> None:
     (embed,) = (await digest(server, "list"))["embeds"]
     assert embed["description"] == (
-        "No digests in this server yet. Start one with `/digest subscribe`."
+        f"No digests in this server yet. Start one with {mention(server, 'digest subscribe')}."
     )
 
 
@@ -108,7 +109,7 @@ async def test_a_digest_whose_channel_is_gone_is_not_resumed_but_moved(
     refused = await digest(server, "resume", subscription=gone.id)
     assert refused["content"] == (
         f"The channel of **#{gone.id} · Paper of the day** is gone. Move the digest with "
-        "`/digest edit` and a new channel, or remove it."
+        f"{mention(server, 'digest edit')} and a new channel, or remove it."
     )
     stored = await laurel.subscriptions.get(gone.id)
     assert stored is not None
@@ -173,7 +174,8 @@ async def test_another_servers_digest_is_not_found_here(
     for subcommand in ("pause", "remove", "preview", "post-now"):
         answer = await digest(server, subcommand, subscription=elsewhere.id)
         assert answer["content"] == (
-            f"This server has no digest **#{elsewhere.id}**. `/digest list` shows the ones it has."
+            f"This server has no digest **#{elsewhere.id}**. {mention(server, 'digest list')} shows"
+            " the ones it has."
         )
     assert await laurel.subscriptions.get(elsewhere.id) == elsewhere
 
@@ -233,15 +235,15 @@ async def test_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -
         days="週一 週三",
     )
     text = answer["content"]
-    assert text.startswith("已訂閱 **#1 · 每日一篇論文**")
+    assert text.startswith("已訂閱 **#1 · 每日論文**")
     (stored,) = await laurel.subscriptions.in_guild(server.world.default_guild().id)
     assert stored.language == "en"  # the server's language (en-US), not the admin's
     assert "週一、週三 09:00（Asia/Taipei）" in text
     assert "現在沒有發出任何貼文" in text
     assert len(stamps(text)) == 1
     (embed,) = (await digest(server, "list", locale="zh-TW"))["embeds"]
-    assert embed["title"] == "Laurel Lab 的定期摘要"
-    assert embed["fields"][0]["name"] == "#1 · 每日一篇論文"
+    assert embed["title"] == "Laurel Lab 的定期貼文"
+    assert embed["fields"][0]["name"] == "#1 · 每日論文"
     assert "下一則貼文：<t:" in embed["fields"][0]["value"]
     wrong = await digest(
         server,
@@ -254,7 +256,7 @@ async def test_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -
     assert wrong["content"] == "**9點** 不是時間。請用 24 小時制的 HH:MM，例如 09:00 或 18:30。"
     grace = server.world.find_user("grace").id
     refused = await digest(server, "list", locale="zh-TW", user_id=grace)
-    assert refused["content"] == "只有具備「管理伺服器」權限的成員才能管理定期摘要。"
+    assert refused["content"] == "只有具備「管理伺服器」權限的成員才能管理定期貼文。"
 
 
 async def test_posts_default_to_the_servers_language(

@@ -60,7 +60,7 @@ async def test_a_preview_in_traditional_chinese(laurel: LaurelBot, server: Local
     sub = await _add(laurel, server, "general", language="zh-TW", status="paused",
                      paused_reason="manual")  # fmt: skip
     answer = await digest(server, "preview", locale="zh-TW", subscription=sub.id)
-    assert answer["content"].startswith(f"**#{sub.id} · 每日一篇論文** 在 <#")
+    assert answer["content"].startswith(f"**#{sub.id} · 每日論文** 在 <#")
     assert "（已暫停：恢復後才會發文）" in answer["content"]
 
 

@@ -18,7 +18,7 @@ from bot.app import LaurelBot
 from bot.digests.delivery import DiscordDelivery
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import Subscription, Theme
-from bot.render.digest_posts import Post
+from bot.render.digest_posts import Post, hidden_marker
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -108,12 +108,13 @@ async def test_posts_land_in_text_announcement_thread_and_forum_channels(
             # A forum gets a new post: a thread whose starter message has the thread's id.
             thread = server.channel(row.message_id)
             assert thread.parent_id == server.channel("papers-forum").id
-            assert thread.name == "Venue spotlight · 2026-W02"
+            assert thread.name == "Venue spotlight · 2026-01-05"  # its day, not its week
             (message,) = server.messages(thread.id)
         else:
             (message,) = server.messages(sub.channel_id)
         assert int(message["id"]) == row.message_id
-        assert footers(message)[-1].endswith(row.nonce)
+        assert footers(message)[-1].endswith(hidden_marker(row.nonce))  # unseen by members
+        assert row.nonce not in footers(message)[-1]
     general = server.messages(subs["general"].channel_id)[0]
     assert general["content"].startswith(f"<@&{member.id}>")
     assert general["mention_roles"] == [str(member.id)]

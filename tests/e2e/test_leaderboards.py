@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from bot.app import LaurelBot
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.store.catalog import CatalogRepository
@@ -179,8 +181,46 @@ async def test_awards_without_names_are_told_apart_from_no_awards(
 
     message = await stats(server, "institutions", {"venue": "icml", "from": 2014, "to": 2014})
     assert message["flags"] & EPHEMERAL
-    assert message["content"] == (
-        "The awarded papers for ICML, 2014 have no institutions in the catalogue yet."
+    # …and where the catalogue does have them, so the answer is no dead end (issue 25, item 14)
+    assert message["content"].startswith(
+        "None of the 1 awarded papers of ICML, 2014 has its institutions in the catalogue yet. "
+        "The institutions leaderboard can count the awards of "
     )
     chinese = await stats(server, "authors", {"venue": "icml", "to": 2014}, locale="zh-TW")
-    assert chinese["content"] == "目錄裡「ICML，至 2014 年」的得獎論文還沒有作者資料。"
+    assert chinese["content"].startswith(
+        "目錄裡「ICML，至 2014 年」的 1 篇得獎論文都還沒有作者資料。"
+        "作者排行可以計入這些年份的獎項："
+    )
+    assert "2025" in chinese["content"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "None of the 1 awarded papers of ICML, 2014 has its authors"),
+        ("zh-TW", "目錄裡「ICML，2014」的 1 篇得獎論文都還沒有作者資料"),
+        ("zh-CN", "目录里“ICML，2014”的 1 篇获奖论文都还没有作者数据"),
+    ],
+)
+async def test_a_leaderboard_without_names_says_which_years_have_them(
+    laurel: LaurelBot, server: LocalDiscord, db: Database, locale: str, said: str
+) -> None:
+    """Was: "The awarded papers for CVPR, since 2024 have no authors in the catalogue yet."
+    and nothing more (issue 25, item 14)."""
+    nameless = Award(
+        venue="icml", year=2014, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
+        paper=Paper(title="A paper with no names yet"),
+    )  # fmt: skip
+    await CatalogRepository(db).apply(CatalogBatch(awards=(nameless,)), actor="t", policy="update")
+    answer = await stats(
+        server, "authors", {"venue": "icml", "from": 2014, "to": 2014}, locale=locale
+    )
+    assert answer["content"].startswith(said)
+    row = await db.fetchone(
+        """SELECT min(e.year), max(e.year) FROM live_awards AS a
+           JOIN editions AS e ON e.id = a.edition_id
+           WHERE e.venue = 'icml' AND a.paper_id IN (SELECT paper_id FROM paper_authors)"""
+    )
+    assert row is not None
+    assert str(row[0]) in answer["content"]
+    assert str(row[1]) in answer["content"]

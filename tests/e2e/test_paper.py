@@ -52,7 +52,9 @@ async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDis
     assert embed["title"] == MASKED
     assert embed["url"] == "https://arxiv.org/abs/2502.06768"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Authors"] == "Jaeyeon Kim, Kulin Shah, Vasilis Kontonis, Sham Kakade, Sitan Chen"
+    assert (
+        fields["Authors"] == "Jaeyeon Kim, Kulin Shah, Vasilis Kontonis, Sham Kakade and Sitan Chen"
+    )
     assert "Harvard University" in fields["Affiliations"]
     assert fields["Awards"] == "ICML 2025 · Outstanding Paper Award"
     assert "[arXiv](https://arxiv.org/abs/2502.06768)" in fields["Links"]
@@ -294,7 +296,7 @@ async def test_today_is_the_same_paper_all_day(server: LocalDiscord, db: Databas
         tomorrow = await (await server.slash("paper", subcommand="today")).message()
     assert first["embeds"][0]["title"] == again["embeds"][0]["title"]
     assert first["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-02 · ")
-    assert again["embeds"][0]["footer"]["text"].startswith("今日論文 · 2026-03-02 · ")
+    assert again["embeds"][0]["footer"]["text"].startswith("每日論文 · 2026-03-02 · ")
     assert tomorrow["embeds"][0]["footer"]["text"].startswith("Paper of the day · 2026-03-03 · ")
     assert tomorrow["embeds"][0]["title"] != first["embeds"][0]["title"]  # no repeat next day
 

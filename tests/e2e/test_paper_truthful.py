@@ -61,7 +61,7 @@ async def test_a_cut_short_author_list_reads_et_al_and_the_abstract_is_labelled(
         shown["embeds"][0]["description"] == "*From the abstract:* Quokkas scale. Wombats do not."
     )
     chinese = await _show(server, "quokka scaling", "zh-CN")
-    assert fields_of(chinese)["作者"] == "Ada Quokka, Bo Wombat 等"
+    assert fields_of(chinese)["作者"] == "Ada Quokka、Bo Wombat 等"  # one separator (issue 25)
     assert chinese["embeds"][0]["description"] == "*节选自论文摘要：*Quokkas scale. Wombats do not."
 
 

@@ -759,3 +759,17 @@ def test_curating_from_arxiv_works_offline_on_a_local_arxiv(
     assert code == 0, err
     assert "arXiv:2101.00001v1" in out  # fetched from the console's own arXiv stand-in
     assert "[ Confirm ]" in out
+
+
+def test_a_command_mention_reads_as_the_command_it_names() -> None:
+    """Answers name commands by mention (issue 25, item 2); the console shows the command."""
+    message = {
+        "content": "Use </digest post-now:123>.",
+        "embeds": [{"description": "</curate undo:5> reverts", "fields": [
+            {"name": "Help", "value": "</awards edition:7> — an edition"}]}],
+    }  # fmt: skip
+    shown = render_message(message, width=60)
+    assert "Use /digest post-now." in shown
+    assert "/curate undo reverts" in shown
+    assert "/awards edition — an edition" in shown
+    assert "</" not in shown

@@ -37,13 +37,13 @@ from typing import Any
 import pytest
 
 from bot.domain.subscriptions import Subscription, Theme
+from bot.render.digest_posts import marker_in
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.processes import Stand, bot_env, control, kill, run_bot, stand_in, until
 
 PATH = "digest fan-out (SIGKILL)"
 POST = "POST /channels/{channel_id}/messages"
-MARKER = re.compile(r"(L\d+-[0-9a-f]{6})$")
 RECEIVED = re.compile(r"has received .*'nonce': '(L\d+-[0-9a-f]{6})'")
 # In id order, which is the order the fan-out starts them: the first two channels each get a
 # POST held by the stand-in, and the posts queued behind it hold their fan-out slots, so
@@ -143,7 +143,7 @@ def _markers(stand: Stand) -> Counter[str]:
     found: Counter[str] = Counter()
     for message in _messages(stand):
         footers = [e.get("footer", {}).get("text", "") for e in message.get("embeds", [])]
-        found.update([m[1] for f in footers if (m := MARKER.search(f))][-1:])
+        found.update([m for f in footers if (m := marker_in(f))][-1:])
     return found
 
 

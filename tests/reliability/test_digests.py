@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import re
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -20,6 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Subscription, Theme
+from bot.render.digest_posts import marker_in
 from bot.settings import BackupSettings, DigestSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -34,7 +34,6 @@ FORUM_POST = "POST /channels/{channel_id}/threads"
 CHANNELS = ("general", "announcements", "reading-group")
 PER_CHANNEL = 4
 NINE = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
-MARKER = re.compile(r"(L\d+-[0-9a-f]{6})$")
 Checked = Callable[[str], None]
 
 
@@ -101,7 +100,7 @@ def markers(server: LocalDiscord) -> list[str]:
     for name in CHANNELS:
         for message in server.messages(name):
             footers = [e.get("footer", {}).get("text", "") for e in message.get("embeds", [])]
-            found += [m[1] for f in footers if (m := MARKER.search(f))][-1:]
+            found += [m for f in footers if (m := marker_in(f))][-1:]
     return found
 
 
@@ -259,9 +258,8 @@ async def test_a_forum_post_made_before_a_5xx_is_found_not_made_again(
         (row,) = await bot.digest_engine.ledger.of_subscription(sub.id)
         assert row.status == "sent"
         (starter,) = server.messages(server.channel(row.message_id or 0).id)
-        found = MARKER.search(starter["embeds"][-1]["footer"]["text"])
-        assert found is not None
-        assert found[1] == row.nonce
+        found = marker_in(starter["embeds"][-1]["footer"]["text"])
+        assert found == row.nonce
     statuses = [r.status for r in server.requests_to(FORUM_POST)]
     checked(f"forum POSTs {statuses}; the 2 refused ones found by their marker; "
             f"{len(subs)} posts, each once")  # fmt: skip

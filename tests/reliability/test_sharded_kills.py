@@ -23,6 +23,7 @@ import pytest
 
 from bot.domain.shards import shard_of
 from bot.domain.subscriptions import Subscription, Theme
+from bot.render.digest_posts import marker_in
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.processes import Stand, bot_env, control, kill, run_bot, until
 from tests.support.shared_store import SharedStore, shared_store
@@ -33,7 +34,6 @@ COUNT = 4
 GUILDS = 200  # fifty on each shard; two digests each: 400 due in the same minute
 RATE = 80.0  # the bot's one rate: 40/s for each process
 POST = "POST /channels/{channel_id}/messages"
-MARKER = re.compile(r"(L\d+-[0-9a-f]{6})$")
 
 
 @contextmanager
@@ -111,7 +111,7 @@ def markers(stand: Stand, world: dict[str, Any]) -> Counter[str]:
             query = urllib.parse.urlencode({"channel_id": channel["id"]})
             for message in control(f"{stand.control}messages?{query}")["messages"]:
                 footers = [e.get("footer", {}).get("text", "") for e in message.get("embeds", [])]
-                found.update([m[1] for f in footers if (m := MARKER.search(f))][-1:])
+                found.update([m for f in footers if (m := marker_in(f))][-1:])
     return found
 
 

@@ -34,7 +34,7 @@ def test_years_read_as_runs() -> None:
 def test_authors_are_shortened_in_the_readers_language() -> None:
     names = [f"Author {i}" for i in range(8)]
     assert authors_line(names, STRINGS, "en") == "Author 0, Author 1, Author 2 and 5 more"
-    assert authors_line(names, STRINGS, "zh-TW") == "Author 0、Author 1、Author 2 等另外 5 人"
+    assert authors_line(names, STRINGS, "zh-TW") == "Author 0、Author 1、Author 2 及另外 5 位作者"
     assert authors_line(names[:2], STRINGS, "en") == "Author 0 and Author 1"
     assert authors_line(names[:1], STRINGS, "en") == "Author 0"
     # No author yet reads as unknown, never as nobody (issue 24).

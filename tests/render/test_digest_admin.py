@@ -87,7 +87,7 @@ def test_the_list_shows_each_next_post_as_discord_timestamps() -> None:
 def test_an_empty_list_says_how_to_start() -> None:
     (embed,) = list_embeds([], "Lab", 25, VENUES, STRINGS, "zh-TW")
     assert embed.fields == []
-    assert embed.description == "這個伺服器還沒有定期摘要。使用 `/digest subscribe` 建立一個。"
+    assert embed.description == "這個伺服器還沒有定期貼文。使用 `/digest subscribe` 建立一個。"
 
 
 def test_the_subscribe_answer_says_nothing_was_posted_and_when_the_first_post_comes() -> None:

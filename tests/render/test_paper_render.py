@@ -32,8 +32,15 @@ def test_many_authors_are_shortened_in_the_readers_language(strings: Strings) ->
     assert (
         authors_text(authors, strings, "en", shown=3) == "Author 0, Author 1, Author 2 and 17 more"
     )
-    assert authors_text(authors, strings, "zh-TW", shown=3).endswith("等 17 人")
-    assert authors_text(authors[:3], strings, "en", shown=3) == "Author 0, Author 1, Author 2"
+    assert authors_text(authors, strings, "zh-TW", shown=3).endswith("及另外 17 位作者")
+    assert authors_text(authors[:3], strings, "en", shown=3) == "Author 0, Author 1 and Author 2"
+    # One name left over is named, never hidden behind "and 1 more" (issue 25, item 4).
+    assert authors_text(authors[:4], strings, "en", shown=3) == (
+        "Author 0, Author 1, Author 2 and Author 3"
+    )
+    assert authors_text(authors[:4], strings, "zh-CN", shown=3) == (
+        "Author 0、Author 1、Author 2 和 Author 3"
+    )
 
 
 def test_data_is_escaped_and_links_cannot_break_out(strings: Strings) -> None:
@@ -101,7 +108,7 @@ def test_a_paper_without_a_summary_opens_with_its_abstract_labelled(strings: Str
 
 @pytest.mark.parametrize(
     ("language", "expected"),
-    [("en", "A, B et al."), ("zh-TW", "A, B 等"), ("zh-CN", "A, B 等")],
+    [("en", "A, B et al."), ("zh-TW", "A、B 等"), ("zh-CN", "A、B 等")],
 )
 def test_a_cut_short_author_list_says_so(strings: Strings, language: str, expected: str) -> None:
     assert authors_text(["A", "B"], strings, language, incomplete=True) == expected  # type: ignore[arg-type]

@@ -1,0 +1,58 @@
+"""Preview, post-now and the post itself agree on the period's label (issue 25, item 7): the
+preview said paper #583 was due 2026-12-02, post-now posted it labelled 2026-12-01 (UTC's
+date at 00:30 in Taipei), and a weekly preview said "2026-W50" where posts carry a date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from bot.app import LaurelBot
+from laurel_console.localdiscord.server import LocalDiscord
+from tests.e2e.test_digest_commands import digest, stored_sub
+
+# 00:30 on Wednesday 2 December in Taipei; still Tuesday 1 December in UTC.
+TAIPEI_AFTER_MIDNIGHT = dt.datetime(2026, 12, 1, 16, 30, tzinfo=dt.UTC)
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-W\d{2}")
+
+
+def _labels(text: str) -> list[str]:
+    return DATE.findall(text)
+
+
+@pytest.mark.parametrize("laurel_time", [TAIPEI_AFTER_MIDNIGHT], ids=["taipei"])
+async def test_preview_post_now_and_the_post_carry_one_label(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    guild = server.world.default_guild().id
+    sub = await laurel.subscriptions.add(
+        stored_sub(
+            laurel, guild, server.channel("general").id,
+            timezone="Asia/Taipei", time=dt.time(9), language="zh-TW",
+        )
+    )  # fmt: skip
+    preview = await digest(server, "preview", subscription=sub.id, locale="zh-TW")
+    assert "2026-12-02" in preview["content"]
+    previewed = preview["embeds"][0]["title"]
+    await digest(server, "post-now", subscription=sub.id, locale="zh-TW")
+    (post,) = server.messages("general", ephemeral=False)
+    assert _labels(post["content"]) == ["2026-12-02"]  # was 2026-12-01, UTC's date
+    assert post["embeds"][0]["title"] == previewed
+
+
+@pytest.mark.parametrize("laurel_time", [TAIPEI_AFTER_MIDNIGHT], ids=["taipei"])
+async def test_a_weekly_preview_names_the_date_its_post_will_carry(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    guild = server.world.default_guild().id
+    sub = await laurel.subscriptions.add(
+        stored_sub(
+            laurel, guild, server.channel("general").id, theme="venue-spotlight",
+            cadence="weekly", days=[4], timezone="Asia/Taipei", time=dt.time(9),
+        )
+    )  # fmt: skip
+    preview = await digest(server, "preview", subscription=sub.id)
+    assert "W" not in "".join(_labels(preview["content"]))
+    assert "2026-12-04" in preview["content"]  # that Friday, as the post will say
