@@ -185,7 +185,10 @@ def small(tmp_path: Path) -> tuple[Path, Path]:
         checked = "title+authors"
         """,
     )
-    assert bundle.main(["--shared", str(shared), "--data", str(data), "--links", str(links)]) == 0
+    # No per-paper facts: the real ones (tools/bundle/papers) name venues this fixture lacks.
+    (tmp_path / "papers").mkdir()
+    args = ["--shared", str(shared), "--data", str(data), "--links", str(links)]
+    assert bundle.main([*args, "--papers", str(tmp_path / "papers")]) == 0
     return data, links
 
 
