@@ -26,6 +26,7 @@ from pathlib import Path
 from benchmarks.ranking_before import BeforeIndex
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.institutions import load_institutions
+from bot.domain.vocabulary import load_vocabulary
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search import parse
@@ -104,13 +105,14 @@ async def run(show_misses: bool, only: str | None) -> None:
             index = SearchIndex(db.path, None)
             await index.start()
             institutions = load_institutions()
+            vocabulary = load_vocabulary()
             fts5 = PaperRepository(db, institutions)
 
             async def old(text: str) -> list[int]:
                 return before.search(text, DEPTH)
 
             async def new(text: str) -> list[int]:
-                parsed = parse(text, institutions)
+                parsed = parse(text, institutions, vocabulary)
                 return [] if parsed is None else index.search_now(parsed, limit=DEPTH) or []
 
             async def fallback(text: str) -> list[int]:

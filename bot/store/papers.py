@@ -12,6 +12,7 @@ from bot.domain.awards import TEST_OF_TIME_WORDS
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
+from bot.domain.vocabulary import load_vocabulary
 from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
@@ -64,6 +65,7 @@ class PaperRepository(LeaderboardQueries):
         self._index = index
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
+        self._vocabulary = load_vocabulary()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
         self._columns = _PAPER_COLUMNS[db.dialect]
@@ -223,7 +225,7 @@ class PaperRepository(LeaderboardQueries):
             index = self._index
         else:
             index = await self._ready_index()
-        parsed = parse(text, self._institutions)
+        parsed = parse(text, self._institutions, self._vocabulary)
         if parsed is None:
             return []
         found = await index.search_then(

@@ -43,7 +43,7 @@ from bot.store.sql import Connection
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 1  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 2  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
@@ -327,14 +327,33 @@ class SearchIndex:
         read-only connection of that thread's to the store: one hop off the event loop for a
         whole answer (ranking, reading the page, building its models), not one for the index
         and another for the store. None while the index is not ready."""
+        page = await self.page_then(
+            parsed, load, venue=venue, year=year, kind=kind, area=area, limit=limit,
+            offset=offset,
+        )  # fmt: skip
+        return None if page is None else page[0]
+
+    async def page_then(
+        self,
+        parsed: Parsed,
+        load: Callable[[Connection, list[int]], T],
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[T, int] | None:
+        """`search_then`'s answer and how many papers matched in all."""
         if not self.ready:
             return None
 
-        def search_and_load() -> T | None:
-            ids = self.search_now(
+        def search_and_load() -> tuple[T, int] | None:
+            found = self.page_now(
                 parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
             )
-            return None if ids is None else self._load(load, ids)
+            return None if found is None else (self._load(load, found[0]), found[1])
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 
@@ -353,8 +372,8 @@ class SearchIndex:
         query = similar_query(self.schema, words, exclude)
 
         def search_and_load() -> T | None:
-            ids = self._ranked(query, limit, 0)
-            return None if ids is None else self._load(load, ids)
+            found = self._ranked(query, limit, 0)
+            return None if found is None else self._load(load, found[0])
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 
@@ -397,28 +416,54 @@ class SearchIndex:
         offset: int = 0,
     ) -> list[int] | None:
         """Paper ids, best first (ties by id), or None while the index is not ready."""
+        found = self.page_now(
+            parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+        )
+        return None if found is None else found[0]
+
+    def page_now(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[list[int], int] | None:
+        """A page of paper ids, best first (ties by id), and how many matched in all: the
+        papers with every word typed; when none has them all, those with any of them
+        (search_query.build_query's `relaxed`). None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
         query = build_query(self.schema, parsed, venue, year, kind, area)
-        return self._ranked(query, limit, offset)
+        found = self._ranked(query, limit, offset)
+        words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
+        if found is not None and found[1] == 0 and words > 1:
+            relaxed = build_query(self.schema, parsed, venue, year, kind, area, relaxed=True)
+            found = self._ranked(relaxed, limit, offset)
+        return found
 
-    def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
-        """The ids of a page of `query`'s hits, best first, ties by id."""
+    def _ranked(
+        self, query: tantivy.Query, limit: int, offset: int
+    ) -> tuple[list[int], int] | None:
+        """The ids of a page of `query`'s hits, best first, ties by id; and how many hits."""
         if self._index is None:
             return None
         searcher = self._index.searcher()
         end = offset + limit
         wanted = end
-        while True:
-            hits = searcher.search(query, limit=wanted + 1, count=False).hits
-            if len(hits) <= wanted or hits[wanted][0] != hits[end - 1][0] or wanted >= TIE_LIMIT:
-                break
+        first = searcher.search(query, limit=wanted + 1, count=True)
+        total, hits = int(getattr(first, "count", 0) or 0), first.hits
+        while len(hits) > wanted and hits[wanted][0] == hits[end - 1][0] and wanted < TIE_LIMIT:
             wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+            hits = searcher.search(query, limit=wanted + 1, count=False).hits
         if len(hits) <= offset:
-            return []
+            return [], total
         ids = searcher.fast_field_values("id", [address for _, address in hits])
         ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
-        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
+        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]], total
 
 
 class _Stopped(Exception):
