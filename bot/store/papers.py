@@ -27,6 +27,7 @@ from bot.store.search_sql import (
     PaperChoice,
     Scope,
     choices,
+    fts_count,
     fts_hits,
     fts_params,
 )
@@ -176,7 +177,24 @@ class PaperRepository(LeaderboardQueries):
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
-        """Papers matching `text`, best first; any text at all finds results or none.
+        """Papers matching `text`, best first; any text at all finds results or none."""
+        found, _ = await self.search_page(
+            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+        )
+        return found
+
+    async def search_page(
+        self,
+        text: str,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[list[StoredPaper], int]:
+        """A page of the papers matching `text`, best first, and how many matched in all.
 
         The derived index answers when it is ready; FTS5 (the same words, the same weights)
         while it is being built, or when Laurel runs without it.
@@ -186,11 +204,15 @@ class PaperRepository(LeaderboardQueries):
         found = await self._from_index(text, scope, limit, offset, self._papers_now)
         if found is not None:
             return found
-        query = match_query(text, self._institutions)
+        query = match_query(text, self._institutions, self._vocabulary)
         if query is None:
-            return []
-        sql = fts_hits(f"SELECT {self._columns}")
-        return await self._load(sql, fts_params(query, scope, limit, offset))
+            return [], 0
+        params = fts_params(query, scope, limit, offset)
+        page = await self._load(fts_hits(f"SELECT {self._columns}"), params)
+        if offset == 0 and len(page) < limit:
+            return page, len(page)
+        row = await self._db.fetchone(fts_count(), params)
+        return page, int(row[0]) if row else len(page)
 
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
         """What autocomplete shows for `text`: ids, titles and latest awards, best first.
@@ -201,8 +223,8 @@ class PaperRepository(LeaderboardQueries):
         limit = max(1, min(limit, 100))
         found = await self._from_index(text, scope, limit, 0, _choices_now)
         if found is not None:
-            return found
-        query = match_query(text, self._institutions)
+            return found[0]
+        query = match_query(text, self._institutions, self._vocabulary)
         if query is None:
             return []
         sql = fts_hits(f"SELECT {CHOICE_COLUMNS['sqlite']}")
@@ -215,10 +237,10 @@ class PaperRepository(LeaderboardQueries):
         limit: int,
         offset: int,
         load: Callable[[Connection, list[int]], list[T]],
-    ) -> list[T] | None:
+    ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
-        searcher thread; None when FTS5 is to answer (SQLite only: PostgreSQL has no FTS5,
-        and waits for an index being built)."""
+        searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
+        PostgreSQL has no FTS5, and waits for an index being built)."""
         if self._db.dialect == "sqlite":
             if self._index is None or not self._index.ready:
                 return None
@@ -227,8 +249,8 @@ class PaperRepository(LeaderboardQueries):
             index = await self._ready_index()
         parsed = parse(text, self._institutions, self._vocabulary)
         if parsed is None:
-            return []
-        found = await index.search_then(
+            return [], 0
+        found = await index.page_then(
             parsed,
             load,
             venue=scope.venue,

@@ -33,11 +33,16 @@ def index_text(text: str) -> str:
     return _CJK_CHAR.sub(r" \1 ", text)
 
 
-def match_query(text: str, institutions: InstitutionAliases | None = None) -> str | None:
+def match_query(
+    text: str,
+    institutions: InstitutionAliases | None = None,
+    vocabulary: Vocabulary | None = None,
+) -> str | None:
     """An FTS5 MATCH expression for `text` (all words, the last one as a prefix), or None.
 
     An institution the text names (清华, Tsinghua, THU) matches what was typed anywhere, or any
-    of the institution's names among the affiliations: naming one only ever adds results.
+    of the institution's names among the affiliations: naming one only ever adds results. A
+    topic of the vocabulary (self-driving) matches any of its names (autonomous driving).
     """
     text = text[:2_000]
     groups: list[str] = []
@@ -46,6 +51,11 @@ def match_query(text: str, institutions: InstitutionAliases | None = None) -> st
         for typed, institution in named[:MAX_TERMS]:
             phrases = [_phrase(typed)]
             phrases += [f"affiliations : {_phrase(name)}" for name in institution.names]
+            groups.append("(" + " OR ".join(phrases) + ")")
+    if vocabulary is not None:
+        text, rings = vocabulary.mentioned(text)
+        for _typed, ring in rings[: MAX_TERMS - len(groups)]:
+            phrases = [phrase for name in ring if (phrase := _phrase(name)) != '""']
             groups.append("(" + " OR ".join(phrases) + ")")
     terms: list[str] = []
     for word in _WORD.findall(text):

@@ -79,6 +79,12 @@ def fts_hits(select: str) -> str:
     """  # noqa: S608
 
 
+def fts_count() -> str:
+    """How many papers `fts_hits` would rank in all (its WHERE, without a page)."""
+    where = fts_hits("").split("WHERE", 1)[1].split("ORDER BY", 1)[0]
+    return f"SELECT count(*) FROM paper_search WHERE {where}"  # noqa: S608
+
+
 def fts_params(query: str, scope: Scope, limit: int, offset: int) -> dict[str, object]:
     return {
         "query": query,
