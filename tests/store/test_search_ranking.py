@@ -142,7 +142,8 @@ async def test_no_paper_with_every_word_gives_those_with_some(papers: PaperRepos
 
 def test_the_vocabulary_reads_hyphens_and_case_alike() -> None:
     parsed = parse("Self driving", vocabulary=load_vocabulary())
-    assert parsed is not None and parsed.terms == ()
+    assert parsed is not None
+    assert parsed.terms == ()
     assert ("autonomous", "driving") in parsed.topics[0]
 
 
@@ -156,4 +157,5 @@ async def test_fts5_finds_a_paper_by_the_name_it_gives_itself_and_by_the_vocabul
     assert (await _titles(fts5, "TRPO"))[0] == "Trust Region Policy Optimization"
     assert await _titles(fts5, "self-driving") == ["Planning-Oriented Autonomous Driving"]
     found, total = await fts5.search_page("deep", limit=1)
-    assert len(found) == 1 and total == 3
+    assert len(found) == 1
+    assert total == 3
