@@ -20,6 +20,7 @@ from bot.commands.options import (
 )
 from bot.commands.paper_buttons import (
     DYNAMIC_ITEMS,
+    Filters,
     SearchState,
     existing,
     results_message,
@@ -110,11 +111,11 @@ class PaperCommands(
             kind=kind_of(kind),
             area=area,
         ).fitted()
-        found, more = await in_time(interaction, state.results(self._papers), self._defer_after)
-        if not found:
+        results = await in_time(interaction, state.results(self._papers), self._defer_after)
+        if not results.found:
             raise UserError("paper-search-empty", query=esc(state.query)[:100])
         language = language_of(interaction.locale)
-        embed, view = results_message(state, found, more, self._strings, language)
+        embed, view = results_message(state, results, self._strings, language)
         await reply(interaction, embed=embed, view=view)
 
     @search.autocomplete("query")
@@ -144,13 +145,13 @@ class PaperCommands(
         kind: app_commands.Choice[str] | None = None,
         area: AreaOption | None = None,
     ) -> None:
-        ids = await self._papers.ids(
-            venue=venue.key if venue else None, year=year, kind=kind_of(kind), area=area
-        )
+        filters = Filters(venue.key if venue else None, year, kind_of(kind), area)
+        ids = await self._papers.ids(venue=filters.venue, year=year, kind=filters.kind, area=area)
         if not ids:
             raise UserError("paper-random-empty")
         stored = await existing(self._papers, secrets.choice(ids))
-        await send_paper(interaction, stored, self._strings, language_of(interaction.locale))
+        language = language_of(interaction.locale)
+        await send_paper(interaction, stored, self._strings, language, filters=filters)
 
     @app_commands.command(
         name=_("today"), description=_("Today's paper, the same for the whole server")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -19,8 +18,16 @@ from bot.store.database import Database, Params
 from bot.store.errors import StoreError
 from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
-from bot.store.search import match_query, parse, tokens
+from bot.store.search import match_query, parse
 from bot.store.search_index import SearchIndex
+from bot.store.search_similar import (
+    CANDIDATES,
+    Topic,
+    alike,
+    close_enough,
+    fts5_query,
+    topic_of,
+)
 from bot.store.search_sql import (
     CHOICE_COLUMNS,
     RANK,
@@ -42,17 +49,7 @@ _CHOICES_BY_IDS = {
     d: f"SELECT {CHOICE_COLUMNS[d]} FROM live_papers AS p WHERE {ids_in('?', d)}"  # noqa: S608
     for d in _PAPER_COLUMNS
 }
-# Words too common in titles to say two papers are alike.
-_STOPWORDS = frozenset(
-    {
-        *("and", "are", "for", "from", "how", "into", "its", "not", "the", "their", "this"),
-        *("through", "toward", "towards", "via", "what", "when", "where", "which", "with"),
-        "without",
-    }
-)
 T = TypeVar("T")
-_SIMILAR_MIN_WORD = 3
-_SIMILAR_MAX_TERMS = 12
 
 
 class PaperRepository(LeaderboardQueries):
@@ -325,41 +322,66 @@ class PaperRepository(LeaderboardQueries):
         )
         return [int(r[0]) for r in found]
 
-    async def similar(self, paper_id: int, *, limit: int = 5) -> list[StoredPaper]:
-        """Papers sharing the most telling words of this paper's title, best first, not itself."""
-        row = await self._db.fetchone("SELECT title FROM live_papers WHERE id = ?", (paper_id,))
-        if row is None:
+    async def similar(
+        self,
+        paper_id: int,
+        *,
+        limit: int = 5,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+    ) -> list[StoredPaper]:
+        """Papers about what this one is about (bot/store/search_similar.py), best first, not
+        itself, within the filters given; none below the relevance floor, so fewer than
+        `limit`, or none at all, rather than unrelated ones."""
+        stored = await self.get(paper_id)
+        if stored is None:
             return []
-        terms = [
-            query
-            for word in dict.fromkeys(re.findall(r"[^\W_]+", str(row[0]).casefold()))
-            if len(word) >= _SIMILAR_MIN_WORD
-            and word not in _STOPWORDS
-            and (query := match_query(word)) is not None
-        ][:_SIMILAR_MAX_TERMS]
-        if not terms:
-            return []
-        if self._db.dialect == "postgresql":
-            index = await self._ready_index()
-            words = [word for term in terms for word in tokens(term)]
-            found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
-            if found is None:
-                raise _no_index()
-            return found
-        sql = f"""
-            WITH hits AS (
-                SELECT rowid AS id, {RANK} AS score
-                FROM paper_search
-                WHERE paper_search MATCH :query AND rowid != :paper_id
-                ORDER BY score, rowid
-                LIMIT :limit
+        topic = topic_of(stored)
+        found: list[StoredPaper] | None = None
+        rare: frozenset[str] = frozenset()
+        scope = (venue, year, kind.value if kind else None, area.value if area else None)
+        if self._db.dialect == "postgresql" or (self._index is not None and self._index.ready):
+            index = self._index if self._db.dialect == "sqlite" else await self._ready_index()
+            assert index is not None
+            answer = await index.similar_then(
+                topic, self._papers_now, limit=CANDIDATES * max(1, limit), scope=scope
             )
-            SELECT {self._columns}
-            FROM hits JOIN live_papers AS p ON p.id = hits.id
-            ORDER BY hits.score, p.id
+            if answer is None and self._db.dialect == "postgresql":
+                raise _no_index()
+            found, rare = answer or (None, rare)
+        if found is None:
+            found = await self._similar_fts5(topic, Scope(*scope), CANDIDATES * max(1, limit))
+        return [paper for paper in found if alike(topic, paper, rare)][: max(1, limit)]
+
+    async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
+        """Similar by FTS5 (SQLite, while the index is rebuilt): the topic's words as
+        prefixes, its authors as phrases, the same floor against the paper's own score."""
+        query = fts5_query(topic)
+        if query is None:
+            return []
+        sql = f"""
+            SELECT rowid AS id, {RANK} AS score FROM paper_search
+            WHERE paper_search MATCH :query
+              AND (rowid = :paper_id OR (:venue IS NULL AND :year IS NULL AND :kind IS NULL)
+                   OR EXISTS (
+                    SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                    WHERE a.paper_id = paper_search.rowid
+                      AND (:venue IS NULL OR e.venue = :venue)
+                      AND (:year IS NULL OR e.year = :year)
+                      AND (:kind IS NULL OR a.kind = :kind)))
+              AND (rowid = :paper_id OR :area IS NULL
+                   OR rowid IN (SELECT id FROM papers WHERE area = :area))
+            ORDER BY score, rowid
+            LIMIT :limit
         """  # noqa: S608
-        params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
-        return await self._load(sql, params)
+        params = fts_params(query, scope, limit + 1, 0) | {"paper_id": topic.paper_id}
+        rows = await self._db.fetchall(sql, params)
+        scored = [(-float(r["score"]), int(r["id"])) for r in rows]  # bm25: lower is better
+        itself = next((score for score, i in scored if i == topic.paper_id), 0.0)
+        others = [(score, i) for score, i in scored if i != topic.paper_id]
+        return await self.by_ids(close_enough(others, itself, limit))
 
     async def awards_of(self, paper_ids: list[int]) -> list[tuple[int, int, AwardRef]]:
         """Each live award of these papers: its id, its paper's id, and the award."""

@@ -36,7 +36,8 @@ import tantivy
 from bot.store import search_docs, search_store
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
-from bot.store.search_query import build_query, schema, similar_query
+from bot.store.search_query import build_query, schema
+from bot.store.search_similar import Topic, close_enough, rare_words, topic_query
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
 
@@ -359,21 +360,37 @@ class SearchIndex:
 
     async def similar_then(
         self,
-        words: list[str],
-        exclude: int,
+        topic: Topic,
         load: Callable[[Connection, list[int]], T],
         *,
         limit: int = 5,
-    ) -> T | None:
-        """`load(conn, ids)` of the papers sharing the most of `words` (a title's), best first,
-        paper `exclude` left out; None while the index is not ready. (SQLite asks FTS5.)"""
+        scope: tuple[str | None, int | None, str | None, str | None] = (None, None, None, None),
+    ) -> tuple[T, frozenset[str]] | None:
+        """`load(conn, ids)` of the papers about `topic` (search_similar), best first, within
+        `scope` (venue, year, kind, area), none below the relevance floor, the topic's own
+        paper left out, and the topic's rare words; None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        query = similar_query(self.schema, words, exclude)
+        index = self._index
 
-        def search_and_load() -> T | None:
-            found = self._ranked(query, limit, 0)
-            return None if found is None else self._load(load, found[0])
+        def search_and_load() -> tuple[T, frozenset[str]]:
+            searcher = index.searcher()
+            query = topic_query(self.schema, searcher, topic, scope)
+            every = topic_query(self.schema, searcher, topic, (None, None, None, None))
+            rare = rare_words(searcher, topic)
+            if query is None or every is None:
+                return self._load(load, []), rare
+            must, itself = (
+                tantivy.Occur.Must,
+                tantivy.Query.term_query(self.schema, "id", topic.paper_id),
+            )
+            own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
+            others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
+            hits = searcher.search(others, limit=limit, count=False).hits
+            ids = searcher.fast_field_values("id", [address for _, address in hits])
+            scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
+            top = own.hits[0][0] if own.hits else 0.0
+            return self._load(load, close_enough(scored, top, limit)), rare
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 

@@ -130,19 +130,6 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
     return bonuses
 
 
-def similar_query(schema: tantivy.Schema, words: list[str], exclude: int) -> tantivy.Query:
-    """Papers with any of `words` (each whole or as a prefix, as FTS5's `"word"*` matches),
-    ranked by how many and how rare, leaving paper `exclude` out."""
-    clauses = []
-    for word in dict.fromkeys(words):
-        clauses.append(_match(schema, "title", (word,), WEIGHTS["title"]))
-        clauses += _anywhere(schema, (word[:PREFIX_MAX],), PREFIX_WEIGHTS)
-    itself = tantivy.Query.term_query(schema, "id", exclude)
-    return tantivy.Query.boolean_query(
-        [(tantivy.Occur.Should, clause) for clause in clauses] + [(tantivy.Occur.MustNot, itself)]
-    )
-
-
 def _word(schema: tantivy.Schema, words: tuple[str, ...]) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
