@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
-from bot.domain.awards import TEST_OF_TIME_WORDS
+from bot.domain.awards import TEST_OF_TIME_WORDS, is_main_award
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
@@ -321,6 +321,13 @@ class PaperRepository(LeaderboardQueries):
             },
         )
         return [int(r[0]) for r in found]
+
+    async def main_award_ids(self) -> list[int]:
+        """The ids of the papers holding a main paper award (bot.domain.awards.is_main_award:
+        best, outstanding, runner-up, honorable mention, test of time; not a demo, a
+        presentation or a student abstract), ascending."""
+        found = await self._db.fetchall("SELECT paper_id, kind, name FROM live_awards")
+        return sorted({int(r[0]) for r in found if is_main_award(r[1], r[2])})
 
     async def similar(
         self,
