@@ -30,7 +30,7 @@ from bot.store.search_similar import (
 )
 from bot.store.search_sql import (
     CHOICE_COLUMNS,
-    RANK,
+    FTS_SIMILAR,
     PaperChoice,
     Scope,
     choices,
@@ -323,9 +323,7 @@ class PaperRepository(LeaderboardQueries):
         return [int(r[0]) for r in found]
 
     async def main_award_ids(self) -> list[int]:
-        """The ids of the papers holding a main paper award (bot.domain.awards.is_main_award:
-        best, outstanding, runner-up, honorable mention, test of time; not a demo, a
-        presentation or a student abstract), ascending."""
+        """The ids of the papers holding a main paper award (awards.is_main_award), ascending."""
         found = await self._db.fetchall("SELECT paper_id, kind, name FROM live_awards")
         return sorted({int(r[0]) for r in found if is_main_award(r[1], r[2])})
 
@@ -363,28 +361,12 @@ class PaperRepository(LeaderboardQueries):
         return [paper for paper in found if alike(topic, paper, rare)][: max(1, limit)]
 
     async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
-        """Similar by FTS5 (SQLite, while the index is rebuilt): the topic's words as
-        prefixes, its authors as phrases, the same floor against the paper's own score."""
+        """Similar by FTS5 (SQLite, while the index is rebuilt), with the same floor."""
         query = fts5_query(topic)
         if query is None:
             return []
-        sql = f"""
-            SELECT rowid AS id, {RANK} AS score FROM paper_search
-            WHERE paper_search MATCH :query
-              AND (rowid = :paper_id OR (:venue IS NULL AND :year IS NULL AND :kind IS NULL)
-                   OR EXISTS (
-                    SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
-                    WHERE a.paper_id = paper_search.rowid
-                      AND (:venue IS NULL OR e.venue = :venue)
-                      AND (:year IS NULL OR e.year = :year)
-                      AND (:kind IS NULL OR a.kind = :kind)))
-              AND (rowid = :paper_id OR :area IS NULL
-                   OR rowid IN (SELECT id FROM papers WHERE area = :area))
-            ORDER BY score, rowid
-            LIMIT :limit
-        """  # noqa: S608
         params = fts_params(query, scope, limit + 1, 0) | {"paper_id": topic.paper_id}
-        rows = await self._db.fetchall(sql, params)
+        rows = await self._db.fetchall(FTS_SIMILAR, params)
         scored = [(-float(r["score"]), int(r["id"])) for r in rows]  # bm25: lower is better
         itself = next((score for score, i in scored if i == topic.paper_id), 0.0)
         others = [(score, i) for score, i in scored if i != topic.paper_id]

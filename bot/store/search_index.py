@@ -36,8 +36,8 @@ import tantivy
 from bot.store import search_docs, search_store
 from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
-from bot.store.search_query import build_query, schema
-from bot.store.search_similar import Topic, close_enough, rare_words, topic_query
+from bot.store.search_query import page, schema
+from bot.store.search_similar import Topic, similar_ranked
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
 
@@ -49,8 +49,6 @@ FORMAT = 2  # bump when the schema or the tokens change: an index of another for
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
 REBUILD_OVER = 20_000
-# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
-TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
 SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
@@ -313,25 +311,14 @@ class SearchIndex:
         )  # fmt: skip
 
     async def search_then(
-        self,
-        parsed: Parsed,
-        load: Callable[[Connection, list[int]], T],
-        *,
-        venue: str | None = None,
-        year: int | None = None,
-        kind: str | None = None,
-        area: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
+        self, parsed: Parsed, load: Callable[[Connection, list[int]], T], **filters: Any
     ) -> T | None:
         """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
         read-only connection of that thread's to the store: one hop off the event loop for a
         whole answer (ranking, reading the page, building its models), not one for the index
-        and another for the store. None while the index is not ready."""
-        page = await self.page_then(
-            parsed, load, venue=venue, year=year, kind=kind, area=area, limit=limit,
-            offset=offset,
-        )  # fmt: skip
+        and another for the store. None while the index is not ready. (`filters`: venue,
+        year, kind, area, limit, offset, as `page_then` takes them.)"""
+        page = await self.page_then(parsed, load, **filters)
         return None if page is None else page[0]
 
     async def page_then(
@@ -374,23 +361,8 @@ class SearchIndex:
         index = self._index
 
         def search_and_load() -> tuple[T, frozenset[str]]:
-            searcher = index.searcher()
-            query = topic_query(self.schema, searcher, topic, scope)
-            every = topic_query(self.schema, searcher, topic, (None, None, None, None))
-            rare = rare_words(searcher, topic)
-            if query is None or every is None:
-                return self._load(load, []), rare
-            must, itself = (
-                tantivy.Occur.Must,
-                tantivy.Query.term_query(self.schema, "id", topic.paper_id),
-            )
-            own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
-            others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
-            hits = searcher.search(others, limit=limit, count=False).hits
-            ids = searcher.fast_field_values("id", [address for _, address in hits])
-            scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
-            top = own.hits[0][0] if own.hits else 0.0
-            return self._load(load, close_enough(scored, top, limit)), rare
+            ids, rare = similar_ranked(index.searcher(), self.schema, topic, scope, limit)
+            return self._load(load, ids), rare
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
 
@@ -449,38 +421,12 @@ class SearchIndex:
         limit: int = 10,
         offset: int = 0,
     ) -> tuple[list[int], int] | None:
-        """A page of paper ids, best first (ties by id), and how many matched in all: the
-        papers with every word typed; when none has them all, those with any of them
-        (search_query.build_query's `relaxed`). None while the index is not ready."""
+        """A page of paper ids, best first (ties by id), and how many matched in all
+        (search_query.page). None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        query = build_query(self.schema, parsed, venue, year, kind, area)
-        found = self._ranked(query, limit, offset)
-        words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
-        if found is not None and found[1] == 0 and words > 1:
-            relaxed = build_query(self.schema, parsed, venue, year, kind, area, relaxed=True)
-            found = self._ranked(relaxed, limit, offset)
-        return found
-
-    def _ranked(
-        self, query: tantivy.Query, limit: int, offset: int
-    ) -> tuple[list[int], int] | None:
-        """The ids of a page of `query`'s hits, best first, ties by id; and how many hits."""
-        if self._index is None:
-            return None
-        searcher = self._index.searcher()
-        end = offset + limit
-        wanted = end
-        first = searcher.search(query, limit=wanted + 1, count=True)
-        total, hits = int(getattr(first, "count", 0) or 0), first.hits
-        while len(hits) > wanted and hits[wanted][0] == hits[end - 1][0] and wanted < TIE_LIMIT:
-            wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
-            hits = searcher.search(query, limit=wanted + 1, count=False).hits
-        if len(hits) <= offset:
-            return [], total
-        ids = searcher.fast_field_values("id", [address for _, address in hits])
-        ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
-        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]], total
+        filters = (venue, year, kind, area)
+        return page(self._index.searcher(), self.schema, parsed, filters, limit, offset)
 
 
 class _Stopped(Exception):

@@ -52,6 +52,9 @@ PRIOR = {
     "prior:recent:1": 0.5,
 }
 _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
+# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
+TIE_LIMIT = 10_000
+Filters = tuple[str | None, int | None, str | None, str | None]  # venue, year, kind, area
 
 
 def schema() -> tantivy.Schema:
@@ -108,6 +111,42 @@ def build_query(
     if area is not None:
         found.append((must, _filter(schema, area_token(area))))
     return tantivy.Query.boolean_query(found + _bonuses(schema, parsed))
+
+
+def page(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: Parsed,
+    filters: Filters,
+    limit: int,
+    offset: int,
+) -> tuple[list[int], int]:
+    """A page of paper ids, best first (ties by id), and how many matched in all: the papers
+    with every word typed; when none has them all, those with any of them (`relaxed`)."""
+    found = ranked(searcher, build_query(schema, parsed, *filters), limit, offset)
+    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
+    if found[1] == 0 and words > 1:
+        relaxed = build_query(schema, parsed, *filters, relaxed=True)
+        found = ranked(searcher, relaxed, limit, offset)
+    return found
+
+
+def ranked(
+    searcher: tantivy.Searcher, query: tantivy.Query, limit: int, offset: int
+) -> tuple[list[int], int]:
+    """The ids of a page of `query`'s hits, best first, ties by id; and how many hits."""
+    end = offset + limit
+    wanted = end
+    first = searcher.search(query, limit=wanted + 1, count=True)
+    total, hits = int(getattr(first, "count", 0) or 0), first.hits
+    while len(hits) > wanted and hits[wanted][0] == hits[end - 1][0] and wanted < TIE_LIMIT:
+        wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+        hits = searcher.search(query, limit=wanted + 1, count=False).hits
+    if len(hits) <= offset:
+        return [], total
+    ids = searcher.fast_field_values("id", [address for _, address in hits])
+    order = sorted(zip((-score for score, _ in hits), ids, strict=True))
+    return [int(paper_id or 0) for _, paper_id in order[offset:end]], total
 
 
 def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur, tantivy.Query]]:

@@ -310,3 +310,27 @@ def rare_words(searcher: tantivy.Searcher, topic: Topic) -> frozenset[str]:
         for word in set(topic.title + topic.text)
         if searcher.doc_freq("title_stems", word) + searcher.doc_freq("text_stems", word) <= RARE
     )
+
+
+def similar_ranked(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    topic: Topic,
+    scope: tuple[str | None, int | None, str | None, str | None],
+    limit: int,
+) -> tuple[list[int], frozenset[str]]:
+    """The ids of the papers about `topic` within `scope`, best first, none below the floor,
+    the topic's own paper left out; and the topic's rare words (for `alike`)."""
+    query = topic_query(schema, searcher, topic, scope)
+    every = topic_query(schema, searcher, topic, (None, None, None, None))
+    rare = rare_words(searcher, topic)
+    if query is None or every is None:
+        return [], rare
+    must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
+    own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
+    others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
+    hits = searcher.search(others, limit=limit, count=False).hits
+    ids = searcher.fast_field_values("id", [address for _, address in hits])
+    scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
+    top = own.hits[0][0] if own.hits else 0.0
+    return close_enough(scored, top, limit), rare
