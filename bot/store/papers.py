@@ -191,11 +191,8 @@ class PaperRepository(LeaderboardQueries):
         limit: int = 10,
         offset: int = 0,
     ) -> tuple[list[StoredPaper], int]:
-        """A page of the papers matching `text`, best first, and how many matched in all.
-
-        The derived index answers when it is ready; FTS5 (the same words, the same weights)
-        while it is being built, or when Laurel runs without it.
-        """
+        """A page of the papers matching `text`, best first, and how many matched in all: by
+        the derived index when it is ready, else FTS5 (the same words, the same weights)."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(text, scope, limit, offset, self._papers_now)
@@ -218,7 +215,7 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
-        found = await self._from_index(text, scope, limit, 0, _choices_now)
+        found = await self._from_index(text, scope, limit, 0, _choices_now, count=False)
         if found is not None:
             return found[0]
         query = match_query(text, self._institutions, self._vocabulary)
@@ -234,6 +231,8 @@ class PaperRepository(LeaderboardQueries):
         limit: int,
         offset: int,
         load: Callable[[Connection, list[int]], list[T]],
+        *,
+        count: bool = True,
     ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
@@ -256,6 +255,7 @@ class PaperRepository(LeaderboardQueries):
             area=scope.area,
             limit=limit,
             offset=offset,
+            count=count,
         )
         if found is None and self._db.dialect != "sqlite":
             raise _no_index()

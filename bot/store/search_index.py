@@ -332,15 +332,18 @@ class SearchIndex:
         area: str | None = None,
         limit: int = 10,
         offset: int = 0,
+        count: bool = True,
     ) -> tuple[T, int] | None:
-        """`search_then`'s answer and how many papers matched in all."""
+        """`search_then`'s answer and how many papers matched in all (-1 unless `count`:
+        autocomplete needs no count, and counting every match of a common word costs)."""
         if not self.ready:
             return None
 
         def search_and_load() -> tuple[T, int] | None:
             found = self.page_now(
-                parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
-            )
+                parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
+                offset=offset, count=count,
+            )  # fmt: skip
             return None if found is None else (self._load(load, found[0]), found[1])
 
         return await asyncio.get_running_loop().run_in_executor(self._searchers, search_and_load)
@@ -420,13 +423,14 @@ class SearchIndex:
         area: str | None = None,
         limit: int = 10,
         offset: int = 0,
+        count: bool = True,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
         (search_query.page). None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        filters = (venue, year, kind, area)
-        return page(self._index.searcher(), self.schema, parsed, filters, limit, offset)
+        searcher, filters = self._index.searcher(), (venue, year, kind, area)
+        return page(searcher, self.schema, parsed, filters, limit, offset, count=count)
 
 
 class _Stopped(Exception):

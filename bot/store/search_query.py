@@ -77,11 +77,12 @@ def build_query(
     area: str | None,
     *,
     relaxed: bool = False,
+    fuzzy: bool = True,
 ) -> tantivy.Query:
     """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
     `relaxed`: any of the typed words may match instead of every one (an institution named
-    still narrows, as a filter does)."""
-    groups = [_word(schema, words) for words in parsed.terms]
+    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit."""
+    groups = [_word(schema, words, fuzzy=fuzzy) for words in parsed.terms]
     for said, *others in parsed.topics:
         clauses = _phrase_anywhere(schema, said)
         for name in others:  # another name of the topic: found, below the name typed
@@ -95,7 +96,7 @@ def build_query(
         whole = _match(schema, "title", (parsed.prefix,), WEIGHTS["title"])
         prefix = (parsed.prefix[:PREFIX_MAX],)
         clauses = [whole, *_anywhere(schema, prefix, PREFIX_WEIGHTS)]
-        if len(parsed.prefix) >= FUZZY_MIN:
+        if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
             clauses += _fuzzy(schema, parsed.prefix, prefix=True)
         groups.append(clauses)
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
@@ -120,25 +121,41 @@ def page(
     filters: Filters,
     limit: int,
     offset: int,
+    *,
+    count: bool = True,
 ) -> tuple[list[int], int]:
-    """A page of paper ids, best first (ties by id), and how many matched in all: the papers
-    with every word typed; when none has them all, those with any of them (`relaxed`)."""
-    found = ranked(searcher, build_query(schema, parsed, *filters), limit, offset)
-    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
-    if found[1] == 0 and words > 1:
-        relaxed = build_query(schema, parsed, *filters, relaxed=True)
-        found = ranked(searcher, relaxed, limit, offset)
+    """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
+    `count`): the papers with every word as typed; when none has, every word within one
+    edit (a typo costs only the search that has one); when none has, any of the words
+    (`relaxed`)."""
+    attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
+    if len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None) > 1:
+        attempts.append((True, True))
+    for fuzzy, relaxed in attempts:
+        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed)
+        found = ranked(searcher, query, limit, offset, count=count)
+        if found[0] or found[1] > 0:
+            return found
+        if offset > 0 and searcher.search(query, limit=1, count=False).hits:
+            return found  # a page past the last of this reading: the next would differ
     return found
 
 
 def ranked(
-    searcher: tantivy.Searcher, query: tantivy.Query, limit: int, offset: int
+    searcher: tantivy.Searcher,
+    query: tantivy.Query,
+    limit: int,
+    offset: int,
+    *,
+    count: bool = True,
 ) -> tuple[list[int], int]:
-    """The ids of a page of `query`'s hits, best first, ties by id; and how many hits."""
+    """The ids of a page of `query`'s hits, best first, ties by id; and how many hits (-1
+    unless `count`)."""
     end = offset + limit
     wanted = end
-    first = searcher.search(query, limit=wanted + 1, count=True)
-    total, hits = int(getattr(first, "count", 0) or 0), first.hits
+    first = searcher.search(query, limit=wanted + 1, count=count)
+    total = int(getattr(first, "count", 0) or 0) if count else -1
+    hits = first.hits
     while len(hits) > wanted and hits[wanted][0] == hits[end - 1][0] and wanted < TIE_LIMIT:
         wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
         hits = searcher.search(query, limit=wanted + 1, count=False).hits
@@ -169,7 +186,9 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
     return bonuses
 
 
-def _word(schema: tantivy.Schema, words: tuple[str, ...]) -> list[tantivy.Query]:
+def _word(
+    schema: tantivy.Schema, words: tuple[str, ...], *, fuzzy: bool = True
+) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
     if len(words) > 1:  # a CJK run
@@ -188,7 +207,7 @@ def _word(schema: tantivy.Schema, words: tuple[str, ...]) -> list[tantivy.Query]
     stem = stems([word])
     if stem and not word.isdigit():
         clauses += _anywhere(schema, (stem[0],), STEM_WEIGHTS)
-    if len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
+    if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
         clauses += _fuzzy(schema, word)
     return clauses
 
