@@ -41,15 +41,16 @@ FUZZY_WEIGHTS = {"title": 3.0, "aliases": 3.0, "authors": 2.0, "text_stems": 0.3
 FUZZY_MIN = 5  # letters: a shorter word has too many neighbours one edit away
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
+CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
 # The prior: small against a title word's BM25 (about 10 to 60 with its weight).
 PRIOR = {
-    "prior:standing:2": 2.0,
-    "prior:standing:1": 1.0,
-    "prior:recent:3": 2.0,
-    "prior:recent:2": 1.5,
-    "prior:recent:1": 0.5,
+    "prior:standing:2": 1.0,
+    "prior:standing:1": 0.5,
+    "prior:recent:3": 1.0,
+    "prior:recent:2": 0.75,
+    "prior:recent:1": 0.25,
 }
 _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
 # Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
@@ -200,7 +201,7 @@ def _word(
             every = tantivy.Query.boolean_query(
                 [(tantivy.Occur.Must, _any(_anywhere(schema, pair, WEIGHTS))) for pair in pairs]
             )
-            clauses.append(tantivy.Query.boost_query(every, 0.5))
+            clauses.append(tantivy.Query.boost_query(every, CJK_WORDS))
         return clauses
     (word,) = words
     clauses = _anywhere(schema, words, WEIGHTS)
