@@ -295,11 +295,12 @@ RARE = 5  # papers at most: a word this rare counts twice when two papers share 
 
 def alike(topic: Topic, other: StoredPaper, rare: frozenset[str] = frozenset()) -> bool:
     """Whether `other` shares at least MIN_SHARED of the topic's telling words (a `rare` one
-    counting twice: "reframing"), or an author: one common word shared ("Segment Anything",
+    counting twice: "reframing"; the same area counting as one more), or an author: one common word shared ("Segment Anything",
     "Chinese Word Segmentation") is a coincidence."""
     theirs = topic_of(other)
     shared = set(topic.title + topic.text) & set(theirs.title + theirs.text)
-    weight = len(shared) + len(shared & rare)
+    same_area = topic.area is not None and topic.area == theirs.area
+    weight = len(shared) + len(shared & rare) + (same_area and bool(shared))
     return weight >= MIN_SHARED or bool(set(topic.authors) & set(theirs.authors))
 
 
