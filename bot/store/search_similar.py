@@ -295,8 +295,8 @@ RARE = 5  # papers at most: a word this rare counts twice when two papers share 
 
 def alike(topic: Topic, other: StoredPaper, rare: frozenset[str] = frozenset()) -> bool:
     """Whether `other` shares at least MIN_SHARED of the topic's telling words (a `rare` one
-    counting twice: "reframing"; the same area counting as one more), or an author: one common word shared ("Segment Anything",
-    "Chinese Word Segmentation") is a coincidence."""
+    counting twice: "reframing"; the same area counting as one more), or an author: one
+    common word shared ("Segment Anything", "Chinese Word Segmentation") is a coincidence."""
     theirs = topic_of(other)
     shared = set(topic.title + topic.text) & set(theirs.title + theirs.text)
     same_area = topic.area is not None and topic.area == theirs.area
