@@ -39,6 +39,7 @@ class SearchDocument:
     id: int
     fields: dict[str, str]
     filters: tuple[str, ...]
+    prior: int = 0  # search_docs.prior_code
 
 
 def _documents(dialect: str) -> str:
@@ -78,15 +79,16 @@ def area_token(area: str) -> str:
     return f"area:{area}"
 
 
-def prior_tokens(awards: list[tuple[int, str, str]]) -> tuple[str, ...]:
-    """The mild prior's tokens for a paper of these awards (year, kind, name): its best
-    standing (bot.domain.awards.standing) and how recent its latest award is."""
+def prior_code(awards: list[tuple[int, str, str]]) -> int:
+    """The mild prior of a paper of these awards (year, kind, name), as one small number for
+    the index's fast field: its best standing (bot.domain.awards.standing, 0-2) times four,
+    plus how recent its latest award is (0-3). search_query.prior_bonus reads it."""
     if not awards:
-        return ()
+        return 0
     best = max(standing(kind, name) for _, kind, name in awards)
     latest = max(year for year, _, _ in awards)
     recent = 3 if latest >= 2023 else 2 if latest >= 2020 else 1 if latest >= 2017 else 0
-    return (f"prior:standing:{best}", f"prior:recent:{recent}")
+    return best * 4 + recent
 
 
 def generation(conn: Connection) -> int:
@@ -154,8 +156,8 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
                         filters.add(filter_token(v, y, k))
     if row["area"]:
         filters.add(area_token(row["area"]))
-    filters.update(prior_tokens([(year, kind, name) for _, year, kind, name, *_ in awards]))
-    return SearchDocument(id=int(row["id"]), fields=fields, filters=tuple(sorted(filters)))
+    prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
+    return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
 
 
 def _described(area: str | None, awards: list[list[object]]) -> list[str]:

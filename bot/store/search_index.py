@@ -44,7 +44,7 @@ from bot.store.sql import Connection
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 2  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 3  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
@@ -267,6 +267,7 @@ class SearchIndex:
                 raise _Stopped("the index was closed")
             document = tantivy.Document()
             document.add_integer("id", doc.id)
+            document.add_integer("prior", doc.prior)
             for name, text in doc.fields.items():
                 if text:
                     document.add_text(name, text)

@@ -44,14 +44,18 @@ SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
-# The prior: small against a title word's BM25 (about 10 to 60 with its weight).
-PRIOR = {
-    "prior:standing:2": 1.0,
-    "prior:standing:1": 0.5,
-    "prior:recent:3": 1.0,
-    "prior:recent:2": 0.75,
-    "prior:recent:1": 0.25,
-}
+# The prior, added to a paper's score after the search (from its fast field, search_docs'
+# prior_code): small against a title word's BM25 (about 10 to 60 with its weight).
+STANDING_BONUS = (0.0, 0.5, 1.0)  # by bot.domain.awards.standing
+RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on
+MAX_BONUS = STANDING_BONUS[-1] + RECENT_BONUS[-1]
+
+
+def prior_bonus(code: int) -> float:
+    standing, recent = divmod(code, 4)
+    return STANDING_BONUS[min(standing, 2)] + RECENT_BONUS[recent]
+
+
 _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
 # Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
 TIE_LIMIT = 10_000
@@ -61,6 +65,7 @@ Filters = tuple[str | None, int | None, str | None, str | None]  # venue, year, 
 def schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_integer_field("id", stored=True, indexed=True, fast=True)
+    builder.add_integer_field("prior", stored=False, indexed=False, fast=True)
     for name in _POSITIONS:
         builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
     for name in PREFIX_WEIGHTS:
@@ -150,26 +155,37 @@ def ranked(
     *,
     count: bool = True,
 ) -> tuple[list[int], int]:
-    """The ids of a page of `query`'s hits, best first, ties by id; and how many hits (-1
-    unless `count`)."""
+    """The ids of a page of `query`'s hits, best first by score plus the prior
+    (`prior_bonus`), ties by id; and how many hits (-1 unless `count`).
+
+    The prior is added here rather than in the query (clauses matching nearly every paper
+    made every search several times slower): hits come by score, and more are fetched until
+    the last one fetched, even with the largest bonus, could not reach the page.
+    """
     end = offset + limit
     wanted = end
     first = searcher.search(query, limit=wanted + 1, count=count)
     total = int(getattr(first, "count", 0) or 0) if count else -1
     hits = first.hits
-    while len(hits) > wanted and hits[wanted][0] == hits[end - 1][0] and wanted < TIE_LIMIT:
-        wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
+    while True:
+        addresses = [address for _, address in hits]
+        ids = searcher.fast_field_values("id", addresses)
+        priors = searcher.fast_field_values("prior", addresses)
+        order = sorted(
+            (-(score + prior_bonus(int(p or 0))), int(i or 0))
+            for (score, _), i, p in zip(hits, ids, priors, strict=True)
+        )
+        complete = len(hits) <= wanted or wanted >= TIE_LIMIT
+        if complete or len(order) < end or hits[-1][0] + MAX_BONUS < -order[end - 1][0]:
+            break
+        wanted *= 4  # a paper not fetched could still reach the page: fetch more
         hits = searcher.search(query, limit=wanted + 1, count=False).hits
-    if len(hits) <= offset:
-        return [], total
-    ids = searcher.fast_field_values("id", [address for _, address in hits])
-    order = sorted(zip((-score for score, _ in hits), ids, strict=True))
-    return [int(paper_id or 0) for _, paper_id in order[offset:end]], total
+    return [paper_id for _, paper_id in order[offset:end]], total
 
 
 def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur, tantivy.Query]]:
-    """What lifts a match that has every word: an exact title, the words as a title phrase,
-    the award's standing and recency. Optional clauses: they never make a match."""
+    """What lifts a match that has every word: an exact title, the words as a title phrase.
+    Optional clauses: they never make a match. (The prior comes after: `ranked`.)"""
     should = tantivy.Occur.Should
     bonuses = []
     if parsed.whole:
@@ -181,9 +197,6 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
     if len(words) > 1:
         phrase = tantivy.Query.phrase_query(schema, "title", words)
         bonuses.append((should, tantivy.Query.const_score_query(phrase, TITLE_PHRASE)))
-    for token, weight in PRIOR.items():
-        prior = tantivy.Query.term_query(schema, "filters", token)
-        bonuses.append((should, tantivy.Query.const_score_query(prior, weight)))
     return bonuses
 
 
