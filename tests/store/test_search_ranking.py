@@ -159,3 +159,25 @@ async def test_fts5_finds_a_paper_by_the_name_it_gives_itself_and_by_the_vocabul
     found, total = await fts5.search_page("deep", limit=1)
     assert len(found) == 1
     assert total == 3
+
+
+async def test_pages_with_the_prior_are_the_pages_of_one_whole_ranking(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """The prior is added after the search: paging must still cut one ranking into pages."""
+    kinds = [(AwardKind.BEST, "Best Paper"), (AwardKind.STUDENT, "Best Student Paper")]
+    await catalog.apply(
+        batch(
+            *(
+                _award(f"Graph {'paper ' * (n % 3)}{n}", year=2010 + n % 16, kind=k, name=name)
+                for n in range(30)
+                for k, name in [kinds[n % 2]]
+            )
+        ),
+        actor="t",
+        policy="update",
+    )
+    whole = [p.id for p in await papers.search("graph", limit=30)]
+    pages = [p.id for o in range(0, 30, 4) for p in await papers.search("graph", limit=4, offset=o)]
+    assert len(whole) == 30
+    assert pages == whole
