@@ -59,6 +59,7 @@ def prior_bonus(code: int) -> float:
 _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
 # Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
 TIE_LIMIT = 10_000
+FIRST_FETCH = 40
 Filters = tuple[str | None, int | None, str | None, str | None]  # venue, year, kind, area
 
 
@@ -163,7 +164,7 @@ def ranked(
     the last one fetched, even with the largest bonus, could not reach the page.
     """
     end = offset + limit
-    wanted = end
+    wanted = max(end * 4, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
     first = searcher.search(query, limit=wanted + 1, count=count)
     total = int(getattr(first, "count", 0) or 0) if count else -1
     hits = first.hits
