@@ -14,7 +14,7 @@ from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
 from tests.support.clock import ManualClock
-from tests.support.payloads import opened
+from tests.support.payloads import fields, opened
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
 EPHEMERAL = 64
@@ -327,6 +327,25 @@ async def test_random_in_traditional_chinese(laurel: LaurelBot, server: LocalDis
     assert [f["name"] for f in embed["fields"]][:3] == ["作者", "機構", "獎項"]
     labels = [c["label"] for row in message["components"] for c in row["components"]]
     assert "換一篇" in labels
+
+
+async def test_another_paper_keeps_the_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
+    """Issue 27: after `/paper random venue:NeurIPS year:2024`, Another paper showed a NAACL
+    paper; after `area:` an unrelated one. Every press keeps the filters, and so does the
+    detail it opens."""
+    asked = {"venue": "neurips", "year": 2024}
+    message = await (await server.slash("paper", asked, subcommand="random")).message()
+    for _ in range(4):
+        another = custom_ids(message)[1]
+        assert another.endswith(":neurips:2024:")
+        message = await (await server.press(message, another)).message()
+        assert "NeurIPS 2024" in fields(message["embeds"][0])["Awards"]
+    area = {"area": "reinforcement learning"}  # any of its names
+    message = await (await server.slash("paper", area, subcommand="random")).message()
+    for _ in range(4):
+        message = await (await server.press(message, custom_ids(message)[1])).message()
+        shown = fields(message["embeds"][0])["Research area"]
+        assert shown == "Reinforcement Learning & Decision Making"
 
 
 async def test_search_autocompletes_titles_as_one_types(
