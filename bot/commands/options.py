@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.domain.areas import ResearchArea
+from bot.domain.areas import ResearchArea, area_key_of
 from bot.domain.models import AwardKind, Venue
 from bot.errors import UserError
-from bot.render.areas import area_name, find_area
+from bot.render.areas import area_name, area_names, find_area
 from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
 
@@ -106,12 +106,11 @@ class AreaTransformer(app_commands.Transformer):
         self, interaction: discord.Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
         strings, language = _strings(interaction), language_of(interaction.locale)
-        typed = value.strip().casefold()
-        named = [(area_name(strings, area, language), area) for area in ResearchArea]
+        typed = area_key_of(value)
         return [
-            app_commands.Choice(name=name, value=area.value)
-            for name, area in named
-            if typed in name.casefold() or typed in area.value.casefold()
+            app_commands.Choice(name=area_name(strings, area, language), value=area.value)
+            for area in ResearchArea
+            if any(typed in area_key_of(name) for name in area_names(strings, area))
         ][:AUTOCOMPLETE_LIMIT]
 
 

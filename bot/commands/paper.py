@@ -20,6 +20,7 @@ from bot.commands.options import (
 )
 from bot.commands.paper_buttons import (
     DYNAMIC_ITEMS,
+    Filters,
     SearchState,
     existing,
     results_message,
@@ -27,6 +28,7 @@ from bot.commands.paper_buttons import (
 )
 from bot.commands.resolve import resolve_paper
 from bot.commands.timing import in_time, reply
+from bot.digests.service import DigestService
 from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
 from bot.domain.models import StoredPaper
@@ -52,14 +54,17 @@ class PaperCommands(
         strings: Strings,
         clock: Clock,
         defer_after: float,
+        digests: DigestService | None = None,
     ) -> None:
         """`clock` says what day it is for /paper today (UTC); `defer_after`: seconds a search
-        may take before its answer is deferred ([discord] defer_after_seconds)."""
+        may take before its answer is deferred ([discord] defer_after_seconds); `digests`
+        says what a server's paper-of-the-day digest posts today."""
         self._bot = bot
         self._papers = papers
         self._strings = strings
         self._clock = clock
         self._defer_after = defer_after
+        self._digests = digests
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -111,11 +116,11 @@ class PaperCommands(
             kind=kind_of(kind),
             area=area,
         ).fitted()
-        found, more = await in_time(interaction, state.results(self._papers), self._defer_after)
-        if not found:
+        results = await in_time(interaction, state.results(self._papers), self._defer_after)
+        if not results.found:
             raise UserError("paper-search-empty", query=esc(state.query)[:100])
         language = language_of(interaction.locale)
-        embed, view = results_message(state, found, more, self._strings, language)
+        embed, view = results_message(state, results, self._strings, language)
         await reply(interaction, embed=embed, view=view)
 
     @search.autocomplete("query")
@@ -145,28 +150,37 @@ class PaperCommands(
         kind: app_commands.Choice[str] | None = None,
         area: AreaOption | None = None,
     ) -> None:
-        ids = await self._papers.ids(
-            venue=venue.key if venue else None, year=year, kind=kind_of(kind), area=area
-        )
+        filters = Filters(venue.key if venue else None, year, kind_of(kind), area)
+        ids = await self._papers.ids(venue=filters.venue, year=year, kind=filters.kind, area=area)
         if not ids:
             raise UserError("paper-random-empty")
         stored = await existing(self._papers, secrets.choice(ids))
-        await send_paper(interaction, stored, self._strings, language_of(interaction.locale))
+        language = language_of(interaction.locale)
+        await send_paper(interaction, stored, self._strings, language, filters=filters)
 
     @app_commands.command(
         name=_("today"), description=_("Today's paper, the same for the whole server")
     )
     async def today(self, interaction: discord.Interaction) -> None:
+        """This server's paper-of-the-day digest's paper today, where it has one (the same
+        paper as the post), else the pick for everyone that day (UTC), from the main paper
+        awards; the heading says which."""
         # The day is read once, when the command comes in: an answer begun at 23:59:59.9 UTC
         # is that day's paper under that day's heading, however long the store takes.
         day = self._clock.now().astimezone(dt.UTC).date()
-        ids = await self._papers.ids()
-        if not ids:
-            raise UserError("paper-random-empty")
-        scope = interaction.guild_id or interaction.user.id
-        stored = await existing(self._papers, paper_of_the_day(ids, scope, day))
         language = language_of(interaction.locale)
-        heading = self._strings.text("paper-today-heading", language, date=day.isoformat())
+        server = None
+        if self._digests is not None and interaction.guild_id is not None:
+            server = await self._digests.paper_for_today(interaction.guild_id)
+        stored = None if server is None else await self._papers.get(server.paper_id)
+        if server is not None and stored is not None:
+            heading = self._strings.text("paper-today-heading-server", language, date=server.day)
+        else:
+            ids = await self._papers.main_award_ids() or await self._papers.ids()
+            if not ids:
+                raise UserError("paper-random-empty")
+            stored = await existing(self._papers, paper_of_the_day(ids, 0, day))
+            heading = self._strings.text("paper-today-heading", language, date=day.isoformat())
         await send_paper(interaction, stored, self._strings, language, heading=heading)
 
     async def _resolve(self, given: str) -> StoredPaper:

@@ -27,7 +27,7 @@ from bot.store.papers import PaperRepository
 
 PAGE_SIZE = 5
 CUSTOM_ID_LIMIT = 100  # Discord's limit
-MAX_PAGE = 9999
+MAX_PAGE = 99_999  # five digits: every page of 100,000 papers (ids of four still parse)
 
 
 class _Laurel(Protocol):
@@ -46,18 +46,64 @@ async def existing(papers: PaperRepository, paper_id: int) -> StoredPaper:
     return stored
 
 
-def detail_view(paper_id: int, strings: Strings, language: Language) -> discord.ui.View:
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """The venue, year, kind and area a member asked for: they ride in the custom_id of the
+    buttons under the answer (Another paper, Similar, Open), so the next answer keeps them."""
+
+    venue: str | None = None
+    year: int | None = None
+    kind: AwardKind | None = None
+    area: ResearchArea | None = None
+
+    def suffix(self) -> str:
+        """What follows the paper id in a custom_id: nothing without filters (as before)."""
+        if self == Filters():
+            return ""
+        kind = self.kind.value if self.kind else ""
+        if self.area is not None:
+            kind += f"+{_AREAS.index(self.area)}"
+        return f":{self.venue or ''}:{self.year or ''}:{kind}"
+
+    @classmethod
+    def parse(cls, match: Match[str]) -> Filters:
+        """The filters a custom_id carries (`FILTERS`' groups); none in an id made before."""
+        found = match.groupdict()
+        kind, area = found.get("kind") or "", found.get("area")
+        return cls(
+            venue=found.get("venue") or None,
+            year=int(found["year"]) if found.get("year") else None,
+            kind=AwardKind(kind) if kind in AwardKind._value2member_map_ else None,
+            area=_AREAS[int(area)] if area else None,
+        )
+
+
+# The filters' part of a custom_id, after the paper id; absent from ids sent before it was.
+FILTERS = (
+    r"(?::(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4}):(?P<kind>[a-z-]{0,32})"
+    r"(?:\+(?P<area>\d))?)?"
+)
+
+
+def detail_view(
+    paper_id: int, strings: Strings, language: Language, filters: Filters | None = None
+) -> discord.ui.View:
+    filters = filters or Filters()
     view = discord.ui.View(timeout=None)
     view.add_item(AbstractButton(paper_id, strings.text("paper-button-abstract", language)))
     view.add_item(SourcesButton(paper_id, strings.text("paper-button-sources", language)))
-    view.add_item(AnotherButton(paper_id, strings.text("paper-button-another", language)))
-    view.add_item(SimilarButton(paper_id, strings.text("paper-button-similar", language)))
+    another = AnotherButton(paper_id, strings.text("paper-button-another", language), filters)
+    view.add_item(another)
+    similar = SimilarButton(paper_id, strings.text("paper-button-similar", language), filters)
+    view.add_item(similar)
     return view
 
 
-def open_buttons(papers: Sequence[StoredPaper], *, first_number: int = 1) -> list[OpenButton]:
+def open_buttons(
+    papers: Sequence[StoredPaper], *, first_number: int = 1, filters: Filters | None = None
+) -> list[OpenButton]:
     """A numbered Open button for each paper of a list, numbered as the list is."""
-    return [OpenButton(stored.id, str(n)) for n, stored in enumerate(papers, first_number)]
+    return [OpenButton(stored.id, str(n), filters) for n, stored in enumerate(papers, first_number)]
 
 
 async def send_paper(
@@ -68,21 +114,27 @@ async def send_paper(
     *,
     ephemeral: bool = False,
     heading: str | None = None,
+    filters: Filters | None = None,
 ) -> None:
     await interaction.response.send_message(
         embed=paper_embed(stored, strings, language, heading=heading),
-        view=detail_view(stored.id, strings, language),
+        view=detail_view(stored.id, strings, language, filters),
         ephemeral=ephemeral,
     )
 
 
-def send_privately(press: Press, stored: StoredPaper) -> Awaitable[None]:
-    return send_paper(press.interaction, stored, press.strings, press.language, ephemeral=True)
+def send_privately(
+    press: Press, stored: StoredPaper, filters: Filters | None = None
+) -> Awaitable[None]:
+    return send_paper(
+        press.interaction, stored, press.strings, press.language, ephemeral=True, filters=filters
+    )
 
 
 class PaperButton(LaurelButton):
-    """A button about one paper, `paper:<action>:<id>`; a subclass names its action and
-    says what a press does (`answer`)."""
+    """A button about one paper, `paper:<action>:<id>`, then the filters it keeps
+    (`:<venue>:<year>:<kind>[+<area>]`, only when there are any); a subclass names its action
+    and says what a press does (`answer`)."""
 
     action: ClassVar[str]
     style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
@@ -92,21 +144,19 @@ class PaperButton(LaurelButton):
             super().__init_subclass__()
         else:
             cls.action = action
-            super().__init_subclass__(template=rf"paper:{action}:(?P<id>{ID})")
+            super().__init_subclass__(template=rf"paper:{action}:(?P<id>{ID}){FILTERS}")
 
-    def __init__(self, paper_id: int, label: str = "#") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=self.style, custom_id=f"paper:{self.action}:{paper_id}"
-            )
-        )
+    def __init__(self, paper_id: int, label: str = "#", filters: Filters | None = None) -> None:
+        self.filters = filters or Filters()
+        custom_id = f"paper:{self.action}:{paper_id}{self.filters.suffix()}"
+        super().__init__(discord.ui.Button(label=label, style=self.style, custom_id=custom_id))
         self.paper_id = paper_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> Self:
-        return cls(parse_id(match["id"]))
+        return cls(parse_id(match["id"]), filters=Filters.parse(match))
 
     def papers(self, press: Press) -> PaperRepository:
         return _laurel(press.interaction).papers
@@ -131,30 +181,37 @@ class SourcesButton(PaperButton, action="sources"):
 
 
 class AnotherButton(PaperButton, action="another"):
-    """A random awarded paper other than the one shown, privately to whoever asked."""
+    """A random awarded paper other than the one shown, within the same filters, privately to
+    whoever asked."""
 
     style = discord.ButtonStyle.primary
 
     async def run(self, press: Press) -> None:
         papers = self.papers(press)
-        ids = [i for i in await papers.ids() if i != self.paper_id]
+        f = self.filters
+        found = await papers.ids(venue=f.venue, year=f.year, kind=f.kind, area=f.area)
+        ids = [i for i in found if i != self.paper_id]
         if not ids:
             raise UserError("paper-random-empty")
-        await send_privately(press, await existing(papers, secrets.choice(ids)))
+        await send_privately(press, await existing(papers, secrets.choice(ids)), f)
 
 
 class SimilarButton(PaperButton, action="similar"):
-    """Papers like this one, numbered, each with its Open button, privately."""
+    """Papers about what this one is about, within the same filters, numbered, each with its
+    Open button, privately; fewer than five rather than unrelated ones."""
 
     async def run(self, press: Press) -> None:
         papers = self.papers(press)
         stored = await existing(papers, self.paper_id)
-        similar = await papers.similar(self.paper_id, limit=PAGE_SIZE)
+        f = self.filters
+        similar = await papers.similar(
+            self.paper_id, limit=PAGE_SIZE, venue=f.venue, year=f.year, kind=f.kind, area=f.area
+        )
         if not similar:
             raise UserError("paper-no-similar")
         title = press.text("paper-similar-title", title=esc(stored.paper.title))
         view = discord.ui.View(timeout=None)
-        for item in open_buttons(similar):
+        for item in open_buttons(similar, filters=f):
             view.add_item(item)
         embed = list_embed(title, similar, press.strings, press.language)
         await press.interaction.response.send_message(embed=embed, view=view, ephemeral=True)
@@ -164,7 +221,8 @@ class OpenButton(PaperButton, action="open"):
     """A numbered button under a list: that paper in detail, privately."""
 
     async def run(self, press: Press) -> None:
-        await send_privately(press, await existing(self.papers(press), self.paper_id))
+        stored = await existing(self.papers(press), self.paper_id)
+        await send_privately(press, stored, self.filters)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,9 +261,9 @@ class SearchState:
         room = CUSTOM_ID_LIMIT - len(replace(self, query="", page=MAX_PAGE).custom_id())
         return replace(self, query=self.query[:room].strip())
 
-    async def results(self, papers: PaperRepository) -> tuple[list[StoredPaper], bool]:
-        """This page's papers, and whether another page follows."""
-        found = await papers.search(
+    async def results(self, papers: PaperRepository) -> Results:
+        """This page's papers, whether another page follows, and how many matched in all."""
+        found, total = await papers.search_page(
             self.query,
             venue=self.venue,
             year=self.year,
@@ -214,7 +272,16 @@ class SearchState:
             limit=PAGE_SIZE + 1,
             offset=self.page * PAGE_SIZE,
         )
-        return found[:PAGE_SIZE], len(found) > PAGE_SIZE
+        return Results(found[:PAGE_SIZE], len(found) > PAGE_SIZE, total)
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A page of search results: its papers, whether more follow, how many matched in all."""
+
+    found: list[StoredPaper]
+    more: bool
+    total: int
 
 
 _PAGE_PREFIX = "paper:page:{page}:{venue}:{year}:{kind}:"
@@ -222,15 +289,14 @@ _AREAS = list(ResearchArea)
 
 
 def results_page(
-    state: SearchState,
-    found: Sequence[StoredPaper],
-    more: bool,
-    strings: Strings,
-    language: Language,
+    state: SearchState, results: Results, strings: Strings, language: Language
 ) -> Shown:
     """A page of results: the papers numbered on from the pages before, each with its Open
-    button; another page follows while there are more results (up to MAX_PAGE)."""
+    button, and how many matched; another page follows while there are more (up to
+    MAX_PAGE)."""
+    found, more = results.found, results.more
     first = state.page * PAGE_SIZE + 1
+    total = max(results.total, first + len(found) - 1)
     embed = list_embed(
         strings.text("paper-search-title", language, query=esc(state.query)),
         found,
@@ -241,28 +307,27 @@ def results_page(
             "paper-search-footer",
             language,
             page=state.page + 1,
+            pages=-(-total // PAGE_SIZE),
             first=first,
             last=first + len(found) - 1,
+            total=total,
         ),
     )
     more = more and state.page < MAX_PAGE
-    return Shown(embed, state.page, more, open_buttons(found, first_number=first))
+    filters = Filters(state.venue, state.year, state.kind, state.area)
+    return Shown(embed, state.page, more, open_buttons(found, first_number=first, filters=filters))
 
 
 def results_message(
-    state: SearchState,
-    found: Sequence[StoredPaper],
-    more: bool,
-    strings: Strings,
-    language: Language,
+    state: SearchState, results: Results, strings: Strings, language: Language
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    shown = results_page(state, found, more, strings, language)
+    shown = results_page(state, results, strings, language)
     return shown.embed, page_view(PageButton, state, shown, strings, language)
 
 
 class PageButton(
     PaginatorButton[SearchState],
-    template=r"paper:page:(?P<page>\d{1,4}):(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4})"
+    template=r"paper:page:(?P<page>\d{1,5}):(?P<venue>[a-z0-9-]{0,32}):(?P<year>\d{0,4})"
     r":(?P<kind>[a-z-]{0,32})(?:\+(?P<area>\d))?:(?P<query>.*)",
 ):
     """Previous or Next under search results: the page, the query and the filters ride in
@@ -288,10 +353,10 @@ class PageButton(
             raise UserError("paper-search-not-yours")
 
     async def show(self, press: Press) -> Shown:
-        found, more = await self.target.results(_laurel(press.interaction).papers)
-        if not found:
+        results = await self.target.results(_laurel(press.interaction).papers)
+        if not results.found:
             raise UserError("paper-page-gone")
-        return results_page(self.target, found, more, press.strings, press.language)
+        return results_page(self.target, results, press.strings, press.language)
 
 
 DYNAMIC_ITEMS = (

@@ -85,6 +85,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
             strings,
             parts.clock,
             defer_after=parts.settings.discord.defer_after_seconds,
+            digests=parts.digests,
         ),
         curate,
         Digest(digest.Services(parts.subscriptions, parts.digests, editions, papers, strings)),

@@ -9,20 +9,30 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import dataclass
 
 from bot.digests.content import DigestContent
-from bot.digests.periods import Period, next_firing
+from bot.digests.periods import Period, next_firing, period_of
 from bot.digests.reconciler import PostResult, Reconciler
 from bot.digests.schedule import DueSet
 from bot.domain.clock import Clock
 from bot.domain.shards import Shards
-from bot.domain.subscriptions import CycleState, Subscription, Theme
+from bot.domain.subscriptions import Cadence, CycleState, Subscription, Theme
 from bot.errors import UserError
 from bot.render.digest_posts import Frame, Post
 from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TodaysPaper:
+    """A server digest's paper of the day: the paper, the period (its local date), where."""
+
+    paper_id: int
+    day: str
+    channel_id: int
 
 
 class DigestService:
@@ -44,6 +54,32 @@ class DigestService:
         self._content = content
         self._subscriptions = subscriptions
         self._shards = shards
+
+    async def paper_for_today(self, guild_id: int) -> TodaysPaper | None:
+        """What this server's paper-of-the-day digest posts today (its first active daily
+        one): the paper its ledger row for today holds, or, before it is reserved, the one its
+        picker will choose (a pure function of the stored cycle). None without such a digest."""
+        now = self._clock.now()
+        found = [
+            sub
+            for sub in await self._subscriptions.in_guild(guild_id)
+            if sub.theme == Theme.PAPER_OF_THE_DAY
+            and sub.cadence == Cadence.DAILY
+            and sub.status == "active"
+            and sub.id is not None
+        ]
+        for sub in sorted(found, key=lambda s: s.id or 0):
+            assert sub.id is not None
+            period = period_of(sub, now)
+            entry = await self._ledger.find(sub.id, period)
+            if entry is None:
+                choose = await self._content.chooser(sub)
+                content = choose(await self._ledger.cycle_state(sub.id), 0).content
+            else:
+                content = entry.content
+            if "paper" in content:
+                return TodaysPaper(int(content["paper"]), period, sub.channel_id)
+        return None
 
     def now(self) -> dt.datetime:
         """The engine's clock (UTC): what "now" means for schedules, in tests too."""

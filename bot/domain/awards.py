@@ -162,3 +162,34 @@ def standing_in_test_of_time(kind: AwardKind, name: str, track: str | None) -> A
     ):
         return kind
     return None
+
+
+# The main paper awards (issue 27): what the paper of the day picks from by default, and what
+# search's mild prior favours. An award of these kinds whose name says it is for a demo, a
+# presentation, a student abstract, a video or a poster is not one of them.
+MAIN_KINDS = frozenset(
+    {
+        AwardKind.BEST,
+        AwardKind.OUTSTANDING,
+        AwardKind.RUNNER_UP,
+        AwardKind.HONORABLE_MENTION,
+        AwardKind.TEST_OF_TIME,
+    }
+)
+MINOR_AWARD = _words(
+    r"demo(?:nstration)?s?", r"presentations?", r"abstracts?", r"videos?", r"posters?",
+    rf"3{_SEP}minute",
+)  # fmt: skip
+
+
+def is_main_award(kind: AwardKind | str, name: str) -> bool:
+    """Whether an award of `kind` called `name` is one of the main paper awards."""
+    return AwardKind(kind) in MAIN_KINDS and MINOR_AWARD.search(name) is None
+
+
+def standing(kind: AwardKind | str, name: str) -> int:
+    """How high an award stands, for ranking: 2 for a best, outstanding or test-of-time paper,
+    1 for a runner-up or honorable mention, 0 for the rest (student, demo, presentation…)."""
+    if not is_main_award(kind, name):
+        return 0
+    return 1 if AwardKind(kind) in {AwardKind.RUNNER_UP, AwardKind.HONORABLE_MENTION} else 2

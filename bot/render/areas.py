@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.domain.areas import ResearchArea
+from bot.domain.areas import AREA_NAMES, ResearchArea, area_named
 from bot.domain.models import LANGUAGES, Language
 from bot.render.i18n import Strings
 
@@ -15,11 +15,14 @@ def area_name(strings: Strings, area: ResearchArea, language: Language) -> str:
     return strings.text(area_key(area), language)
 
 
+def area_names(strings: Strings, area: ResearchArea) -> tuple[str, ...]:
+    """Every name of `area`: its localized names, then its other names (short forms)."""
+    localized = (area_name(strings, area, lang) for lang in LANGUAGES)
+    return (area.value, *localized, *AREA_NAMES[area])
+
+
 def find_area(strings: Strings, text: str) -> ResearchArea | None:
-    """The area `text` names, in any of the three languages or as the taxonomy spells it."""
-    wanted = text.strip().casefold()
-    for area in ResearchArea:
-        names = {area.value, area.name, *(area_name(strings, area, lang) for lang in LANGUAGES)}
-        if wanted in {name.casefold() for name in names}:
-            return area
-    return None
+    """The area `text` names, in any of the three languages, as the taxonomy spells it, or by
+    a short form (RL, NLP, CV), case- and accent-insensitive."""
+    localized = {area: area_names(strings, area) for area in ResearchArea}
+    return area_named(text, localized)

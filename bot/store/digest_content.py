@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain.awards import is_main_award
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import DigestFilter
 from bot.store.database import Database
@@ -43,17 +44,19 @@ class DigestContentRepository:
         self._db = db
 
     async def paper_ids(self, filters: DigestFilter, kind: AwardKind | None = None) -> list[int]:
-        """Awarded papers within the filter (`kind` overrides the filter's kind)."""
+        """Awarded papers within the filter (`kind` overrides the filter's kind). Without a
+        kind, those of the main paper awards only (bot.domain.awards.is_main_award): a
+        student abstract, a demo or a presentation award comes when a kind asks for it."""
         found = await self._db.fetchall(
             f"""
-            SELECT DISTINCT a.paper_id
+            SELECT a.paper_id, a.kind, a.name
             FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
             WHERE {_IN_FILTER}
-            ORDER BY a.paper_id
             """,  # noqa: S608 (a constant clause)
             _params(filters, kind),
         )
-        return [int(r[0]) for r in found]
+        main = (kind or filters.kind) is None
+        return sorted({int(r[0]) for r in found if not main or is_main_award(r[1], r[2])})
 
     async def award_edition_ids(self, filters: DigestFilter) -> list[int]:
         """Editions that gave at least one award within the filter."""

@@ -3,29 +3,38 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
-from bot.domain.awards import TEST_OF_TIME_WORDS
+from bot.domain.awards import TEST_OF_TIME_WORDS, is_main_award
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
+from bot.domain.vocabulary import load_vocabulary
 from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
 from bot.store.errors import StoreError
 from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
-from bot.store.search import match_query, parse, tokens
+from bot.store.search import match_query, parse
 from bot.store.search_index import SearchIndex
+from bot.store.search_similar import (
+    CANDIDATES,
+    Topic,
+    alike,
+    close_enough,
+    fts5_query,
+    topic_of,
+)
 from bot.store.search_sql import (
     CHOICE_COLUMNS,
-    RANK,
+    FTS_SIMILAR,
     PaperChoice,
     Scope,
     choices,
+    fts_count,
     fts_hits,
     fts_params,
 )
@@ -40,17 +49,7 @@ _CHOICES_BY_IDS = {
     d: f"SELECT {CHOICE_COLUMNS[d]} FROM live_papers AS p WHERE {ids_in('?', d)}"  # noqa: S608
     for d in _PAPER_COLUMNS
 }
-# Words too common in titles to say two papers are alike.
-_STOPWORDS = frozenset(
-    {
-        *("and", "are", "for", "from", "how", "into", "its", "not", "the", "their", "this"),
-        *("through", "toward", "towards", "via", "what", "when", "where", "which", "with"),
-        "without",
-    }
-)
 T = TypeVar("T")
-_SIMILAR_MIN_WORD = 3
-_SIMILAR_MAX_TERMS = 12
 
 
 class PaperRepository(LeaderboardQueries):
@@ -64,6 +63,7 @@ class PaperRepository(LeaderboardQueries):
         self._index = index
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
+        self._vocabulary = load_vocabulary()
         # SQLite lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
         self._columns = _PAPER_COLUMNS[db.dialect]
@@ -174,21 +174,39 @@ class PaperRepository(LeaderboardQueries):
         limit: int = 10,
         offset: int = 0,
     ) -> list[StoredPaper]:
-        """Papers matching `text`, best first; any text at all finds results or none.
+        """Papers matching `text`, best first; any text at all finds results or none."""
+        found, _ = await self.search_page(
+            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+        )
+        return found
 
-        The derived index answers when it is ready; FTS5 (the same words, the same weights)
-        while it is being built, or when Laurel runs without it.
-        """
+    async def search_page(
+        self,
+        text: str,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[list[StoredPaper], int]:
+        """A page of the papers matching `text`, best first, and how many matched in all: by
+        the derived index when it is ready, else FTS5 (the same words, the same weights)."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(text, scope, limit, offset, self._papers_now)
         if found is not None:
             return found
-        query = match_query(text, self._institutions)
+        query = match_query(text, self._institutions, self._vocabulary)
         if query is None:
-            return []
-        sql = fts_hits(f"SELECT {self._columns}")
-        return await self._load(sql, fts_params(query, scope, limit, offset))
+            return [], 0
+        params = fts_params(query, scope, limit, offset)
+        page = await self._load(fts_hits(f"SELECT {self._columns}"), params)
+        if offset == 0 and len(page) < limit:
+            return page, len(page)
+        row = await self._db.fetchone(fts_count(), params)
+        return page, int(row[0]) if row else len(page)
 
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
         """What autocomplete shows for `text`: ids, titles and latest awards, best first.
@@ -197,10 +215,10 @@ class PaperRepository(LeaderboardQueries):
         """
         scope = Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
-        found = await self._from_index(text, scope, limit, 0, _choices_now)
+        found = await self._from_index(text, scope, limit, 0, _choices_now, count=False)
         if found is not None:
-            return found
-        query = match_query(text, self._institutions)
+            return found[0]
+        query = match_query(text, self._institutions, self._vocabulary)
         if query is None:
             return []
         sql = fts_hits(f"SELECT {CHOICE_COLUMNS['sqlite']}")
@@ -213,30 +231,32 @@ class PaperRepository(LeaderboardQueries):
         limit: int,
         offset: int,
         load: Callable[[Connection, list[int]], list[T]],
-    ) -> list[T] | None:
+        *,
+        count: bool = True,
+    ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
-        searcher thread; None when FTS5 is to answer (SQLite only: PostgreSQL has no FTS5,
-        and waits for an index being built)."""
+        searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
+        PostgreSQL has no FTS5, and waits for an index being built)."""
         if self._db.dialect == "sqlite":
             if self._index is None or not self._index.ready:
                 return None
             index = self._index
         else:
             index = await self._ready_index()
-        parsed = parse(text, self._institutions)
+        parsed = parse(text, self._institutions, self._vocabulary)
         if parsed is None:
-            return []
-        found = await index.search_then(
+            return [], 0
+        found = await index.page_then(
             parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
-            limit=limit, offset=offset,
+            limit=limit, offset=offset, count=count,
         )  # fmt: skip
         if found is None and self._db.dialect != "sqlite":
             # The index failed just now (FTS5 would answer on SQLite): it is being rebuilt
             # from the store, which is PostgreSQL's own answer; asked again once it is.
             index = await self._ready_index()
-            found = await index.search_then(
+            found = await index.page_then(
                 parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind,
-                area=scope.area, limit=limit, offset=offset,
+                area=scope.area, limit=limit, offset=offset, count=count,
             )  # fmt: skip
             if found is None:
                 raise _no_index()
@@ -303,44 +323,62 @@ class PaperRepository(LeaderboardQueries):
         )
         return [int(r[0]) for r in found]
 
-    async def similar(self, paper_id: int, *, limit: int = 5) -> list[StoredPaper]:
-        """Papers sharing the most telling words of this paper's title, best first, not itself."""
-        row = await self._db.fetchone("SELECT title FROM live_papers WHERE id = ?", (paper_id,))
-        if row is None:
+    async def main_award_ids(self) -> list[int]:
+        """The ids of the papers holding a main paper award (awards.is_main_award), ascending."""
+        found = await self._db.fetchall("SELECT paper_id, kind, name FROM live_awards")
+        return sorted({int(r[0]) for r in found if is_main_award(r[1], r[2])})
+
+    async def similar(
+        self,
+        paper_id: int,
+        *,
+        limit: int = 5,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+    ) -> list[StoredPaper]:
+        """Papers about what this one is about (bot/store/search_similar.py), best first, not
+        itself, within the filters given; none below the relevance floor, so fewer than
+        `limit`, or none at all, rather than unrelated ones."""
+        stored = await self.get(paper_id)
+        if stored is None:
             return []
-        terms = [
-            query
-            for word in dict.fromkeys(re.findall(r"[^\W_]+", str(row[0]).casefold()))
-            if len(word) >= _SIMILAR_MIN_WORD
-            and word not in _STOPWORDS
-            and (query := match_query(word)) is not None
-        ][:_SIMILAR_MAX_TERMS]
-        if not terms:
-            return []
-        if self._db.dialect == "postgresql":
-            index = await self._ready_index()
-            words = [word for term in terms for word in tokens(term)]
-            found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
-            if found is None:  # it failed just now: asked again once it is rebuilt
-                index = await self._ready_index()
-                found = await index.similar_then(words, paper_id, self._papers_now, limit=limit)
-            if found is None:
-                raise _no_index()
-            return found
-        sql = f"""
-            WITH hits AS (
-                SELECT rowid AS id, {RANK} AS score
-                FROM paper_search
-                WHERE paper_search MATCH :query AND rowid != :paper_id
-                ORDER BY score, rowid
-                LIMIT :limit
+        topic = topic_of(stored)
+        found: list[StoredPaper] | None = None
+        rare: frozenset[str] = frozenset()
+        scope = (venue, year, kind.value if kind else None, area.value if area else None)
+        if self._db.dialect == "postgresql" or (self._index is not None and self._index.ready):
+            index = self._index if self._db.dialect == "sqlite" else await self._ready_index()
+            assert index is not None
+            answer = await index.similar_then(
+                topic, self._papers_now, limit=CANDIDATES * max(1, limit), scope=scope
             )
-            SELECT {self._columns}
-            FROM hits JOIN live_papers AS p ON p.id = hits.id
-            ORDER BY hits.score, p.id
-        """  # noqa: S608
-        params = {"query": " OR ".join(terms), "paper_id": paper_id, "limit": max(1, limit)}
-        return await self._load(sql, params)
+            if answer is None and self._db.dialect == "postgresql":
+                # It failed just now: PostgreSQL has no other search, so asked again once the
+                # index is rebuilt from the store.
+                index = await self._ready_index()
+                answer = await index.similar_then(
+                    topic, self._papers_now, limit=CANDIDATES * max(1, limit), scope=scope
+                )
+                if answer is None:
+                    raise _no_index()
+            found, rare = answer or (None, rare)
+        if found is None:
+            found = await self._similar_fts5(topic, Scope(*scope), CANDIDATES * max(1, limit))
+        return [paper for paper in found if alike(topic, paper, rare)][: max(1, limit)]
+
+    async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
+        """Similar by FTS5 (SQLite, while the index is rebuilt), with the same floor."""
+        query = fts5_query(topic)
+        if query is None:
+            return []
+        params = fts_params(query, scope, limit + 1, 0) | {"paper_id": topic.paper_id}
+        rows = await self._db.fetchall(FTS_SIMILAR, params)
+        scored = [(-float(r["score"]), int(r["id"])) for r in rows]  # bm25: lower is better
+        itself = next((score for score, i in scored if i == topic.paper_id), 0.0)
+        others = [(score, i) for score, i in scored if i != topic.paper_id]
+        return await self.by_ids(close_enough(others, itself, limit))
 
     async def awards_of(self, paper_ids: list[int]) -> list[tuple[int, int, AwardRef]]:
         """Each live award of these papers: its id, its paper's id, and the award."""

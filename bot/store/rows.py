@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from bot.domain.models import Award, Edition, Paper, Venue
+from bot.domain.paper_names import own_names
 from bot.store.search import index_text
 from bot.store.sql import Row
 
@@ -73,8 +74,9 @@ def _empty(field: str) -> Any:
 def search_document(paper: dict[str, Any]) -> tuple[str, str, str, str, str]:
     """The five columns of `paper_search` for a stored paper's values."""
     summaries = paper.get("summaries") or {}
+    names = own_names(paper["title"], paper.get("abstract"))  # TRPO of "… (TRPO) …"
     return (
-        index_text(paper["title"]),
+        index_text(" ; ".join([paper["title"], *names])),
         index_text(" ; ".join(paper.get("authors") or [])),
         index_text(" ; ".join(paper.get("affiliations") or [])),
         index_text("\n".join(summaries.values())),

@@ -11,8 +11,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import tantivy
+
 from bot.domain.institutions import InstitutionAliases
 from bot.domain.text import visible
+from bot.domain.vocabulary import Vocabulary
 
 MAX_TERMS = 12
 # A prefix of one or two letters ("li*") matches a large part of any catalogue and costs a
@@ -31,11 +34,16 @@ def index_text(text: str) -> str:
     return _CJK_CHAR.sub(r" \1 ", text)
 
 
-def match_query(text: str, institutions: InstitutionAliases | None = None) -> str | None:
+def match_query(
+    text: str,
+    institutions: InstitutionAliases | None = None,
+    vocabulary: Vocabulary | None = None,
+) -> str | None:
     """An FTS5 MATCH expression for `text` (all words, the last one as a prefix), or None.
 
     An institution the text names (清华, Tsinghua, THU) matches what was typed anywhere, or any
-    of the institution's names among the affiliations: naming one only ever adds results.
+    of the institution's names among the affiliations: naming one only ever adds results. A
+    topic of the vocabulary (self-driving) matches any of its names (autonomous driving).
     """
     text = visible(text[:2_000])  # a zero-width space inside a word does not split it
     groups: list[str] = []
@@ -44,6 +52,11 @@ def match_query(text: str, institutions: InstitutionAliases | None = None) -> st
         for typed, institution in named[:MAX_TERMS]:
             phrases = [_phrase(typed)]
             phrases += [f"affiliations : {_phrase(name)}" for name in institution.names]
+            groups.append("(" + " OR ".join(phrases) + ")")
+    if vocabulary is not None:
+        text, rings = vocabulary.mentioned(text)
+        for _typed, ring in rings[: MAX_TERMS - len(groups)]:
+            phrases = [phrase for name in ring if (phrase := _phrase(name)) != '""']
             groups.append("(" + " OR ".join(phrases) + ")")
     terms: list[str] = []
     for word in _WORD.findall(text):
@@ -120,23 +133,51 @@ def prefixes(words: list[str], memo: dict[str, str] | None = None) -> str:
     return " ".join(found)
 
 
+_STEMMER = (
+    tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
+    .filter(tantivy.Filter.stemmer("english"))
+    .build()
+)
+
+
+def stems(words: list[str]) -> list[str]:
+    """English stems (Snowball) of folded words: grasping, grasps → grasp. A CJK token is
+    its own stem."""
+    return list(_STEMMER.analyze(" ".join(words))) if words else []
+
+
+def exact_key(text: str) -> str:
+    """A title as an exact match compares it: its folded words, one space apart."""
+    return " ".join(tokens(text[:2_000]))[:2_000]
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """What a person typed, for the derived index: every group must match.
 
     `terms` are single words or phrases (a CJK run, one character a token); `institutions`
     are, per institution named, the words typed and every name it goes by, any of which
-    matches; `prefix` is the last word still being typed, or None.
+    matches; `topics`, per vocabulary ring named (RL, reinforcement learning, 強化學習), every
+    name of the ring as tokens, the one typed first, any of which matches anywhere; `prefix`
+    is the last word still being typed, or None; `whole` is the text as an exact title
+    would read (exact_key).
     """
 
     terms: tuple[tuple[str, ...], ...]
     institutions: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...]
     prefix: str | None
+    topics: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    whole: str = ""
 
 
-def parse(text: str, institutions: InstitutionAliases | None = None) -> Parsed | None:
+def parse(
+    text: str,
+    institutions: InstitutionAliases | None = None,
+    vocabulary: Vocabulary | None = None,
+) -> Parsed | None:
     """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
     text = visible(text[:2_000])
+    whole = exact_key(text)
     named: list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
     if institutions is not None:
         text, mentioned = institutions.mentioned(text)
@@ -144,16 +185,29 @@ def parse(text: str, institutions: InstitutionAliases | None = None) -> Parsed |
             names = tuple(t for name in institution.names if (t := tuple(tokens(name))))
             if typed_tokens := tuple(tokens(typed)):
                 named.append((typed_tokens, names))
+    topics: list[tuple[tuple[str, ...], ...]] = []
+    if vocabulary is not None:
+        text, rings = vocabulary.mentioned(text)
+        for typed, ring in rings[:MAX_TERMS]:
+            said = tuple(tokens(typed))  # the name typed first: it weighs most
+            others = (t for name in ring if (t := tuple(tokens(name))) and t != said)
+            topics.append((said, *others))
     terms: list[tuple[str, ...]] = []
     for word in _WORD.findall(fold(text)):
         for part in _split_cjk(word):
             terms.append(tuple(part.split(" ")) if _CJK_RUN.match(part) else (part,))
-    terms = terms[:MAX_TERMS]
-    if not terms and not named:
+    terms = terms[: max(0, MAX_TERMS - len(topics))]
+    if not terms and not named and not topics:
         return None
-    kept = terms[: max(0, MAX_TERMS - len(named))]
+    kept = terms[: max(0, MAX_TERMS - len(named) - len(topics))]
     prefix = None
     last = kept[-1][0] if kept and kept == terms and len(kept[-1]) == 1 else ""
     if len(last) >= MIN_PREFIX and not _CJK_RUN.match(last):
         prefix = kept.pop()[0]  # what someone is still typing
-    return Parsed(terms=tuple(kept), institutions=tuple(named), prefix=prefix)
+    return Parsed(
+        terms=tuple(kept),
+        institutions=tuple(named),
+        prefix=prefix,
+        topics=tuple(topics),
+        whole=whole,
+    )

@@ -20,8 +20,11 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from bot.domain.areas import AREA_NAMES, ResearchArea
+from bot.domain.awards import standing
+from bot.domain.paper_names import own_names
 from bot.store.catalog_sql import ids_in, names_json
-from bot.store.search import prefixes, tokens
+from bot.store.search import exact_key, prefixes, stems, tokens
 from bot.store.sql import Connection, Row
 
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
@@ -36,17 +39,21 @@ class SearchDocument:
     id: int
     fields: dict[str, str]
     filters: tuple[str, ...]
+    prior: int = 0  # search_docs.prior_code
 
 
 def _documents(dialect: str) -> str:
     if dialect == "postgresql":
-        awards = """(SELECT CAST(coalesce(json_agg(json_build_array(e.venue, e.year, a.kind)),
-                    '[]') AS TEXT)
+        awards = """(SELECT CAST(coalesce(json_agg(json_build_array(e.venue, e.year, a.kind,
+                    a.name, v.name, v.full_name)), '[]') AS TEXT)
                 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                JOIN venues AS v ON v.key = e.venue
                 WHERE a.paper_id = p.id)"""
     else:
-        awards = """(SELECT json_group_array(json_array(e.venue, e.year, a.kind))
+        awards = """(SELECT json_group_array(json_array(e.venue, e.year, a.kind, a.name, v.name,
+                    v.full_name))
                 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+                JOIN venues AS v ON v.key = e.venue
                 WHERE a.paper_id = p.id)"""
     return f"""
         SELECT p.id, p.title, p.abstract, p.summaries, p.area,
@@ -70,6 +77,18 @@ def filter_token(venue: str | None, year: int | None, kind: str | None) -> str:
 
 def area_token(area: str) -> str:
     return f"area:{area}"
+
+
+def prior_code(awards: list[tuple[int, str, str]]) -> int:
+    """The mild prior of a paper of these awards (year, kind, name), as one small number for
+    the index's fast field: its best standing (bot.domain.awards.standing, 0-2) times four,
+    plus how recent its latest award is (0-3). search_query.prior_bonus reads it."""
+    if not awards:
+        return 0
+    best = max(standing(kind, name) for _, kind, name in awards)
+    latest = max(year for year, _, _ in awards)
+    recent = 3 if latest >= 2023 else 2 if latest >= 2020 else 1 if latest >= 2017 else 0
+    return best * 4 + recent
 
 
 def generation(conn: Connection) -> int:
@@ -107,22 +126,29 @@ def documents(conn: Connection, ids: Iterable[int] | None = None) -> Iterator[Se
 
 def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
+    awards = json.loads(row["awards"])
+    names = own_names(row["title"], row["abstract"])
     words = {
         "title": tokens(row["title"]),
+        "aliases": tokens(" ; ".join(names)),
         "authors": tokens(" ; ".join(json.loads(row["authors"]))),
         "affiliations": tokens(" ; ".join(json.loads(row["affiliations"]))),
         "summaries": tokens("\n".join(summaries.values())),
         "abstract": tokens(row["abstract"] or ""),
+        "meta": tokens(" ; ".join(_described(row["area"], awards))),
     }
     fields = {name: " ".join(found) for name, found in words.items()}
     fields |= {
-        "title_prefix": prefixes(words["title"], memo),
+        "title_prefix": prefixes(words["title"] + words["aliases"], memo),
         "authors_prefix": prefixes(words["authors"], memo),
         "affiliations_prefix": prefixes(words["affiliations"], memo),
         "text_prefix": prefixes(words["summaries"] + words["abstract"], memo),
+        "title_stems": " ".join(stems(words["title"] + words["aliases"])),
+        "text_stems": " ".join(stems(words["summaries"] + words["abstract"])),
     }
-    filters: set[str] = set()
-    for venue, year, kind in json.loads(row["awards"]):
+    exact = {exact_key(row["title"]), *(exact_key(name) for name in names)}
+    filters: set[str] = {f"exact:{key}" for key in exact if key}
+    for venue, year, kind, *_ in awards:
         for v in (venue, None):
             for y in (year, None):
                 for k in (kind, None):
@@ -130,4 +156,16 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
                         filters.add(filter_token(v, y, k))
     if row["area"]:
         filters.add(area_token(row["area"]))
-    return SearchDocument(id=int(row["id"]), fields=fields, filters=tuple(sorted(filters)))
+    prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
+    return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
+
+
+def _described(area: str | None, awards: list[list[object]]) -> list[str]:
+    """What the paper is filed under: its area's names (AREA_NAMES), its venues' names and its
+    awards' names."""
+    found: list[str] = []
+    if area is not None and area in ResearchArea._value2member_map_:
+        found += [area, *AREA_NAMES[ResearchArea(area)]]
+    for _venue, _year, _kind, name, venue_name, full_name in awards:
+        found += [str(name), str(venue_name), str(full_name or "")]
+    return list(dict.fromkeys(found))

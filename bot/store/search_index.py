@@ -45,20 +45,19 @@ from bot.store.search import Parsed
 from bot.store.search_docs import SearchDocument
 from bot.store.search_files import IndexFault, IndexFiles, Stopped, guarded, wipe
 from bot.store.search_heal import Healing
-from bot.store.search_query import build_query, schema, similar_query
+from bot.store.search_query import page, schema
+from bot.store.search_similar import Topic, similar_ranked
 from bot.store.search_store import SNAPSHOT, Store
 from bot.store.sql import Connection
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 1  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 3  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
 REBUILD_OVER = 20_000
-# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
-TIE_LIMIT = 10_000
 WRITER_HEAP = 64_000_000
 SEARCHERS = 2  # threads answering searches: one per core
 _GENERATION_FILE = "laurel-generation.json"
@@ -309,6 +308,7 @@ class SearchIndex(Healing):
                 raise Stopped("the index was closed")
             document = tantivy.Document()
             document.add_integer("id", doc.id)
+            document.add_integer("prior", doc.prior)
             for name, text in doc.fields.items():
                 if text:
                     document.add_text(name, text)
@@ -353,6 +353,17 @@ class SearchIndex(Healing):
         )  # fmt: skip
 
     async def search_then(
+        self, parsed: Parsed, load: Callable[[Connection, list[int]], T], **filters: Any
+    ) -> T | None:
+        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
+        read-only connection of that thread's to the store: one hop off the event loop for a
+        whole answer (ranking, reading the page, building its models), not one for the index
+        and another for the store. None while the index is not ready. (`filters`: venue,
+        year, kind, area, limit, offset, as `page_then` takes them.)"""
+        page = await self.page_then(parsed, load, **filters)
+        return None if page is None else page[0]
+
+    async def page_then(
         self,
         parsed: Parsed,
         load: Callable[[Connection, list[int]], T],
@@ -363,42 +374,44 @@ class SearchIndex(Healing):
         area: str | None = None,
         limit: int = 10,
         offset: int = 0,
-    ) -> T | None:
-        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
-        read-only connection of that thread's to the store: one hop off the event loop for a
-        whole answer (ranking, reading the page, building its models), not one for the index
-        and another for the store. None while the index is not ready."""
+        count: bool = True,
+    ) -> tuple[T, int] | None:
+        """`search_then`'s answer and how many papers matched in all (-1 unless `count`:
+        autocomplete needs no count, and counting every match of a common word costs)."""
         if not self.ready:
             return None
 
-        def search_and_load() -> T | None:
-            ids = self._checked(
-                lambda: self.search_now(
+        def search_and_load() -> tuple[T, int] | None:
+            found = self._checked(
+                lambda: self.page_now(
                     parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
-                    offset=offset,
+                    offset=offset, count=count,
                 )
             )  # fmt: skip
-            return None if ids is None else self._load(load, ids)
+            return None if found is None else (self._load(load, found[0]), found[1])
 
         return await self._searching(search_and_load)
 
     async def similar_then(
         self,
-        words: list[str],
-        exclude: int,
+        topic: Topic,
         load: Callable[[Connection, list[int]], T],
         *,
         limit: int = 5,
-    ) -> T | None:
-        """`load(conn, ids)` of the papers sharing the most of `words` (a title's), best first,
-        paper `exclude` left out; None while the index is not ready. (SQLite asks FTS5.)"""
+        scope: tuple[str | None, int | None, str | None, str | None] = (None, None, None, None),
+    ) -> tuple[T, frozenset[str]] | None:
+        """`load(conn, ids)` of the papers about `topic` (search_similar), best first, within
+        `scope` (venue, year, kind, area), none below the relevance floor, the topic's own
+        paper left out, and the topic's rare words; None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        query = similar_query(self.schema, words, exclude)
+        index = self._index
 
-        def search_and_load() -> T | None:
-            ids = self._checked(lambda: self._ranked(query, limit, 0))
-            return None if ids is None else self._load(load, ids)
+        def search_and_load() -> tuple[T, frozenset[str]]:
+            ids, rare = self._checked(
+                lambda: similar_ranked(index.searcher(), self.schema, topic, scope, limit)
+            )
+            return self._load(load, ids), rare
 
         return await self._searching(search_and_load)
 
@@ -462,29 +475,32 @@ class SearchIndex(Healing):
         offset: int = 0,
     ) -> list[int] | None:
         """Paper ids, best first (ties by id), or None while the index is not ready."""
+        found = self.page_now(
+            parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
+        )
+        return None if found is None else found[0]
+
+    def page_now(
+        self,
+        parsed: Parsed,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: str | None = None,
+        area: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        count: bool = True,
+    ) -> tuple[list[int], int] | None:
+        """A page of paper ids, best first (ties by id), and how many matched in all
+        (search_query.page). None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
-        query = build_query(self.schema, parsed, venue, year, kind, area)
-        return self._ranked(query, limit, offset)
-
-    def _ranked(self, query: tantivy.Query, limit: int, offset: int) -> list[int] | None:
-        """The ids of a page of `query`'s hits, best first, ties by id."""
         index = self._index  # once: a rebuild after a failure may let go of it meanwhile
         if index is None:
             return None
-        searcher = index.searcher()
-        end = offset + limit
-        wanted = end
-        while True:
-            hits = searcher.search(query, limit=wanted + 1, count=False).hits
-            if len(hits) <= wanted or hits[wanted][0] != hits[end - 1][0] or wanted >= TIE_LIMIT:
-                break
-            wanted *= 4  # a tie runs past the page: fetch all of it to order it by id
-        if len(hits) <= offset:
-            return []
-        ids = searcher.fast_field_values("id", [address for _, address in hits])
-        ranked = sorted(zip((-score for score, _ in hits), ids, strict=True))
-        return [int(paper_id or 0) for _, paper_id in ranked[offset:end]]
+        searcher, filters = index.searcher(), (venue, year, kind, area)
+        return page(searcher, self.schema, parsed, filters, limit, offset, count=count)
 
 
 def _mark(conn: Connection, generation: int) -> str | None:

@@ -1,31 +1,73 @@
 """The derived index's schema and queries: what a person typed (`Parsed`) as one tantivy query.
 
-Ranking: BM25 with the FTS5 column weights as boosts; every word must match in some field;
-the last word, still being typed, matches whole words or the per-word edge n-grams (prefix
-fields), so a prefix is ranked by how rare and where it is, not given a constant score.
+Ranking (issue 27): every typed word (or phrase, or vocabulary ring) must match in some field;
+within a word's group the fields are summed, BM25 with field weights: the title and the names
+the paper gives itself first, then authors, affiliations, what it is filed under (area in three
+languages, venue, award), summaries and abstract. A word also matches by its English stem
+(grasping → grasp), and a longer word (FUZZY_MIN letters or more) within one edit, at a
+constant, low score. A CJK run matches as a phrase, or else as its two-character words
+anywhere. The last word, still being typed, matches whole words or the per-word edge n-grams.
+On top come an exact title (or own name) bonus that no other match reaches, the typed words
+as a phrase of the title, and a mild prior for the award's standing and its recency, smaller
+than one title word's match. When nothing has every word, papers with any are ranked instead
+(`relaxed_query`).
 """
 
 from __future__ import annotations
 
 import tantivy
 
-from bot.store.search import PREFIX_MAX, Parsed
+from bot.store.search import PREFIX_MAX, Parsed, stems
 from bot.store.search_docs import area_token, filter_token
 
-WEIGHTS = {"title": 10.0, "authors": 4.0, "affiliations": 2.0, "summaries": 1.0, "abstract": 1.0}
+WEIGHTS = {
+    "title": 10.0,
+    "aliases": 8.0,
+    "authors": 4.0,
+    "affiliations": 2.0,
+    "meta": 1.5,
+    "summaries": 1.0,
+    "abstract": 1.0,
+}
+STEM_WEIGHTS = {"title_stems": 5.0, "text_stems": 0.8}
 PREFIX_WEIGHTS = {
     "title_prefix": 10.0,
     "authors_prefix": 4.0,
     "affiliations_prefix": 2.0,
     "text_prefix": 1.0,
 }
+# A word within one edit: a constant score per field, well under an exact match's.
+FUZZY_WEIGHTS = {"title": 3.0, "aliases": 3.0, "authors": 2.0, "text_stems": 0.3}
+FUZZY_MIN = 5  # letters: a shorter word has too many neighbours one edit away
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
+SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
+CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
+EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
+TITLE_PHRASE = 20.0
+# The prior, added to a paper's score after the search (from its fast field, search_docs'
+# prior_code): small against a title word's BM25 (about 10 to 60 with its weight).
+STANDING_BONUS = (0.0, 0.5, 1.0)  # by bot.domain.awards.standing
+RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on
+MAX_BONUS = STANDING_BONUS[-1] + RECENT_BONUS[-1]
+
+
+def prior_bonus(code: int) -> float:
+    standing, recent = divmod(code, 4)
+    return STANDING_BONUS[min(standing, 2)] + RECENT_BONUS[recent]
+
+
+_POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
+# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
+TIE_LIMIT = 10_000
+FIRST_FETCH = 40
+Filters = tuple[str | None, int | None, str | None, str | None]  # venue, year, kind, area
 
 
 def schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_integer_field("id", stored=True, indexed=True, fast=True)
-    for name in WEIGHTS:
+    builder.add_integer_field("prior", stored=False, indexed=False, fast=True)
+    for name in _POSITIONS:
         builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
     for name in PREFIX_WEIGHTS:
         builder.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
@@ -40,46 +82,166 @@ def build_query(
     year: int | None,
     kind: str | None,
     area: str | None,
+    *,
+    relaxed: bool = False,
+    fuzzy: bool = True,
 ) -> tantivy.Query:
-    """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area."""
-    # Each group is one flat union of boosted term (or phrase) queries: a union of terms
-    # alone at the top is what tantivy prunes with block-max WAND, so a one-word query
-    # (the commonest, and the costliest: its posting lists are the longest) is left bare.
-    groups = [_anywhere(schema, words, WEIGHTS) for words in parsed.terms]
-    for typed, names in parsed.institutions:
-        clauses = _anywhere(schema, typed, WEIGHTS)
-        clauses += [_match(schema, "affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
+    """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
+    `relaxed`: any of the typed words may match instead of every one (an institution named
+    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit."""
+    groups = [_word(schema, words, fuzzy=fuzzy) for words in parsed.terms]
+    for said, *others in parsed.topics:
+        clauses = _phrase_anywhere(schema, said)
+        for name in others:  # another name of the topic: found, below the name typed
+            clauses += [
+                tantivy.Query.boost_query(c, SYNONYM) for c in _phrase_anywhere(schema, name)
+            ]
         groups.append(clauses)
     if parsed.prefix is not None:
         # A word is one of its own prefixes: the prefix fields find whole words too; the
         # title's whole words alone get a bonus, so "graph" puts Graph before Graphene.
         whole = _match(schema, "title", (parsed.prefix,), WEIGHTS["title"])
         prefix = (parsed.prefix[:PREFIX_MAX],)
-        groups.append([whole, *_anywhere(schema, prefix, PREFIX_WEIGHTS)])
-    filters = []
+        clauses = [whole, *_anywhere(schema, prefix, PREFIX_WEIGHTS)]
+        if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
+            clauses += _fuzzy(schema, parsed.prefix, prefix=True)
+        groups.append(clauses)
+    must, should = tantivy.Occur.Must, tantivy.Occur.Should
+    found = [(should if relaxed else must, _any(group)) for group in groups]
+    if relaxed and found:  # at least one of the words
+        found = [(must, tantivy.Query.boolean_query(found))]
+    for typed, names in parsed.institutions:
+        clauses = _anywhere(schema, typed, WEIGHTS)
+        clauses += [_match(schema, "affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
+        found.append((must, _any(clauses)))
     if venue is not None or year is not None or kind is not None:
-        filters.append(_filter(schema, filter_token(venue, year, kind)))
+        found.append((must, _filter(schema, filter_token(venue, year, kind))))
     if area is not None:
-        filters.append(_filter(schema, area_token(area)))
-    if len(groups) == 1 and not filters:
-        return _any(groups[0])
-    must = tantivy.Occur.Must
-    return tantivy.Query.boolean_query(
-        [(must, _any(group)) for group in groups] + [(must, f) for f in filters]
-    )
+        found.append((must, _filter(schema, area_token(area))))
+    return tantivy.Query.boolean_query(found + _bonuses(schema, parsed))
 
 
-def similar_query(schema: tantivy.Schema, words: list[str], exclude: int) -> tantivy.Query:
-    """Papers with any of `words` (each whole or as a prefix, as FTS5's `"word"*` matches),
-    ranked by how many and how rare, leaving paper `exclude` out."""
-    clauses = []
-    for word in dict.fromkeys(words):
-        clauses.append(_match(schema, "title", (word,), WEIGHTS["title"]))
-        clauses += _anywhere(schema, (word[:PREFIX_MAX],), PREFIX_WEIGHTS)
-    itself = tantivy.Query.term_query(schema, "id", exclude)
-    return tantivy.Query.boolean_query(
-        [(tantivy.Occur.Should, clause) for clause in clauses] + [(tantivy.Occur.MustNot, itself)]
-    )
+def page(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: Parsed,
+    filters: Filters,
+    limit: int,
+    offset: int,
+    *,
+    count: bool = True,
+) -> tuple[list[int], int]:
+    """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
+    `count`): the papers with every word as typed; when none has, every word within one
+    edit (a typo costs only the search that has one); when none has, any of the words
+    (`relaxed`)."""
+    attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
+    if len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None) > 1:
+        attempts.append((True, True))
+    for fuzzy, relaxed in attempts:
+        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed)
+        found = ranked(searcher, query, limit, offset, count=count)
+        if found[0] or found[1] > 0:
+            return found
+        if offset > 0 and searcher.search(query, limit=1, count=False).hits:
+            return found  # a page past the last of this reading: the next would differ
+    return found
+
+
+def ranked(
+    searcher: tantivy.Searcher,
+    query: tantivy.Query,
+    limit: int,
+    offset: int,
+    *,
+    count: bool = True,
+) -> tuple[list[int], int]:
+    """The ids of a page of `query`'s hits, best first by score plus the prior
+    (`prior_bonus`), ties by id; and how many hits (-1 unless `count`).
+
+    The prior is added here rather than in the query (clauses matching nearly every paper
+    made every search several times slower): hits come by score, and more are fetched until
+    the last one fetched, even with the largest bonus, could not reach the page.
+    """
+    end = offset + limit
+    wanted = max(end * 4, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
+    first = searcher.search(query, limit=wanted + 1, count=count)
+    total = int(getattr(first, "count", 0) or 0) if count else -1
+    hits = first.hits
+    while True:
+        addresses = [address for _, address in hits]
+        ids = searcher.fast_field_values("id", addresses)
+        priors = searcher.fast_field_values("prior", addresses)
+        order = sorted(
+            (-(score + prior_bonus(int(p or 0))), int(i or 0))
+            for (score, _), i, p in zip(hits, ids, priors, strict=True)
+        )
+        complete = len(hits) <= wanted or wanted >= TIE_LIMIT
+        if complete or len(order) < end or hits[-1][0] + MAX_BONUS < -order[end - 1][0]:
+            break
+        wanted *= 4  # a paper not fetched could still reach the page: fetch more
+        hits = searcher.search(query, limit=wanted + 1, count=False).hits
+    return [paper_id for _, paper_id in order[offset:end]], total
+
+
+def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+    """What lifts a match that has every word: an exact title, the words as a title phrase.
+    Optional clauses: they never make a match. (The prior comes after: `ranked`.)"""
+    should = tantivy.Occur.Should
+    bonuses = []
+    if parsed.whole:
+        exact = tantivy.Query.term_query(schema, "filters", f"exact:{parsed.whole}")
+        bonuses.append((should, tantivy.Query.const_score_query(exact, EXACT_TITLE)))
+    words: list[str | tuple[int, str]] = [word for term in parsed.terms for word in term]
+    if parsed.prefix is not None:
+        words.append(parsed.prefix)
+    if len(words) > 1:
+        phrase = tantivy.Query.phrase_query(schema, "title", words)
+        bonuses.append((should, tantivy.Query.const_score_query(phrase, TITLE_PHRASE)))
+    return bonuses
+
+
+def _word(
+    schema: tantivy.Schema, words: tuple[str, ...], *, fuzzy: bool = True
+) -> list[tantivy.Query]:
+    """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
+    as a phrase, or its two-character words in any order."""
+    if len(words) > 1:  # a CJK run
+        clauses = _anywhere(schema, words, WEIGHTS)
+        if len(words) > 2:
+            pairs = [words[i : i + 2] for i in range(0, len(words) - 1, 2)]
+            if len(words) % 2:
+                pairs.append(words[-2:])
+            every = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, _any(_anywhere(schema, pair, WEIGHTS))) for pair in pairs]
+            )
+            clauses.append(tantivy.Query.boost_query(every, CJK_WORDS))
+        return clauses
+    (word,) = words
+    clauses = _anywhere(schema, words, WEIGHTS)
+    stem = stems([word])
+    if stem and not word.isdigit():
+        clauses += _anywhere(schema, (stem[0],), STEM_WEIGHTS)
+    if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
+        clauses += _fuzzy(schema, word)
+    return clauses
+
+
+def _phrase_anywhere(schema: tantivy.Schema, words: tuple[str, ...]) -> list[tantivy.Query]:
+    """A vocabulary name: its words as a phrase anywhere, or its stems as one."""
+    clauses = _anywhere(schema, words, WEIGHTS)
+    if all(word.isascii() for word in words):
+        clauses += _anywhere(schema, tuple(stems(list(words))), STEM_WEIGHTS)
+    return clauses
+
+
+def _fuzzy(schema: tantivy.Schema, word: str, *, prefix: bool = False) -> list[tantivy.Query]:
+    return [
+        tantivy.Query.boost_query(
+            tantivy.Query.fuzzy_term_query(schema, field, word, 1, True, prefix), weight
+        )
+        for field, weight in FUZZY_WEIGHTS.items()
+    ]
 
 
 def _anywhere(

@@ -79,6 +79,31 @@ def fts_hits(select: str) -> str:
     """  # noqa: S608
 
 
+# Similar by FTS5 (search_similar.fts5_query's match): scores within the filters, the paper
+# itself always among them (its own score is the floor's measure).
+FTS_SIMILAR = f"""
+    SELECT rowid AS id, {RANK} AS score FROM paper_search
+    WHERE paper_search MATCH :query
+      AND (rowid = :paper_id OR (:venue IS NULL AND :year IS NULL AND :kind IS NULL)
+           OR EXISTS (
+            SELECT 1 FROM live_awards AS a JOIN editions AS e ON e.id = a.edition_id
+            WHERE a.paper_id = paper_search.rowid
+              AND (:venue IS NULL OR e.venue = :venue)
+              AND (:year IS NULL OR e.year = :year)
+              AND (:kind IS NULL OR a.kind = :kind)))
+      AND (rowid = :paper_id OR :area IS NULL
+           OR rowid IN (SELECT id FROM papers WHERE area = :area))
+    ORDER BY score, rowid
+    LIMIT :limit
+"""  # noqa: S608 (constant fragments)
+
+
+def fts_count() -> str:
+    """How many papers `fts_hits` would rank in all (its WHERE, without a page)."""
+    where = fts_hits("").split("WHERE", 1)[1].split("ORDER BY", 1)[0]
+    return f"SELECT count(*) FROM paper_search WHERE {where}"  # noqa: S608
+
+
 def fts_params(query: str, scope: Scope, limit: int, offset: int) -> dict[str, object]:
     return {
         "query": query,

@@ -223,3 +223,24 @@ async def test_a_post_about_a_paper_with_no_link_offers_a_labelled_search(
         "(https://arxiv.org/search/?query=Quokkas%2C+a+Classic&searchtype=title)"
     )
     assert "url" not in embed or not embed["url"]
+
+
+async def test_paper_today_is_the_paper_this_servers_digest_posts_today(
+    scheduled: tuple[LaurelBot, ManualClock], server: LocalDiscord
+) -> None:
+    """Issue 27: /paper today and the paper-of-the-day digest showed different papers on the
+    same day under the same heading. Before the post and after it, /paper today shows the
+    digest's paper, labelled as this server's."""
+    bot, clock = scheduled
+    await digest(
+        server, "subscribe", channel="announcements", theme="paper-of-the-day", time="09:00"
+    )
+    before = await (await server.slash("paper", subcommand="today")).message()
+    await _at(bot, clock, dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC))
+    (post,) = server.messages("announcements")
+    after = await (await server.slash("paper", subcommand="today")).message()
+    titles = {before["embeds"][0]["title"], after["embeds"][0]["title"]}
+    assert titles == {post["embeds"][-1]["title"]}
+    assert after["embeds"][0]["footer"]["text"].startswith(
+        "Paper of the day · 2026-01-05 · this server's digest"
+    )

@@ -14,7 +14,7 @@ from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.store.conftest import award, batch
 from tests.support.clock import ManualClock
-from tests.support.payloads import opened
+from tests.support.payloads import fields, opened
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
 EPHEMERAL = 64
@@ -140,6 +140,9 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
     assert other["embeds"][0]["title"] != MASKED
     assert len(buttons(other)) == 4
 
+    # Similar by topic (issue 27): "Segment Anything" has a close match, SAM 2.
+    message = await _show(server, "segment anything")
+    similar = custom_ids(message)[2]
     shown_id = int(similar.rsplit(":", 1)[1])
     listed = await (await server.press(message, similar)).message()
     assert listed["flags"] & EPHEMERAL
@@ -150,7 +153,7 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
     first = custom_ids(listed)[0]
     assert first == f"paper:open:{similar_ids[0]}"
     detail = await (await server.press(listed, first)).message()
-    assert detail["embeds"][0]["title"] != MASKED
+    assert detail["embeds"][0]["title"] == "SAM 2: Segment Anything in Images and Videos"
     assert custom_ids(detail)[0] == f"paper:abstract:{similar_ids[0]}"  # that paper, opened
 
 
@@ -167,12 +170,14 @@ async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) 
         told = await (await server.press(message, sources, locale="zh-TW")).message()
         assert told["embeds"][0]["title"] == "資料來源"
         assert (await (await server.press(message, another)).message())["embeds"]
-        assert (await (await server.press(message, similar)).message())["embeds"]
+        said = await (await server.press(message, similar, locale="zh-TW")).message()
+        assert said["embeds"] or said["content"].startswith("沒有相近的論文")  # an answer
         next_page = [c for c in custom_ids(results) if c.startswith("paper:page:1:")]
         assert next_page
         paged = await (await server.press(results, next_page[0])).message()
         assert paged["id"] == results["id"]
-        assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 · results 6–")
+        assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 of ")
+        assert " · results 6–10 of " in paged["embeds"][0]["footer"]["text"]
         assert opened(paged)[0] not in opened(results)
 
 
@@ -204,7 +209,7 @@ async def test_search_pages_forward_and_back(
     assert first["flags"] & EPHEMERAL == 0
     (embed,) = first["embeds"]
     assert embed["title"] == "Papers matching “wombat”"
-    assert embed["footer"]["text"] == "Page 1 · results 1–5"
+    assert embed["footer"]["text"] == "Page 1 of 3 · results 1–5 of 12"
     assert embed["description"].startswith("**1.** **Wombat Learning Part")
     labels = [b["label"] for b in buttons(first)]
     assert labels == ["1", "2", "3", "4", "5", "Previous", "Next"]
@@ -213,13 +218,13 @@ async def test_search_pages_forward_and_back(
     assert not following.get("disabled")
 
     second = await (await server.press(first, following["custom_id"])).message()
-    assert second["embeds"][0]["footer"]["text"] == "Page 2 · results 6–10"
+    assert second["embeds"][0]["footer"]["text"] == "Page 2 of 3 · results 6–10 of 12"
     assert [b["label"] for b in buttons(second)][:5] == ["6", "7", "8", "9", "10"]
     third = await (await server.press(second, buttons(second)[-1]["custom_id"])).message()
-    assert third["embeds"][0]["footer"]["text"] == "Page 3 · results 11–12"
+    assert third["embeds"][0]["footer"]["text"] == "Page 3 of 3 · results 11–12 of 12"
     assert buttons(third)[-1]["disabled"]
     back = await (await server.press(third, buttons(third)[-2]["custom_id"])).message()
-    assert back["embeds"][0]["footer"]["text"] == "Page 2 · results 6–10"
+    assert back["embeds"][0]["footer"]["text"] == "Page 2 of 3 · results 6–10 of 12"
     assert second["embeds"][0]["description"].startswith("**6.** ")
 
 
@@ -234,7 +239,7 @@ async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDi
     (embed,) = message["embeds"]
     assert embed["title"] == "符合「擴散」的論文"
     assert int(await _pick(server, "masked")) in opened(message)
-    assert embed["footer"]["text"].startswith("第 1 頁")
+    assert embed["footer"]["text"].startswith("第 1/")
 
 
 async def test_an_empty_search_is_a_clear_private_answer(
@@ -260,7 +265,7 @@ async def test_a_long_query_fits_the_custom_id_and_still_pages(
     message = await (await server.slash("paper", {"query": query}, subcommand="search")).message()
     assert all(len(c) <= 100 for c in custom_ids(message))
     page = await (await server.press(message, custom_ids(message)[-1])).message()
-    assert page["embeds"][0]["footer"]["text"] == "Page 2 · results 6–7"
+    assert page["embeds"][0]["footer"]["text"] == "Page 2 of 2 · results 6–7 of 7"
 
 
 async def test_random_with_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -310,9 +315,8 @@ async def test_today_begun_a_tenth_before_midnight_is_that_days_answer(
         before_midnight = dt.datetime(2026, 3, 2, 23, 59, 59, 900_000, tzinfo=dt.UTC)
         clock.advance((before_midnight - ManualClock.now(clock)).total_seconds())
         message = await (await server.slash("paper", subcommand="today")).message()
-        guild = server.world.default_guild().id
         day = dt.date(2026, 3, 2)
-        picked = await bot.papers.get(paper_of_the_day(await bot.papers.ids(), guild, day))
+        picked = await bot.papers.get(paper_of_the_day(await bot.papers.main_award_ids(), 0, day))
     assert clock.now().date() == dt.date(2026, 3, 3)  # the clock is past midnight by now
     (embed,) = message["embeds"]
     assert picked is not None
@@ -333,6 +337,25 @@ async def test_random_in_traditional_chinese(laurel: LaurelBot, server: LocalDis
     assert [f["name"] for f in embed["fields"]][:3] == ["作者", "機構", "獎項"]
     labels = [c["label"] for row in message["components"] for c in row["components"]]
     assert "換一篇" in labels
+
+
+async def test_another_paper_keeps_the_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
+    """Issue 27: after `/paper random venue:NeurIPS year:2024`, Another paper showed a NAACL
+    paper; after `area:` an unrelated one. Every press keeps the filters, and so does the
+    detail it opens."""
+    asked = {"venue": "neurips", "year": 2024}
+    message = await (await server.slash("paper", asked, subcommand="random")).message()
+    for _ in range(4):
+        another = custom_ids(message)[1]
+        assert another.endswith(":neurips:2024:")
+        message = await (await server.press(message, another)).message()
+        assert "NeurIPS 2024" in fields(message["embeds"][0])["Awards"]
+    area = {"area": "reinforcement learning"}  # any of its names
+    message = await (await server.slash("paper", area, subcommand="random")).message()
+    for _ in range(4):
+        message = await (await server.press(message, custom_ids(message)[1])).message()
+        shown = fields(message["embeds"][0])["Research area"]
+        assert shown == "Reinforcement Learning & Decision Making"
 
 
 async def test_search_autocompletes_titles_as_one_types(
@@ -366,4 +389,4 @@ async def test_only_the_searcher_turns_the_pages_of_a_search(
     unchanged = server.messages(int(results["channel_id"]))
     assert [m["embeds"] for m in unchanged if m["id"] == results["id"]] == [results["embeds"]]
     paged = await (await server.press(results, next_page)).message()  # the searcher
-    assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 · results 6–")
+    assert paged["embeds"][0]["footer"]["text"].startswith("Page 2 of ")

@@ -17,6 +17,9 @@ def custom_ids(message: Mapping[str, Any]) -> list[str]:
 
 
 def opened(message: Mapping[str, Any]) -> list[int]:
-    """The papers a list's numbered Open buttons lead to, in the list's order."""
+    """The papers a list's numbered Open buttons lead to, in the list's order (the filters
+    they keep follow the id: `paper:open:<id>[:<venue>:<year>:<kind>]`)."""
     prefix = "paper:open:"
-    return [int(c[len(prefix) :]) for c in custom_ids(message) if c.startswith(prefix)]
+    return [
+        int(c[len(prefix) :].split(":")[0]) for c in custom_ids(message) if c.startswith(prefix)
+    ]

@@ -1,0 +1,160 @@
+"""The judged search set, old ranking against new, in one run: `python -m benchmarks.ranking
+[--show-misses] [--kind KIND]`.
+
+benchmarks/judged/search.toml holds what members type (titles, acronyms, topics, authors,
+typos, zh-TW and zh-CN) with the paper or papers each means, written by hand. Over the bundled
+catalogue this prints, per kind of query, recall@5 (of the papers meant, the share in the first
+five; at most five are asked for) and MRR (1 / the rank of the first paper meant, within the
+first ten) for the ranking before issue 27 (benchmarks/ranking_before.py, frozen), the derived
+index now, and FTS5 now (SQLite's fallback); then each engine's p50 / p99 per query, measured
+in the same run (ids only for the two indexes; FTS5's figure includes reading the papers).
+The goals: recall@5 >= 0.95 and MRR >= 0.85 for the index now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+import tomllib
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.ranking_before import BeforeIndex
+from bot.catalog.bundled import load_bundled_into
+from bot.domain.institutions import load_institutions
+from bot.domain.vocabulary import load_vocabulary
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from bot.store.search import parse
+from bot.store.search_index import SearchIndex
+
+JUDGED = Path(__file__).parent / "judged" / "search.toml"
+KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
+DEPTH = 10  # MRR counts the first paper meant within this many
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    kind: str
+    query: str
+    meant: frozenset[int]
+
+
+def load_judged(titles: dict[str, list[int]], path: Path = JUDGED) -> list[Judged]:
+    """The judged queries, each paper named by title resolved to its ids (every paper of that
+    title); a title the catalogue lacks stops the run, naming it."""
+    cases = []
+    for entry in tomllib.loads(path.read_text(encoding="utf-8"))["queries"]:
+        meant: set[int] = set()
+        for title in entry["papers"]:
+            if title not in titles:
+                raise SystemExit(f"{path.name}: no paper titled {title!r}")
+            meant.update(titles[title])
+        cases.append(Judged(entry["kind"], entry["query"], frozenset(meant)))
+    return cases
+
+
+def recall_at_5(found: list[int], meant: frozenset[int]) -> float:
+    return len(set(found[:5]) & meant) / min(5, len(meant))
+
+
+def reciprocal_rank(found: list[int], meant: frozenset[int]) -> float:
+    return next((1 / rank for rank, i in enumerate(found[:DEPTH], 1) if i in meant), 0.0)
+
+
+Ranker = Callable[[str], Awaitable[list[int]]]
+
+
+async def measure(rank: Ranker, cases: list[Judged]) -> tuple[dict[str, list[float]], ...]:
+    """Per kind (and "all"): recall@5 and reciprocal ranks; and the seconds per query."""
+    recall: dict[str, list[float]] = defaultdict(list)
+    rr: dict[str, list[float]] = defaultdict(list)
+    seconds: dict[str, list[float]] = defaultdict(list)
+    for case in cases:
+        started = time.perf_counter()
+        found = await rank(case.query)
+        seconds["all"].append(time.perf_counter() - started)
+        for kind in (case.kind, "all"):
+            recall[kind].append(recall_at_5(found, case.meant))
+            rr[kind].append(reciprocal_rank(found, case.meant))
+    return recall, rr, seconds
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def run(show_misses: bool, only: str | None) -> None:
+    with tempfile.TemporaryDirectory(prefix="laurel-ranking-") as tmp:
+        async with await Database.open(Path(tmp) / "laurel.db") as db:
+            await load_bundled_into(db)
+            titles: dict[str, list[int]] = defaultdict(list)
+            for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id"):
+                titles[row["title"]].append(int(row["id"]))
+            cases = [c for c in load_judged(titles) if only in (None, c.kind)]
+            before = await db.snapshot(BeforeIndex)
+            index = SearchIndex(db.path, None)
+            await index.start()
+            institutions = load_institutions()
+            vocabulary = load_vocabulary()
+            fts5 = PaperRepository(db, institutions)
+
+            async def old(text: str) -> list[int]:
+                return before.search(text, DEPTH)
+
+            async def new(text: str) -> list[int]:
+                parsed = parse(text, institutions, vocabulary)
+                return [] if parsed is None else index.search_now(parsed, limit=DEPTH) or []
+
+            async def fallback(text: str) -> list[int]:
+                return [p.id for p in await fts5.search(text, limit=DEPTH)]
+
+            engines: dict[str, Ranker] = {"before": old, "index now": new, "FTS5 now": fallback}
+            results = {name: await measure(rank, cases) for name, rank in engines.items()}
+            if show_misses:
+                await _misses(engines, cases)
+            await index.close()
+    print(f"{len(cases)} judged queries over the bundled catalogue ({JUDGED.name}):")
+    print(f"  {'kind':<8} {'n':>4}" + "".join(f" {name + ' R@5 / MRR':>24}" for name in engines))
+    for kind in (*KINDS, "all"):
+        n = len(results["before"][0][kind])
+        if not n:
+            continue
+        cells = [f"{_mean(r[kind]):.3f} / {_mean(m[kind]):.3f}" for r, m, _ in results.values()]
+        print(f"  {kind:<8} {n:>4}" + "".join(f" {cell:>24}" for cell in cells))
+    print("  per query, ms (p50 / p99), same run:")
+    for name, (_, _, seconds) in results.items():
+        print(f"    {name:<10} {_p(seconds['all'], 0.5):7.2f} / {_p(seconds['all'], 0.99):7.2f}")
+
+
+async def _misses(engines: dict[str, Ranker], cases: list[Judged]) -> None:
+    for case in cases:
+        ranks = []
+        for rank in engines.values():
+            found = await rank(case.query)
+            ranks.append(
+                f"{recall_at_5(found, case.meant):.2f}/{reciprocal_rank(found, case.meant):.2f}"
+            )
+        if ranks[1] != "1.00/1.00":
+            print(f"  miss {case.kind:<7} {case.query!r}: " + "  ".join(ranks))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ranking", description=__doc__)
+    parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--kind", choices=KINDS)
+    args = parser.parse_args(argv)
+    asyncio.run(run(args.show_misses, args.kind))
+
+
+if __name__ == "__main__":
+    main()

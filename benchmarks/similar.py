@@ -1,0 +1,136 @@
+"""Similar by topic, judged: `python -m benchmarks.similar [--show]`.
+
+benchmarks/judged/similar.toml holds papers with others judged related or unrelated to each,
+by hand. Over the bundled catalogue, for Similar before issue 27 (FTS5 over the title's words,
+frozen here), the derived index now and FTS5 now (SQLite's fallback), this prints: of the
+judged papers in each top 3, the share judged related, the judged unrelated in a top 3 (the
+goals: >= 90% and 0), the related papers found in the top 3, how many answers said "no close
+match", and the p50 / p99 per answer, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import tempfile
+import time
+import tomllib
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.catalog.bundled import load_bundled_into
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from bot.store.search import match_query
+from bot.store.search_index import SearchIndex
+from bot.store.search_sql import RANK
+
+JUDGED = Path(__file__).parent / "judged" / "similar.toml"
+TOP = 3
+# The Similar of before: the title's words (3 letters or more, not these), OR-ed, FTS5-ranked.
+_BEFORE_STOP = frozenset(
+    {
+        *("and", "are", "for", "from", "how", "into", "its", "not", "the", "their", "this"),
+        *("through", "toward", "towards", "via", "what", "when", "where", "which", "with"),
+        "without",
+    }
+)
+
+Similar = Callable[[int], Awaitable[list[int]]]
+
+
+def _before(db: Database) -> Similar:
+    async def similar(paper_id: int) -> list[int]:
+        row = await db.fetchone("SELECT title FROM live_papers WHERE id = ?", (paper_id,))
+        if row is None:
+            return []
+        words = [
+            q
+            for w in dict.fromkeys(re.findall(r"[^\W_]+", str(row[0]).casefold()))
+            if len(w) >= 3 and w not in _BEFORE_STOP and (q := match_query(w)) is not None
+        ][:12]
+        if not words:
+            return []
+        found = await db.fetchall(
+            f"SELECT rowid FROM paper_search WHERE paper_search MATCH ? AND rowid != ?"  # noqa: S608
+            f" ORDER BY {RANK}, rowid LIMIT 5",
+            (" OR ".join(words), paper_id),
+        )
+        return [int(r[0]) for r in found]
+
+    return similar
+
+
+async def run(show: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="laurel-similar-") as tmp:
+        async with await Database.open(Path(tmp) / "laurel.db") as db:
+            await load_bundled_into(db)
+            ids: dict[str, int] = {}
+            for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id DESC"):
+                ids[row["title"]] = int(row["id"])
+            judged = tomllib.loads(JUDGED.read_text(encoding="utf-8"))["papers"]
+            index = SearchIndex(db.path, None)
+            await index.start()
+            now, fts5 = PaperRepository(db, index=index), PaperRepository(db)
+
+            async def indexed(paper_id: int) -> list[int]:
+                return [p.id for p in await now.similar(paper_id)]
+
+            async def fallback(paper_id: int) -> list[int]:
+                return [p.id for p in await fts5.similar(paper_id)]
+
+            engines = {"before": _before(db), "index now": indexed, "FTS5 now": fallback}
+            table = {}
+            for name, similar in engines.items():
+                table[name] = await _measure(similar, judged, ids, show and name == "index now")
+            await index.close()
+    print(f"{len(judged)} judged papers ({JUDGED.name}); in each top {TOP}:")
+    header = "related share", "unrelated", "related found", "no close match", "p50 / p99 ms"
+    print(f"  {'':<10}" + "".join(f" {h:>16}" for h in header))
+    for name, cells in table.items():
+        print(f"  {name:<10}" + "".join(f" {cell:>16}" for cell in cells))
+
+
+async def _measure(
+    similar: Similar, judged: list[dict[str, object]], ids: dict[str, int], show: bool
+) -> tuple[str, ...]:
+    counts: dict[str, int] = defaultdict(int)
+    seconds = []
+    for entry in judged:
+        paper = ids[str(entry["title"])]
+        related = {ids[str(t)] for t in entry["related"]}  # type: ignore[attr-defined]
+        unrelated = {ids[str(t)] for t in entry["unrelated"]}  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        found = (await similar(paper))[:TOP]
+        seconds.append(time.perf_counter() - started)
+        counts["related"] += len(set(found) & related)
+        counts["unrelated"] += len(set(found) & unrelated)
+        counts["none"] += not found
+        if show:  # what a top 3 shows that nobody judged
+            for paper_id in set(found) - related:
+                title = next(t for t, i in ids.items() if i == paper_id)
+                verdict = "unrelated" if paper_id in unrelated else "unjudged"
+                print(f"  {verdict}: {entry['title']!s:.40} -> {paper_id} {title:.60}")
+    judged_shown = counts["related"] + counts["unrelated"]
+    share = counts["related"] / judged_shown if judged_shown else 1.0
+    seconds.sort()
+    p50, p99 = seconds[len(seconds) // 2] * 1000, seconds[int(0.99 * len(seconds))] * 1000
+    return (
+        f"{share:.0%}",
+        str(counts["unrelated"]),
+        str(counts["related"]),
+        str(counts["none"]),
+        f"{p50:.1f} / {p99:.1f}",
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.similar", description=__doc__)
+    parser.add_argument("--show", action="store_true")
+    asyncio.run(run(parser.parse_args(argv).show))
+
+
+if __name__ == "__main__":
+    main()

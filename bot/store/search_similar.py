@@ -1,0 +1,337 @@
+"""Similar by topic (issue 27): papers about what a paper is about, with a relevance floor.
+
+A paper's topic is its telling words — English stems of its title and own names (weighed
+most), of its summaries and abstract, its authors (a shared author says much), and its area.
+The derived index ranks every paper by BM25 over those words; each score is then read as a
+share of the paper's own score against the same query (a paper is as close to itself as
+anything gets), and only papers at or above FLOOR are shown: fewer than five rather than
+unrelated ones, none ("no close match") when nothing is close. FTS5, SQLite's fallback while
+the index is rebuilt, reads the same words and the same floor (`fts5_query`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import tantivy
+
+from bot.domain.areas import RESEARCH_AREAS
+from bot.domain.models import StoredPaper
+from bot.domain.paper_names import own_names
+from bot.store.search import stems, tokens
+from bot.store.search_docs import area_token, filter_token
+
+FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
+CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
+MAX_TERMS = 24  # the most telling words kept, by how rare they are
+MAX_TEXT_TERMS = (
+    12  # of them from summaries and abstract: a long summary does not outweigh the title
+)
+TITLE_WEIGHT = 3.0
+TEXT_WEIGHT = 1.0
+AUTHOR_WEIGHT = 2.0
+AREA_WEIGHT = 1.0
+_LATIN = re.compile(r"^[a-z][a-z0-9]+$")
+# Words of the field too general to say two papers are about the same thing, as stems.
+GENERIC = frozenset(
+    {
+        "deep", "neural", "network", "architectur", "data", "train", "larg", "scale",
+        "effici", "robust", "framework", "system", "analysi", "improv", "better", "toward",
+        "general", "novel", "simpl", "fast", "learn", "model", "approach", "method", "task",
+        "use", "via", "new", "beyond", "understand", "studi", "base", "power", "paper",
+        "perform", "state", "art", "propos", "show", "result", "achiev", "time", "real",
+        "world", "problem", "high", "multipl", "differ", "one", "two", "first", "work",
+    }
+)  # fmt: skip
+STOPWORDS = frozenset(
+    {
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "among",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "being",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "how",
+        "however",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "more",
+        "most",
+        "new",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "out",
+        "over",
+        "own",
+        "same",
+        "show",
+        "shows",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "toward",
+        "towards",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "very",
+        "via",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "yet",
+        "paper",
+        "propose",
+        "proposes",
+        "approach",
+        "method",
+        "methods",
+        "model",
+        "models",
+        "learn",
+        "learning",
+        "result",
+        "results",
+        "based",
+        "work",
+        "task",
+        "tasks",
+        "problem",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """What a paper is about, as the similar query reads it."""
+
+    paper_id: int
+    title: tuple[str, ...]
+    text: tuple[str, ...]
+    authors: tuple[tuple[str, ...], ...]
+    area: str | None
+
+
+def topic_of(stored: StoredPaper) -> Topic:
+    paper = stored.paper
+    title = " ".join([paper.title, *own_names(paper.title, paper.abstract)])
+    text = " ".join(filter(None, [paper.summaries.get("en"), paper.abstract]))
+    return Topic(
+        paper_id=stored.id,
+        title=tuple(_telling(title)),
+        text=tuple(_telling(text)),
+        authors=tuple(t for name in paper.authors if (t := tuple(tokens(name)))),
+        area=paper.area.value if paper.area else None,
+    )
+
+
+def _telling(text: str) -> list[str]:
+    words = [w for w in tokens(text) if _LATIN.match(w) and w not in STOPWORDS]
+    return [s for s in stems(words) if s not in GENERIC and len(s) > 2]
+
+
+def topic_query(
+    schema: tantivy.Schema,
+    searcher: tantivy.Searcher,
+    topic: Topic,
+    scope: tuple[str | None, int | None, str | None, str | None],
+) -> tantivy.Query | None:
+    """The papers sharing the topic's words (the rarest MAX_TERMS), within `scope` (venue,
+    year, kind, area); None when the topic has no words at all."""
+
+    def frequency(word: str) -> tuple[int, str]:
+        found = searcher.doc_freq("title_stems", word) + searcher.doc_freq("text_stems", word)
+        return found, word
+
+    weights = dict.fromkeys(sorted(set(topic.text), key=frequency)[:MAX_TEXT_TERMS], TEXT_WEIGHT)
+    weights |= dict.fromkeys(topic.title, TITLE_WEIGHT)
+    rare = sorted(weights, key=frequency)[:MAX_TERMS]
+    should = tantivy.Occur.Should
+    clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
+    papers = max(1, searcher.num_docs)
+    for word in rare:
+        # The query's own weight of a word is its rarity too (TF-IDF's cosine: idf twice), so a
+        # rare word shared ("reframing") outweighs several common ones ("human", "interaction").
+        boost = weights[word] * math.log(1 + papers / (1 + frequency(word)[0]))
+        for field in ("title_stems", "text_stems"):
+            term = tantivy.Query.term_query(schema, field, word)
+            clauses.append((should, tantivy.Query.boost_query(term, boost)))
+    for name in topic.authors:
+        phrase = (
+            tantivy.Query.term_query(schema, "authors", name[0])
+            if len(name) == 1
+            else tantivy.Query.phrase_query(schema, "authors", list(name))
+        )
+        clauses.append((should, tantivy.Query.boost_query(phrase, AUTHOR_WEIGHT)))
+    if not clauses:
+        return None
+    found = tantivy.Query.boolean_query(clauses)
+    query: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, found)]
+    if topic.area is not None:  # a paper filed under another area is about something else
+        same = tantivy.Query.term_query(schema, "filters", area_token(topic.area))
+        query.append((should, tantivy.Query.const_score_query(same, AREA_WEIGHT)))
+        for other in RESEARCH_AREAS:
+            if other != topic.area:
+                elsewhere = tantivy.Query.term_query(schema, "filters", area_token(other))
+                query.append((tantivy.Occur.MustNot, elsewhere))
+    venue, year, kind, area = scope
+    if venue is not None or year is not None or kind is not None:
+        token = filter_token(venue, year, kind)
+        query.append((tantivy.Occur.Must, _nothing(schema, token)))
+    if area is not None:
+        query.append((tantivy.Occur.Must, _nothing(schema, area_token(area))))
+    return tantivy.Query.boolean_query(query)
+
+
+def _nothing(schema: tantivy.Schema, token: str) -> tantivy.Query:
+    """A filter that adds nothing to the score."""
+    return tantivy.Query.const_score_query(tantivy.Query.term_query(schema, "filters", token), 0.0)
+
+
+def close_enough(scored: list[tuple[float, int]], itself: float, limit: int) -> list[int]:
+    """The ids whose score is at least FLOOR of the paper's own, best first (ties by id)."""
+    if itself <= 0:
+        return []
+    kept = sorted((-score, paper_id) for score, paper_id in scored if score >= FLOOR * itself)
+    return [paper_id for _, paper_id in kept[:limit]]
+
+
+def fts5_query(topic: Topic) -> str | None:
+    """The topic as an FTS5 MATCH expression: any of its words (as prefixes: FTS5 holds whole
+    words, not stems) or its authors (as phrases); None without any."""
+    words = list(dict.fromkeys([*topic.title, *topic.text]))[:MAX_TERMS]
+    parts = [f'"{word}"*' for word in words]
+    parts += ['authors : "' + " ".join(name) + '"' for name in topic.authors[:MAX_TERMS]]
+    return " OR ".join(parts) or None
+
+
+MIN_SHARED = 2  # telling words two papers share at least (or an author), to be alike
+
+
+RARE = 5  # papers at most: a word this rare counts twice when two papers share it
+
+
+def alike(topic: Topic, other: StoredPaper, rare: frozenset[str] = frozenset()) -> bool:
+    """Whether `other` shares at least MIN_SHARED of the topic's telling words (a `rare` one
+    counting twice: "reframing"; the same area counting as one more), or an author: one
+    common word shared ("Segment Anything", "Chinese Word Segmentation") is a coincidence."""
+    theirs = topic_of(other)
+    shared = set(topic.title + topic.text) & set(theirs.title + theirs.text)
+    same_area = topic.area is not None and topic.area == theirs.area
+    weight = len(shared) + len(shared & rare) + (same_area and bool(shared))
+    return weight >= MIN_SHARED or bool(set(topic.authors) & set(theirs.authors))
+
+
+def rare_words(searcher: tantivy.Searcher, topic: Topic) -> frozenset[str]:
+    """The topic's words that at most RARE papers use."""
+    return frozenset(
+        word
+        for word in set(topic.title + topic.text)
+        if searcher.doc_freq("title_stems", word) + searcher.doc_freq("text_stems", word) <= RARE
+    )
+
+
+def similar_ranked(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    topic: Topic,
+    scope: tuple[str | None, int | None, str | None, str | None],
+    limit: int,
+) -> tuple[list[int], frozenset[str]]:
+    """The ids of the papers about `topic` within `scope`, best first, none below the floor,
+    the topic's own paper left out; and the topic's rare words (for `alike`)."""
+    query = topic_query(schema, searcher, topic, scope)
+    every = topic_query(schema, searcher, topic, (None, None, None, None))
+    rare = rare_words(searcher, topic)
+    if query is None or every is None:
+        return [], rare
+    must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
+    own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
+    others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
+    hits = searcher.search(others, limit=limit, count=False).hits
+    ids = searcher.fast_field_values("id", [address for _, address in hits])
+    scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
+    top = own.hits[0][0] if own.hits else 0.0
+    return close_enough(scored, top, limit), rare

@@ -1,0 +1,183 @@
+"""Ranking that finds the paper meant (issue 27): own names, the field's vocabulary, area names
+in three languages, stems, one edit on longer words, an exact title never buried, the prior,
+how many matched. The derived index, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.domain.models import Award, AwardKind, Paper
+from bot.domain.vocabulary import load_vocabulary
+from bot.store.catalog import CatalogRepository
+from bot.store.database import Database
+from bot.store.papers import PaperRepository
+from bot.store.search import parse
+from bot.store.search_index import SearchIndex
+from bot.store.search_store import store_of
+from tests.store.conftest import award, batch
+
+
+def _award(title: str, *, year: int = 2025, kind: AwardKind = AwardKind.OUTSTANDING,
+           name: str = "Outstanding Paper", **paper: object) -> Award:  # fmt: skip
+    return Award(
+        venue="icml", year=year, name=name, kind=kind,
+        paper=Paper.model_validate({"title": title, **paper}),
+    )  # fmt: skip
+
+
+CATALOGUE = (
+    award("BERT: Pre-training of Deep Bidirectional Transformers", year=2019),
+    award("Segment Anything", year=2023),
+    award("Planning-Oriented Autonomous Driving", year=2023),
+    award("Dueling Network Architectures for Deep Reinforcement Learning", year=2016),
+    award("Deep Learning for Detecting Robotic Grasps", year=2015),
+    award(
+        "Trust Region Policy Optimization",
+        year=2025,
+        abstract="We describe trust region policy optimization (TRPO), an iterative procedure.",
+    ),
+    award(
+        "Proportional Aggregation of Preferences", area="Reinforcement Learning & Decision Making"
+    ),
+    award("Gated Attention for Large Language Models"),
+)
+
+
+@pytest.fixture
+async def papers(db: Database, catalog: CatalogRepository) -> AsyncIterator[PaperRepository]:
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    index = SearchIndex(store_of(db), None)
+    await index.start()
+    db.on_catalog_write(index.catch_up)
+    yield PaperRepository(db, index=index)
+    await index.close()
+
+
+async def _titles(papers: PaperRepository, text: str) -> list[str]:
+    return [p.paper.title for p in await papers.search(text)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("QT", None),  # no such paper: nothing, not everything
+        ("BERT", "BERT: Pre-training of Deep Bidirectional Transformers"),
+        ("TRPO", "Trust Region Policy Optimization"),  # parenthesised in its own abstract
+        ("self-driving", "Planning-Oriented Autonomous Driving"),  # the field's vocabulary
+        ("RL dueling", "Dueling Network Architectures for Deep Reinforcement Learning"),
+        ("強化學習與決策", "Proportional Aggregation of Preferences"),  # its area, in zh-TW
+        ("强化学习与决策", "Proportional Aggregation of Preferences"),  # in zh-CN
+        ("robot grasping", "Deep Learning for Detecting Robotic Grasps"),  # stems
+        ("Segment Anyting", "Segment Anything"),  # one edit, the word still being typed
+        ("reinforcment learning", "Dueling Network Architectures for Deep Reinforcement Learning"),
+        (
+            "Dueling Netwrok Architectures",
+            "Dueling Network Architectures for Deep Reinforcement Learning",
+        ),
+    ],
+)
+async def test_the_paper_meant_comes_first(
+    papers: PaperRepository, typed: str, meant: str | None
+) -> None:
+    found = await _titles(papers, typed)
+    assert (found[0] if found else None) == meant
+
+
+async def test_a_short_word_is_not_matched_within_one_edit(papers: PaperRepository) -> None:
+    assert await _titles(papers, "gatd") == []  # "gated" is one edit away, but "gatd" is short
+
+
+async def test_an_exact_title_is_never_buried_by_the_prior(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    await catalog.apply(
+        batch(
+            _award("Attention", year=2011, kind=AwardKind.STUDENT, name="Best Student Abstract"),
+            _award(
+                "Attention Attention Attention", year=2025, kind=AwardKind.BEST, name="Best Paper"
+            ),
+        ),
+        actor="t",
+        policy="update",
+    )
+    assert (await _titles(papers, "attention"))[0] == "Attention"
+
+
+async def test_the_prior_puts_a_recent_best_paper_above_an_old_demo_of_the_same_match(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    await catalog.apply(
+        batch(
+            _award("Swimming robots", year=2015, kind=AwardKind.BEST, name="Best Demo Paper"),
+            _award("Swimming robots!", year=2025, kind=AwardKind.BEST, name="Best Paper"),
+        ),
+        actor="t",
+        policy="update",
+    )
+    ranked = [p.paper.title for p in await papers.search("swimming robots", limit=2)]
+    assert ranked == ["Swimming robots!", "Swimming robots"]
+
+
+async def test_how_many_matched_and_every_page(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    await catalog.apply(
+        batch(*(award(f"Graph paper number {n}", year=2000 + n) for n in range(12))),
+        actor="t",
+        policy="update",
+    )
+    pages = [await papers.search_page("graph paper", limit=5, offset=o) for o in (0, 5, 10)]
+    assert [total for _, total in pages] == [12, 12, 12]
+    seen = [p.id for found, _ in pages for p in found]
+    assert len(seen) == len(set(seen)) == 12
+
+
+async def test_no_paper_with_every_word_gives_those_with_some(papers: PaperRepository) -> None:
+    found, total = await papers.search_page("segment anything zebra")
+    assert [p.paper.title for p in found] == ["Segment Anything"]
+    assert total == 1
+
+
+def test_the_vocabulary_reads_hyphens_and_case_alike() -> None:
+    parsed = parse("Self driving", vocabulary=load_vocabulary())
+    assert parsed is not None
+    assert parsed.terms == ()
+    assert ("autonomous", "driving") in parsed.topics[0]
+
+
+@pytest.mark.sqlite_only("FTS5 is SQLite's own search")
+async def test_fts5_finds_a_paper_by_the_name_it_gives_itself_and_by_the_vocabulary(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    """FTS5, SQLite's fallback while the index is rebuilt, answers sensibly too."""
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    fts5 = PaperRepository(db)
+    assert (await _titles(fts5, "TRPO"))[0] == "Trust Region Policy Optimization"
+    assert await _titles(fts5, "self-driving") == ["Planning-Oriented Autonomous Driving"]
+    found, total = await fts5.search_page("deep", limit=1)
+    assert len(found) == 1
+    assert total == 3
+
+
+async def test_pages_with_the_prior_are_the_pages_of_one_whole_ranking(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """The prior is added after the search: paging must still cut one ranking into pages."""
+    kinds = [(AwardKind.BEST, "Best Paper"), (AwardKind.STUDENT, "Best Student Paper")]
+    await catalog.apply(
+        batch(
+            *(
+                _award(f"Graph {'paper ' * (n % 3)}{n}", year=2010 + n % 16, kind=k, name=name)
+                for n in range(30)
+                for k, name in [kinds[n % 2]]
+            )
+        ),
+        actor="t",
+        policy="update",
+    )
+    whole = [p.id for p in await papers.search("graph", limit=30)]
+    pages = [p.id for o in range(0, 30, 4) for p in await papers.search("graph", limit=4, offset=o)]
+    assert len(whole) == 30
+    assert pages == whole
