@@ -33,7 +33,9 @@ TITLES = (
     "Removed before the damage",
 )
 # What is searched, each answered against the store: words, a prefix, a CJK phrase.
-QUERIES = ("sparse", "kernels", "graph kern", "注意力", "diffusion", "removed", "plan")
+# Each query means one thing to every engine: stemming (graph ~ graphs) and typo tolerance, which
+# the index has and FTS5 has less of, change no answer here; the test is about faults.
+QUERIES = ("sparse", "kernels", "kernels revis", "注意力", "diffusion", "removed", "plan")
 KINDS = ("idx", "term", "pos", "store", "fast", "fieldnorm", "del", "meta.json", "generation")
 FAULTS = [(how, kind) for kind in KINDS for how in ("garble", "truncate", "delete")]
 FAULTS.append(("delete", "folder"))
