@@ -19,13 +19,14 @@ AS_PUBLISHED = {
     # ICML 2022 ATAC: PMLR v162 cheng22b spells "Ching-An"; RSS 2023 keeps ai-bestpapers'.
     "Ching-An Cheng": ["spelt with other capitals too: ['Ching-an Cheng']"],
     "Ching-an Cheng": ["spelt with other capitals too: ['Ching-An Cheng']"],
-    # IROS 2015's aerial-aquatic robotic insect: the byline read with IEEE Xplore record 7353394
-    # (tools/bundle/papers/iros.toml) writes "Yufeng"; ai-bestpapers' IROS rows write "YuFeng".
-    "Yufeng Chen": ["spelt with other capitals too: ['YuFeng Chen']"],
-    "YuFeng Chen": ["spelt with other capitals too: ['Yufeng Chen']"],
 }
 # Names whose proceedings spell them with other capitals than ai-bestpapers does, with the page.
-PROCEEDINGS_SPELLING = {"Ching-An Cheng": "https://proceedings.mlr.press/v162/cheng22b.html"}
+PROCEEDINGS_SPELLING = {
+    "Ching-An Cheng": "https://proceedings.mlr.press/v162/cheng22b.html",
+    # IROS 2015's aerial-aquatic robotic insect, as tools/bundle/papers/iros.toml read it with
+    # IEEE Xplore record 7353394; ai-bestpapers writes "YuFeng" on its IROS rows.
+    "Yufeng Chen": "https://ieeexplore.ieee.org/document/7353394/",
+}
 
 
 def test_the_lint_catches_the_defects_the_datasets_carried() -> None:

@@ -142,7 +142,7 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
 
     # Similar by topic (issue 27): "Segment Anything" has a close match, SAM 2.
     message = await _show(server, "segment anything")
-    similar = custom_ids(message)[2]
+    similar = custom_ids(message)[3]  # Abstract, Sources, Another paper, Similar
     shown_id = int(similar.rsplit(":", 1)[1])
     listed = await (await server.press(message, similar)).message()
     assert listed["flags"] & EPHEMERAL
@@ -246,11 +246,11 @@ async def test_an_empty_search_is_a_clear_private_answer(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
     interaction = await server.slash(
-        "paper", {"query": "masked", "venue": "aaai"}, subcommand="search"
+        "paper", {"query": "zyzzyva", "venue": "aaai"}, subcommand="search"
     )
     message = await interaction.message()
     assert message["flags"] & EPHEMERAL
-    assert message["content"].startswith("No awarded paper matches **masked** with those filters")
+    assert message["content"].startswith("No awarded paper matches **zyzzyva** with those filters")
 
 
 async def test_a_long_query_fits_the_custom_id_and_still_pages(
@@ -346,14 +346,14 @@ async def test_another_paper_keeps_the_filters(laurel: LaurelBot, server: LocalD
     asked = {"venue": "neurips", "year": 2024}
     message = await (await server.slash("paper", asked, subcommand="random")).message()
     for _ in range(4):
-        another = custom_ids(message)[1]
+        another = custom_ids(message)[2]  # Abstract, Sources, Another paper, Similar
         assert another.endswith(":neurips:2024:")
         message = await (await server.press(message, another)).message()
         assert "NeurIPS 2024" in fields(message["embeds"][0])["Awards"]
     area = {"area": "reinforcement learning"}  # any of its names
     message = await (await server.slash("paper", area, subcommand="random")).message()
     for _ in range(4):
-        message = await (await server.press(message, custom_ids(message)[1])).message()
+        message = await (await server.press(message, custom_ids(message)[2])).message()
         shown = fields(message["embeds"][0])["Research area"]
         assert shown == "Reinforcement Learning & Decision Making"
 
