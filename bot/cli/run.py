@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import signal
-import socket
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -20,7 +18,7 @@ from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
 from bot.cli.lock_watch import keep_lock
 from bot.cli.reach import wait_for_discord
-from bot.cli.shard_watch import ShardWatch
+from bot.cli.shard_watch import ShardWatch, holder_name
 from bot.domain.clock import Clock
 from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
@@ -124,8 +122,7 @@ def shard_watch(
     shards = settings.discord.shards
     if shards is None:
         return contextlib.nullcontext(None)
-    holder = f"{socket.gethostname()} pid {os.getpid()}"
-    return ShardWatch(db, shards, holder, clock)
+    return ShardWatch(db, shards, holder_name(), clock)
 
 
 async def start(bot: LaurelBot, token: str) -> None:

@@ -9,6 +9,8 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import os
+import socket
 from types import TracebackType
 from typing import Self
 
@@ -21,6 +23,27 @@ from bot.store.shard_layout import ShardLayout, Unowned
 log = logging.getLogger(__name__)
 # A claim not renewed for this long is a process gone (killed outright, its host lost).
 TTL = dt.timedelta(seconds=60)
+
+
+def holder_name() -> str:
+    """This process, as its claims name it: its host and pid (in a container restarted by
+    compose, the same name again, so its own earlier claims are simply taken over)."""
+    return f"{socket.gethostname()} pid {os.getpid()}"
+
+
+def ended(holder: str) -> bool:
+    """Whether `holder` is a process of this host that no longer runs: its claims need not
+    wait to expire (a `laurel run` killed outright and started again at once)."""
+    host, _, pid = holder.rpartition(" pid ")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # running, as another user
+        return False
+    return False
 
 
 class ShardWatch:
@@ -68,7 +91,9 @@ class ShardWatch:
             log.info("%s again", found)
 
     async def _claim(self) -> None:
-        await self._layout.claim(self._shards, self._holder, now=self._clock.now(), ttl=self._ttl)
+        await self._layout.claim(
+            self._shards, self._holder, now=self._clock.now(), ttl=self._ttl, gone=ended
+        )
 
     async def _renewing(self) -> None:
         while True:
