@@ -47,7 +47,8 @@ class GroupCommit:
         """Wait until every write queued so far is committed (or has failed): a stopping
         process's marks reach the database before it closes (issue 22, item 12)."""
         while self._flusher is not None:
-            await asyncio.shield(self._flusher)
+            # Waited for, not awaited: a failed transaction was told to its writers already.
+            await asyncio.wait([self._flusher])
 
     async def _flush(self) -> None:
         try:
