@@ -122,13 +122,16 @@ async def test_drain_waits_for_every_queued_write_even_when_one_batch_fails(
     """A stopping process's marks (issue 22, item 12): drain returns once everything queued is
     committed; a failed transaction was told to its writer, not to the drain."""
     writes = GroupCommit(db)
-    statements = ["INSERT INTO venues (key, name) VALUES ('v1', 'V1')", "SELECT no_such_column"]
-    waiting = [asyncio.ensure_future(writes.write(lambda c, s=s: c.execute(s))) for s in statements]
-    waiting.append(
-        asyncio.ensure_future(
-            writes.write(lambda c: c.execute("INSERT INTO venues (key, name) VALUES ('v2', 'V2')"))
-        )
-    )
+
+    def run(sql: str) -> Callable[[Connection], object]:
+        return lambda conn: conn.execute(sql)
+
+    statements = [
+        "INSERT INTO venues (key, name) VALUES ('v1', 'V1')",
+        "SELECT no_such_column",
+        "INSERT INTO venues (key, name) VALUES ('v2', 'V2')",
+    ]
+    waiting = [asyncio.ensure_future(writes.write(run(s))) for s in statements]
     await asyncio.sleep(0)
     await writes.drain()
     assert all(w.done() for w in waiting)
