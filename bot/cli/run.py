@@ -103,7 +103,10 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
 
                 async def stop(why: str) -> None:
                     stopped.append(why)
-                    await bot.close()
+                    # Its own task, as SIGTERM's: the watch ends now, the close goes on.
+                    closing.append(loop.create_task(bot.close()))
+
+                closing: list[asyncio.Task[None]] = []
 
                 watch_lock = asyncio.create_task(keep_lock(lock, stop), name="laurel-lock")
                 try:
