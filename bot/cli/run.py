@@ -108,7 +108,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
 
                 closing: list[asyncio.Task[None]] = []
 
-                watch_lock = asyncio.create_task(keep_lock(lock, stop), name="laurel-lock")
+                watch_lock = asyncio.create_task(keep_lock(lock, stop, clock), name="laurel-lock")
                 try:
                     await start(bot, token)
                 finally:

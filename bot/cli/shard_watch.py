@@ -97,7 +97,7 @@ class ShardWatch:
 
     async def _renewing(self) -> None:
         while True:
-            await asyncio.sleep(self._ttl.total_seconds() / 3)
+            await self._clock.sleep(self._ttl.total_seconds() / 3)
             try:
                 await self._claim()
                 await self.look()

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from bot.cli.lock_watch import keep_lock
+from bot.domain.clock import SystemClock
 from bot.errors import StoreError
 from bot.store.postgres.lock import PostgresInstanceLock
 from tests.support.postgres import PostgresServer
@@ -106,7 +107,7 @@ async def test_a_lock_another_took_meanwhile_stops_this_bot_saying_why(
         async def stop(why: str) -> None:
             stopped.append(why)
 
-        await asyncio.wait_for(keep_lock(first, stop, every=0.05), timeout=30)
+        await asyncio.wait_for(keep_lock(first, stop, SystemClock(), every=0.05), timeout=30)
         (why,) = stopped
         assert "another Laurel holds it now" in why
         assert "already running" in why
