@@ -23,7 +23,7 @@ from bot.domain.clock import Clock
 from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
 from bot.logs import configure_logging
-from bot.observability.health import check_health
+from bot.observability.health import HealthReport, check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
@@ -93,7 +93,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 ) as bot,
                 OpsServer(
                     settings,
-                    health=lambda: check_health(bot, db, layout=watch.report() if watch else None),
+                    health=lambda: health(bot, db, watch),
                     metrics=bot.metrics,
                 ),
             ):
@@ -116,6 +116,11 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     if stopped:  # no work taken since; exit 1, saying why
         raise LaurelError(f"stopped: {stopped[0]}")
     return 0
+
+
+async def health(bot: LaurelBot, db: Database, watch: ShardWatch | None) -> HealthReport:
+    """What /health answers: this process, and the shards of the layout nobody runs."""
+    return await check_health(bot, db, layout=await watch.report() if watch else None)
 
 
 def shard_watch(

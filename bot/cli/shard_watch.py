@@ -74,8 +74,11 @@ class ShardWatch:
         with contextlib.suppress(StoreError):  # a database gone: the claim expires by itself
             await self._layout.release(self._holder)
 
-    def report(self) -> str | None:
-        """For /health: the shards no live process runs, or None when every one is run."""
+    async def report(self) -> str | None:
+        """For /health, read afresh: the shards no live process runs, or None when every one
+        is run (what was last read, while the database does not answer)."""
+        with contextlib.suppress(StoreError):
+            await self.look()
         return str(self.unowned) if self.unowned is not None and self.unowned.shards else None
 
     async def look(self) -> None:
