@@ -114,3 +114,18 @@ async def test_a_lock_another_took_meanwhile_stops_this_bot_saying_why(
         second.release()
     finally:
         first.release()
+
+
+def test_a_server_that_does_not_answer_is_said_in_one_line_without_the_password() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://qpass:Secret?Value123@127.0.0.1:{port}/lq"
+    with pytest.raises(StoreError) as refused:
+        PostgresInstanceLock(url).acquire()
+    message = str(refused.value)
+    assert "\n" not in message  # libpq's hint ("Is the server running…") is a second line
+    assert "Secret" not in message
+    assert f"postgresql://qpass@127.0.0.1:{port}/lq" in message
