@@ -102,20 +102,20 @@ class DatabaseSettings(_Section):
                     f"sqlite:///{file.rstrip('/')}/laurel.db"
                 )
             return value
-        if value.startswith(dburl.SCHEMES):
+        if value.startswith(_POSTGRESQL_URLS):
             try:
                 dburl.parse(value)
             except dburl.DatabaseUrlError as exc:  # its message never holds the URL
                 raise ValueError(str(exc)) from None
             return value
         # Not repeated: whatever follows the scheme may hold a password.
-        scheme = value.partition("://")[0][:20] if "://" in value else "it"
-        raise ValueError(f"{scheme}:// is neither sqlite:///path nor postgresql://…")
+        shown = f"{value.partition('://')[0][:20]}://…" if "://" in value else "it"
+        raise ValueError(f"{shown} is neither sqlite:///path nor postgresql://…")
 
     @property
     def postgresql(self) -> str | None:
         """The PostgreSQL URL, when the database is one; None for SQLite."""
-        return self.url if self.url is not None and self.url.startswith(dburl.SCHEMES) else None
+        return self.url if self.url is not None and self.url.startswith(_POSTGRESQL_URLS) else None
 
     @property
     def sqlite_path(self) -> Path:
@@ -135,6 +135,7 @@ class DatabaseSettings(_Section):
 
 
 _SQLITE_URL = "sqlite:///"
+_POSTGRESQL_URLS = dburl.SCHEMES
 
 
 class SearchSettings(_Section):

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.domain.clock import Clock
 from bot.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -17,7 +18,7 @@ EVERY = 5.0  # seconds between checks: a restart is noticed within this
 
 
 async def keep_lock(
-    lock: Any, stop: Callable[[str], Awaitable[None]], *, every: float = EVERY
+    lock: Any, stop: Callable[[str], Awaitable[None]], clock: Clock, *, every: float = EVERY
 ) -> None:
     """Check `lock` every `every` seconds (a lock without `keep`, SQLite's file lock, needs no
     watch); `stop(why)` when it cannot be held any more."""
@@ -26,7 +27,7 @@ async def keep_lock(
         return
     said = None
     while True:
-        await asyncio.sleep(every)
+        await clock.sleep(every)
         try:
             news = await asyncio.to_thread(keep)
         except StoreError as exc:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import signal
-import socket
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -20,12 +18,12 @@ from bot.catalog.bundled import load_bundled_into
 from bot.cli.common import clock_of, open_database
 from bot.cli.lock_watch import keep_lock
 from bot.cli.reach import wait_for_discord
-from bot.cli.shard_watch import ShardWatch
+from bot.cli.shard_watch import ShardWatch, holder_name
 from bot.domain.clock import Clock
 from bot.domain.shards import ShardError, Shards
 from bot.errors import LaurelError
 from bot.logs import configure_logging
-from bot.observability.health import check_health
+from bot.observability.health import HealthReport, check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
@@ -95,9 +93,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
                 ) as bot,
                 OpsServer(
                     settings,
-                    health=lambda: check_health(
-                        bot, db, search=bot.search_index, layout=watch.report() if watch else None
-                    ),
+                    health=lambda: health(bot, db, watch),
                     metrics=bot.metrics,
                 ),
             ):
@@ -107,9 +103,12 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
 
                 async def stop(why: str) -> None:
                     stopped.append(why)
-                    await bot.close()
+                    # Its own task, as SIGTERM's: the watch ends now, the close goes on.
+                    closing.append(loop.create_task(bot.close()))
 
-                watch_lock = asyncio.create_task(keep_lock(lock, stop), name="laurel-lock")
+                closing: list[asyncio.Task[None]] = []
+
+                watch_lock = asyncio.create_task(keep_lock(lock, stop, clock), name="laurel-lock")
                 try:
                     await start(bot, token)
                 finally:
@@ -119,6 +118,12 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def health(bot: LaurelBot, db: Database, watch: ShardWatch | None) -> HealthReport:
+    """What /health answers: this process, and the shards of the layout nobody runs."""
+    layout = await watch.report() if watch else None
+    return await check_health(bot, db, search=bot.search_index, layout=layout)
+
+
 def shard_watch(
     db: Database, settings: Settings, clock: Clock
 ) -> AbstractAsyncContextManager[ShardWatch | None]:
@@ -126,8 +131,7 @@ def shard_watch(
     shards = settings.discord.shards
     if shards is None:
         return contextlib.nullcontext(None)
-    holder = f"{socket.gethostname()} pid {os.getpid()}"
-    return ShardWatch(db, shards, holder, clock)
+    return ShardWatch(db, shards, holder_name(), clock)
 
 
 async def start(bot: LaurelBot, token: str) -> None:

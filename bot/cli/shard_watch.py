@@ -9,6 +9,8 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import os
+import socket
 from types import TracebackType
 from typing import Self
 
@@ -21,6 +23,27 @@ from bot.store.shard_layout import ShardLayout, Unowned
 log = logging.getLogger(__name__)
 # A claim not renewed for this long is a process gone (killed outright, its host lost).
 TTL = dt.timedelta(seconds=60)
+
+
+def holder_name() -> str:
+    """This process, as its claims name it: its host and pid (in a container restarted by
+    compose, the same name again, so its own earlier claims are simply taken over)."""
+    return f"{socket.gethostname()} pid {os.getpid()}"
+
+
+def ended(holder: str) -> bool:
+    """Whether `holder` is a process of this host that no longer runs: its claims need not
+    wait to expire (a `laurel run` killed outright and started again at once)."""
+    host, _, pid = holder.rpartition(" pid ")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # running, as another user
+        return False
+    return False
 
 
 class ShardWatch:
@@ -51,8 +74,11 @@ class ShardWatch:
         with contextlib.suppress(StoreError):  # a database gone: the claim expires by itself
             await self._layout.release(self._holder)
 
-    def report(self) -> str | None:
-        """For /health: the shards no live process runs, or None when every one is run."""
+    async def report(self) -> str | None:
+        """For /health, read afresh: the shards no live process runs, or None when every one
+        is run (what was last read, while the database does not answer)."""
+        with contextlib.suppress(StoreError):
+            await self.look()
         return str(self.unowned) if self.unowned is not None and self.unowned.shards else None
 
     async def look(self) -> None:
@@ -68,11 +94,13 @@ class ShardWatch:
             log.info("%s again", found)
 
     async def _claim(self) -> None:
-        await self._layout.claim(self._shards, self._holder, now=self._clock.now(), ttl=self._ttl)
+        await self._layout.claim(
+            self._shards, self._holder, now=self._clock.now(), ttl=self._ttl, gone=ended
+        )
 
     async def _renewing(self) -> None:
         while True:
-            await asyncio.sleep(self._ttl.total_seconds() / 3)
+            await self._clock.sleep(self._ttl.total_seconds() / 3)
             try:
                 await self._claim()
                 await self.look()

@@ -81,6 +81,8 @@ class Reconciler:
         )
         # Ledger rows being sent or settled right now: a row is never worked on twice at once.
         self._busy: set[int] = set()
+        # A graceful stop under way: no new row is reserved; those reserved are finished.
+        self._stopping = False
 
     # -- what the rest of the engine asks and tells ------------------------------------------
     def in_hand(self) -> frozenset[int]:
@@ -94,6 +96,15 @@ class Reconciler:
     def is_closed(self, channel_id: int) -> bool:
         """Whether `channel_id` answered 403/404 and was not reopened since."""
         return channel_id in self._dead_channels
+
+    def stop_reserving(self) -> None:
+        """A graceful stop (issue 22, item 12): posts not reserved yet are left to the next
+        start (they are due there still); those reserved are sent and marked."""
+        self._stopping = True
+
+    async def drain_marks(self) -> None:
+        """Wait until every ledger write handed to the group commit is committed."""
+        await self._ledger.writes.drain()
 
     # -- one period's post -------------------------------------------------------------------
     async def deliver(
@@ -114,6 +125,8 @@ class Reconciler:
         self, sub: Subscription, period: Period, *, late: bool, resume: bool
     ) -> PostResult:
         assert sub.id is not None
+        if self._stopping:  # nothing reserved, nothing sent: due again at the next start
+            raise asyncio.CancelledError("stopping")
         if self.is_closed(sub.channel_id):
             return PostResult("paused")
         choose = await self._content.chooser(sub)

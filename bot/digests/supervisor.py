@@ -22,6 +22,9 @@ from bot.store.errors import StoreError
 from bot.store.ledger import LedgerEntry
 
 log = logging.getLogger(__name__)
+# How long a graceful stop waits for the posts already reserved: under compose's
+# stop_grace_period (30 s), after which SIGKILL follows.
+STOP_GRACE = 20.0
 
 
 class PostSupervisor:
@@ -65,12 +68,22 @@ class PostSupervisor:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def close(self) -> None:
-        """Stop posts in flight; their pending rows are settled at the next start."""
+    async def close(self, grace: float = STOP_GRACE) -> None:
+        """A graceful stop (SIGTERM, `docker stop`; issue 22, item 12): nothing new is
+        reserved, the posts already reserved are sent and marked for up to `grace` seconds, and
+        the group-committed marks are committed before the database closes. Posts still in
+        flight after that are stopped; their pending rows are settled at the next start."""
+        self._reconciler.stop_reserving()
         tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=grace)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if late:
+                log.warning("%d digest post(s) still in flight at the stop: settled at the next "
+                            "start", len(late))  # fmt: skip
+        await self._reconciler.drain_marks()
 
     async def _delivering(self, sub: Subscription, due: Due) -> None:
         assert sub.id is not None

@@ -43,6 +43,13 @@ class GroupCommit:
             self._flusher = asyncio.create_task(self._flush(), name="laurel-group-commit")
         return cast(T, await future)
 
+    async def drain(self) -> None:
+        """Wait until every write queued so far is committed (or has failed): a stopping
+        process's marks reach the database before it closes (issue 22, item 12)."""
+        while self._flusher is not None:
+            # Waited for, not awaited: a failed transaction was told to its writers already.
+            await asyncio.wait([self._flusher])
+
     async def _flush(self) -> None:
         try:
             while self._queued:

@@ -9,6 +9,7 @@ changes only when no live process runs under the old one.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.domain.shards import Shards
@@ -44,18 +45,26 @@ class ShardLayout:
         self._db = db
 
     async def claim(
-        self, shards: Shards, holder: str, *, now: dt.datetime, ttl: dt.timedelta
+        self,
+        shards: Shards,
+        holder: str,
+        *,
+        now: dt.datetime,
+        ttl: dt.timedelta,
+        gone: Callable[[str], bool] = lambda holder: False,
     ) -> None:
         """Record `shards` as `holder`'s until `now + ttl` (again: renewed); ShardLayoutError if
-        live processes run another count, or any of these shards."""
+        live processes run another count, or any of these shards. A claim whose holder `gone`
+        says has ended (a process of this host no longer running) counts as expired."""
 
         def write(conn: Connection) -> None:
             live = _stamp(now)
-            others = conn.execute(
+            claims = conn.execute(
                 "SELECT shard, holder FROM shard_claims WHERE holder <> ? AND expires > ? "
                 "ORDER BY shard",
                 (holder, live),
             ).fetchall()
+            others = [r for r in claims if not gone(str(r[1]))]
             row = conn.execute("SELECT shard_count FROM shard_layout WHERE id = 1").fetchone()
             recorded = None if row is None else int(row[0])
             who = ", ".join(sorted({str(r[1]) for r in others}))
@@ -82,6 +91,8 @@ class ShardLayout:
             conn.execute(
                 "DELETE FROM shard_claims WHERE holder = ? OR expires <= ?", (holder, live)
             )
+            for ended in {str(r[1]) for r in claims} - {str(r[1]) for r in others}:
+                conn.execute("DELETE FROM shard_claims WHERE holder = ?", (ended,))
             until = _stamp(now + ttl)
             conn.executemany(
                 "INSERT INTO shard_claims (shard, holder, expires) VALUES (?, ?, ?)",

@@ -59,6 +59,16 @@ def test_a_layout_that_does_not_fit_is_refused_and_unowned_shards_said(
                 assert refused.returncode == 1, refused.stderr
                 (line,) = refused.stderr.strip().splitlines()
                 assert says in line
+            # The other half started: /health of the first says so at once (read afresh).
+            other = env | {"LAUREL_HEALTH__PORT": str(_free_port())}
+            with _start(other, "2-3", 4) as second:
+                try:
+                    _until_live(f"http://127.0.0.1:{other['LAUREL_HEALTH__PORT']}/health", second)
+                    with urllib.request.urlopen(url, timeout=10) as response:
+                        assert json.loads(response.read())["unowned_shards"] is None
+                finally:
+                    second.terminate()
+                    second.communicate(timeout=GRACE)
         finally:
             first.terminate()
             _, log = first.communicate(timeout=GRACE)

@@ -114,3 +114,27 @@ async def test_a_cancelled_caller_strands_nobody(db: Database) -> None:
         await first
     # The cancelled caller's write stands, as a plain Database.write's would.
     assert await stored(db) == [1, 2, 3]
+
+
+async def test_drain_waits_for_every_queued_write_even_when_one_batch_fails(
+    db: Database,
+) -> None:
+    """A stopping process's marks (issue 22, item 12): drain returns once everything queued is
+    committed; a failed transaction was told to its writer, not to the drain."""
+    writes = GroupCommit(db)
+
+    def run(sql: str) -> Callable[[Connection], object]:
+        return lambda conn: conn.execute(sql)
+
+    statements = [
+        "INSERT INTO venues (key, name) VALUES ('v1', 'V1')",
+        "SELECT no_such_column",
+        "INSERT INTO venues (key, name) VALUES ('v2', 'V2')",
+    ]
+    waiting = [asyncio.ensure_future(writes.write(run(s))) for s in statements]
+    await asyncio.sleep(0)
+    await writes.drain()
+    assert all(w.done() for w in waiting)
+    rows = await db.fetchall("SELECT key FROM venues WHERE key IN ('v1', 'v2') ORDER BY key")
+    assert [r[0] for r in rows] == ["v1", "v2"]
+    await asyncio.gather(*waiting, return_exceptions=True)

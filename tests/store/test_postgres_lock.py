@@ -13,6 +13,7 @@ import time
 import pytest
 
 from bot.cli.lock_watch import keep_lock
+from bot.domain.clock import SystemClock
 from bot.errors import StoreError
 from bot.store.postgres.lock import PostgresInstanceLock
 from tests.support.postgres import PostgresServer
@@ -106,10 +107,25 @@ async def test_a_lock_another_took_meanwhile_stops_this_bot_saying_why(
         async def stop(why: str) -> None:
             stopped.append(why)
 
-        await asyncio.wait_for(keep_lock(first, stop, every=0.05), timeout=30)
+        await asyncio.wait_for(keep_lock(first, stop, SystemClock(), every=0.05), timeout=30)
         (why,) = stopped
         assert "another Laurel holds it now" in why
         assert "already running" in why
         second.release()
     finally:
         first.release()
+
+
+def test_a_server_that_does_not_answer_is_said_in_one_line_without_the_password() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://qpass:Secret?Value123@127.0.0.1:{port}/lq"
+    with pytest.raises(StoreError) as refused:
+        PostgresInstanceLock(url).acquire()
+    message = str(refused.value)
+    assert "\n" not in message  # libpq's hint ("Is the server running…") is a second line
+    assert "Secret" not in message
+    assert f"postgresql://qpass@127.0.0.1:{port}/lq" in message

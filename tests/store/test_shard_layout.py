@@ -94,3 +94,30 @@ async def test_a_claim_not_renewed_expires_and_the_count_may_change(db: Database
     await layout.claim(two, "c pid 3", now=later, ttl=TTL)  # nobody live: the count changes
     assert await layout.count() == 2
     assert (await layout.unowned(now=later)).shards == ()  # type: ignore[union-attr]
+
+
+async def test_the_claims_of_a_process_known_ended_need_not_expire(db: Database) -> None:
+    """A `laurel run` killed outright and started again at once on the same host is not kept
+    out for the claim's lifetime: its predecessor's pid no longer runs."""
+    layout = ShardLayout(db)
+    await layout.claim(four("0-1"), "here pid 1", now=NOW, ttl=TTL)
+    with pytest.raises(ShardLayoutError):
+        await layout.claim(four("0-1"), "here pid 2", now=NOW, ttl=TTL)
+    await layout.claim(
+        four("0-1"), "here pid 2", now=NOW, ttl=TTL, gone=lambda holder: holder == "here pid 1"
+    )
+    rows = await db.fetchall("SELECT DISTINCT holder FROM shard_claims")
+    assert [r[0] for r in rows] == ["here pid 2"]
+
+
+def test_a_process_of_this_host_that_no_longer_runs_has_ended() -> None:
+    import socket
+    import subprocess
+
+    from bot.cli.shard_watch import ended, holder_name
+
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    assert ended(f"{socket.gethostname()} pid {finished.pid}")
+    assert not ended(holder_name())  # this one runs
+    assert not ended(f"elsewhere pid {finished.pid}")  # another host's: only its expiry says

@@ -13,6 +13,7 @@ from bot.store.table_digests import Table, digest_rows, digests, sqlite_tables
 SCHEMA_TABLES = {
     "venues", "editions", "papers", "paper_authors", "paper_affiliations", "awards", "audit",
     "bot_state", "removed_papers", "subscriptions", "digest_ledger", "digest_cycles",
+    "shard_layout", "shard_claims",
 }  # fmt: skip
 
 

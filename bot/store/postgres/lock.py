@@ -64,8 +64,9 @@ class PostgresInstanceLock:
         try:
             conn = psycopg.connect(self.url, autocommit=True, application_name=me)
         except psycopg.Error as exc:
+            said = scrub(str(exc), self.url).strip().splitlines() or [type(exc).__name__]
             raise _Unreachable(
-                f"cannot take the instance lock on {shown(self.url)}: {scrub(str(exc), self.url)}"
+                f"cannot take the instance lock on {shown(self.url)}: {said[0]}"
             ) from None
         take = "pg_try_advisory_lock_shared" if self._shared else "pg_try_advisory_lock"
         try:
