@@ -34,7 +34,8 @@ async def resolve_paper(papers: PaperRepository, given: str, *, missing: str) ->
         by_arxiv = await papers.by_arxiv(str(arxiv))
         if by_arxiv is not None:
             return by_arxiv
-    found = await papers.search(text, limit=1) if text else []
+    # Every word, as typed or within a typo: naming a paper never falls back to some words.
+    found = await papers.search(text, limit=1, every_word=True) if text else []
     if not found:
         raise UserError(missing, query=esc(text)[:100])
     return found[0]

@@ -173,11 +173,15 @@ class PaperRepository(LeaderboardQueries):
         area: ResearchArea | None = None,
         limit: int = 10,
         offset: int = 0,
+        every_word: bool = False,
     ) -> list[StoredPaper]:
-        """Papers matching `text`, best first; any text at all finds results or none."""
+        """Papers matching `text`, best first; any text at all finds results or none.
+        `every_word`: only papers with every word typed (or within a typo of it), never the
+        papers with some of them that a member's search falls back to."""
         found, _ = await self.search_page(
-            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
-        )
+            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset,
+            every_word=every_word,
+        )  # fmt: skip
         return found
 
     async def search_page(
@@ -190,12 +194,15 @@ class PaperRepository(LeaderboardQueries):
         area: ResearchArea | None = None,
         limit: int = 10,
         offset: int = 0,
+        every_word: bool = False,
     ) -> tuple[list[StoredPaper], int]:
         """A page of the papers matching `text`, best first, and how many matched in all: by
         the derived index when it is ready, else FTS5 (the same words, the same weights)."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
-        found = await self._from_index(text, scope, limit, offset, self._papers_now)
+        found = await self._from_index(
+            text, scope, limit, offset, self._papers_now, any_word=not every_word
+        )
         if found is not None:
             return found
         query = match_query(text, self._institutions, self._vocabulary)
@@ -233,6 +240,7 @@ class PaperRepository(LeaderboardQueries):
         load: Callable[[Connection, list[int]], list[T]],
         *,
         count: bool = True,
+        any_word: bool = True,
     ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
@@ -248,7 +256,7 @@ class PaperRepository(LeaderboardQueries):
             return [], 0
         found = await index.page_then(
             parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
-            limit=limit, offset=offset, count=count,
+            limit=limit, offset=offset, count=count, any_word=any_word,
         )  # fmt: skip
         if found is None and self._db.dialect != "sqlite":
             # The index failed just now (FTS5 would answer on SQLite): it is being rebuilt
@@ -256,7 +264,7 @@ class PaperRepository(LeaderboardQueries):
             index = await self._ready_index()
             found = await index.page_then(
                 parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind,
-                area=scope.area, limit=limit, offset=offset, count=count,
+                area=scope.area, limit=limit, offset=offset, count=count, any_word=any_word,
             )  # fmt: skip
             if found is None:
                 raise _no_index()

@@ -375,9 +375,11 @@ class SearchIndex(Healing):
         limit: int = 10,
         offset: int = 0,
         count: bool = True,
+        any_word: bool = True,
     ) -> tuple[T, int] | None:
         """`search_then`'s answer and how many papers matched in all (-1 unless `count`:
-        autocomplete needs no count, and counting every match of a common word costs)."""
+        autocomplete needs no count, and counting every match of a common word costs);
+        `any_word` as `search_query.page` takes it."""
         if not self.ready:
             return None
 
@@ -385,7 +387,7 @@ class SearchIndex(Healing):
             found = self._checked(
                 lambda: self.page_now(
                     parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
-                    offset=offset, count=count,
+                    offset=offset, count=count, any_word=any_word,
                 )
             )  # fmt: skip
             return None if found is None else (self._load(load, found[0]), found[1])
@@ -491,6 +493,7 @@ class SearchIndex(Healing):
         limit: int = 10,
         offset: int = 0,
         count: bool = True,
+        any_word: bool = True,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
         (search_query.page). None while the index is not ready."""
@@ -500,7 +503,9 @@ class SearchIndex(Healing):
         if index is None:
             return None
         searcher, filters = index.searcher(), (venue, year, kind, area)
-        return page(searcher, self.schema, parsed, filters, limit, offset, count=count)
+        return page(
+            searcher, self.schema, parsed, filters, limit, offset, count=count, any_word=any_word
+        )
 
 
 def _mark(conn: Connection, generation: int) -> str | None:

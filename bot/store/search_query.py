@@ -130,13 +130,15 @@ def page(
     offset: int,
     *,
     count: bool = True,
+    any_word: bool = True,
 ) -> tuple[list[int], int]:
     """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
     `count`): the papers with every word as typed; when none has, every word within one
-    edit (a typo costs only the search that has one); when none has, any of the words
-    (`relaxed`)."""
+    edit (a typo costs only the search that has one); when none has and `any_word`, any of
+    the words (`relaxed`: a member's search, not a command naming one paper)."""
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
-    if len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None) > 1:
+    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
+    if any_word and words > 1:
         attempts.append((True, True))
     for fuzzy, relaxed in attempts:
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed)

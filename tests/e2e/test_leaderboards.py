@@ -52,22 +52,22 @@ async def test_institutions_of_2025_with_fractional_credit(
     total = await awarded_in(db, "e.year = 2025")
     assert total > 20
     assert embed["title"] == (
-        f"Institutions by awarded papers — every venue, 2025, from 20 of {total} papers"
+        f"Institutions by awarded papers — every venue, 2025, from 31 of {total} papers"
     )
     lines = institution_lines(embed)
     assert len(lines) == 15
     # Princeton: two papers of its own and half of a shared one.
     assert lines[0] == (1, "Princeton University", 2.5, 3)
-    assert lines[1] == (2, "Nanjing University", 1.5, 2)
-    assert [rank for rank, *_ in lines[2:5]] == [3, 3, 3]  # ties at 1.00 share a rank
+    assert lines[1] == (2, "Google", 2.0, 2)
+    assert [rank for rank, *_ in lines[3:5]] == [4, 4]  # ties at 1.50 share a rank
     assert embed["footer"]["text"] == (
-        "Top 15 of 27 institutions. Each of 20 awarded papers gives 1 credit, "
+        "Top 15 of 44 institutions. Each of 31 awarded papers gives 1 credit, "
         "split equally among its institutions."
     )
     # Every institution's credit together is the number of awarded papers with affiliations.
     everything = await laurel.papers.institution_credit(first=2025, last=2025, limit=1000)
-    assert len(everything.entries) == everything.ranked == 27
-    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 20
+    assert len(everything.entries) == everything.ranked == 44
+    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 31
 
 
 async def test_institutions_at_one_venue_add_up_to_its_papers(
@@ -79,14 +79,14 @@ async def test_institutions_at_one_venue_add_up_to_its_papers(
     total = await awarded_in(db, "e.venue = 'icml' AND e.year >= 2025")
     assert (
         embed["title"]
-        == f"Institutions by awarded papers — ICML, since 2025, from 8 of {total} papers"
+        == f"Institutions by awarded papers — ICML, since 2025, from 12 of {total} papers"
     )
     lines = institution_lines(embed)
     assert lines[0] == (1, "Harvard University", 1.0, 2)
-    assert ("Stanford University", 0.33) in [(name, credit) for _, name, credit, _ in lines]
-    assert len(lines) == 14  # every institution shown: their credits are all the credit
-    assert round(sum(credit for _, _, credit, _ in lines), 1) == 8.0
-    assert "Each of 8 awarded papers" in embed["footer"]["text"]
+    assert ("University of Bristol", 0.5) in [(name, credit) for _, name, credit, _ in lines]
+    assert len(lines) == 15  # the top 15 of 19 institutions
+    assert embed["footer"]["text"].startswith("Top 15 of 19 institutions.")
+    assert "Each of 12 awarded papers" in embed["footer"]["text"]
 
 
 async def test_institutions_in_traditional_chinese(
@@ -101,9 +101,9 @@ async def test_institutions_in_traditional_chinese(
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** Google DeepMind — **3.00**（5 篇論文）"
-    assert "普林斯頓大學 — **2.50**（3 篇論文）" in embed["description"]  # named in zh-TW
-    assert embed["footer"]["text"].startswith("69 個機構中的前 15 名。")  # variants grouped
+    assert first == "**1.** 卡內基美隆大學 — **27.11**（46 篇論文）"  # named in zh-TW
+    assert "普林斯頓大學 — **7.70**（14 篇論文）" in embed["description"]
+    assert embed["footer"]["text"].startswith("497 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -116,7 +116,7 @@ async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
     # Nobody in the bundled catalogue has two awarded papers: all tie, by name.
     assert lines[0] == "**1.** Abderrahim Bendahi — papers: **1**, awards: 1"
     assert all(line.startswith("**1.** ") for line in lines)
-    assert embed["footer"]["text"] == "Top 15 of 114 authors of 35 awarded papers."
+    assert embed["footer"]["text"] == "Top 15 of 196 authors of 42 awarded papers."
 
 
 async def test_authors_at_a_venue_in_traditional_chinese(
@@ -191,7 +191,7 @@ async def test_awards_without_names_are_told_apart_from_no_awards(
         "目錄裡「ICML，至 2014 年」的 1 篇得獎論文都還沒有作者資料。"
         "作者排行可以計入這些年份的獎項："
     )
-    assert "2025" in chinese["content"]
+    assert "2015–2026" in chinese["content"]  # every year from 2015 on has bylines now
 
 
 @pytest.mark.parametrize(

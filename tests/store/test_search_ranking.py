@@ -138,6 +138,10 @@ async def test_no_paper_with_every_word_gives_those_with_some(papers: PaperRepos
     found, total = await papers.search_page("segment anything zebra")
     assert [p.paper.title for p in found] == ["Segment Anything"]
     assert total == 1
+    # A command naming one paper (the resolver of /paper show, /curate …) never falls back.
+    assert await papers.search("segment anything zebra", every_word=True) == []
+    named = await papers.search("segment anything", every_word=True)
+    assert [p.paper.title for p in named] == ["Segment Anything"]
 
 
 def test_the_vocabulary_reads_hyphens_and_case_alike() -> None:
