@@ -47,10 +47,18 @@ def disagreements(
 ) -> str | None:
     """Each alternative value of the paper and of its awards, with its source and (for
     curators) the catalogue's reason; a reader's "Sources" answer leaves the reason out."""
-    lines = [_line(a, None, strings, language, reasons) for a in paper.alternatives]
+    # A reader is told of the facts they read (title, authors, a figure), not of the record's
+    # other fields (links.project, ids): those, like the reasons, are for curators.
+
+    def shown_to(alternative: Alternative) -> bool:
+        return reasons or alternative.field in _LABELLED
+
+    lines = [_line(a, None, strings, language, reasons) for a in paper.alternatives if shown_to(a)]
     for award in awards:
         where = f"{award.venue_name} {award.year}"
-        lines += [_line(a, where, strings, language, reasons) for a in award.alternatives]
+        lines += [
+            _line(a, where, strings, language, reasons) for a in award.alternatives if shown_to(a)
+        ]
     if not lines:
         return None
     shown = lines[:SHOWN]

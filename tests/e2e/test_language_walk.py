@@ -18,11 +18,16 @@ from bot.store.database import Database
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import curator_bot
-from tests.support.walk import latin_sentences, readable, typed_commands
+from tests.support.walk import LATIN_RUN, latin_sentences, readable, typed_commands
 
 __all__ = ["curator_bot"]
 LOCALES = ["en-US", "zh-TW", "zh-CN"]
-PROVENANCE = {"Sources", "來源", "来源", "Sources disagree", "來源說法不一", "来源说法不一"}
+PROVENANCE = {
+    "Sources", "來源", "来源", "Sources disagree", "來源說法不一", "来源说法不一",
+    # The Sources button's "what other sources give": values and source titles as published.
+    "Other sources give", "其他來源的說法", "其他来源的说法",
+}  # fmt: skip
+SOURCES_TITLES = {"Where this comes from", "資料來源", "资料来源"}  # the Sources button's answer
 # (command, subcommand, options); the admin's and curator's commands run as ada.
 WALK: list[tuple[str, str | None, dict[str, Any]]] = [
     ("about", None, {}),
@@ -70,6 +75,14 @@ async def _names(db: Database) -> set[str]:
     ]
     for sql in queries:
         names |= {str(r[0]) for r in await db.fetchall(sql) if r[0]}
+    # Names of methods, models and datasets kept in their original form in a Chinese summary
+    # (CONTENT.md): the Latin runs it shares with the paper's English summary.
+    for (summaries,) in await db.fetchall("SELECT summaries FROM papers"):
+        written = json.loads(summaries or "{}")
+        english = written.get("en") or ""
+        for language in ("zh-TW", "zh-CN"):
+            runs = LATIN_RUN.findall(written.get(language) or "")
+            names |= {run for run in runs if run in english}
     for sql in ("SELECT sources FROM papers", "SELECT sources FROM awards"):
         for row in await db.fetchall(sql):
             names |= {s.get("document") or "" for s in json.loads(row[0] or "[]")}
@@ -77,9 +90,15 @@ async def _names(db: Database) -> set[str]:
 
 
 def _without_provenance(message: dict[str, Any]) -> dict[str, Any]:
+    """The message less what names sources as they are titled (their titles and documents stay
+    as published): the Sources fields, and the list under the Sources button's answer."""
     kept = dict(message)
     kept["embeds"] = [
-        {**e, "fields": [f for f in e.get("fields") or [] if f["name"] not in PROVENANCE]}
+        {
+            **e,
+            "fields": [f for f in e.get("fields") or [] if f["name"] not in PROVENANCE],
+            "description": "" if e.get("title") in SOURCES_TITLES else e.get("description"),
+        }
         for e in message.get("embeds") or []
     ]
     return kept

@@ -11,6 +11,7 @@ from bot.catalog.bundled import load_bundled
 from bot.domain.models import Alternative, AwardRef, Language, Paper, Source, StoredPaper, Venue
 from bot.domain.provenance import domains
 from bot.render.i18n import Strings
+from bot.render.alternatives import disagreements
 from bot.render.paper import paper_embed, sources_embed
 from bot.render.stats import edition_embed
 
@@ -99,3 +100,18 @@ def test_the_sources_button_lists_every_source_but_a_refused_one(strings: String
     assert "geekdaxue" not in (embed.description or "")
     assert "ai-bestpapers" in (embed.description or "")
     assert embed.fields[0].value == "• Year: “2016” (D)"
+
+
+def test_the_sources_button_tells_a_reader_of_facts_not_of_record_fields(
+    strings: Strings,
+) -> None:
+    """A link variant (links.project) is a curator's matter: raw field names leaked into the
+    zh-TW and zh-CN Sources answers (the language walk found "links.project：…")."""
+    variant = Alternative(
+        field="links.project", value="https://example.org/p", source=Source(document="D")
+    )
+    paper = Paper(title="T", alternatives=(variant,))
+    embed = sources_embed(StoredPaper(id=1, paper=paper), strings, "zh-TW")
+    assert embed.fields == []
+    curators = disagreements(paper, (), strings, "en")
+    assert curators is not None and "links" in curators

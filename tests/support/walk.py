@@ -15,7 +15,7 @@ from typing import Any
 _URL = re.compile(r"https?://\S+?(?=[)\s>\]]|$)")
 _MENTION = re.compile(r"<(?:/[^<>]+|[@#][!&]?\d+|t:\d+(?::\w)?|a?:\w+:\d+)>")
 _CODE = re.compile(r"`[^`]*`")
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’.-]*(?:[ ,:;&/()]+[A-Za-z][A-Za-z'’.-]*){2,}")
+LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’.-]*(?:[ ,:;&/()]+[A-Za-z][A-Za-z'’.-]*){2,}")
 _TYPED = re.compile(r"(?<![<\w:/.])/(?:about|help|paper|awards|stats|digest|curate)\b")
 # Names of things, not sentences: they stay as written in every language.
 ALWAYS_ALLOWED = (
@@ -59,5 +59,5 @@ def latin_sentences(texts: Iterable[str], allowed: Iterable[str]) -> list[str]:
                 bare = bare.replace(name, " ")
         for name in ALWAYS_ALLOWED:
             bare = bare.replace(name, " ")
-        found += [m.group(0) for m in _LATIN_RUN.finditer(bare)]
+        found += [m.group(0) for m in LATIN_RUN.finditer(bare)]
     return found
