@@ -10,8 +10,8 @@ import pytest
 from bot.catalog.bundled import load_bundled
 from bot.domain.models import Alternative, AwardRef, Language, Paper, Source, StoredPaper, Venue
 from bot.domain.provenance import domains
-from bot.render.i18n import Strings
 from bot.render.alternatives import disagreements
+from bot.render.i18n import Strings
 from bot.render.paper import paper_embed, sources_embed
 from bot.render.stats import edition_embed
 
@@ -108,10 +108,14 @@ def test_the_sources_button_tells_a_reader_of_facts_not_of_record_fields(
     """A link variant (links.project) is a curator's matter: raw field names leaked into the
     zh-TW and zh-CN Sources answers (the language walk found "links.project：…")."""
     variant = Alternative(
-        field="links.project", value="https://example.org/p", source=Source(document="D")
+        field="links.project",
+        value="https://example.org/p",
+        source=Source(document="D"),
+        reason="the proceedings page, kept as the project link",
     )
     paper = Paper(title="T", alternatives=(variant,))
     embed = sources_embed(StoredPaper(id=1, paper=paper), strings, "zh-TW")
     assert embed.fields == []
     curators = disagreements(paper, (), strings, "en")
-    assert curators is not None and "links" in curators
+    assert curators is not None
+    assert "links" in curators
