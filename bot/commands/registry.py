@@ -18,6 +18,7 @@ from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 from bot.digests.service import DigestService
+from bot.digests.subscriptions import SubscriptionService
 from bot.domain.clock import Clock
 from bot.domain.institutions import InstitutionAliases
 from bot.render.chart_fonts import ChartFonts
@@ -27,7 +28,6 @@ from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
-from bot.store.subscriptions import SubscriptionRepository
 
 if TYPE_CHECKING:
     from bot.catalog.arxiv import ArxivClient
@@ -50,9 +50,9 @@ class Parts(Protocol):
     @property
     def audit(self) -> AuditRepository: ...
     @property
-    def subscriptions(self) -> SubscriptionRepository: ...
-    @property
     def digests(self) -> DigestService: ...
+    @property
+    def subscription_service(self) -> SubscriptionService: ...
     @property
     def chart_fonts(self) -> ChartFonts: ...
     @property
@@ -88,7 +88,9 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
             digests=parts.digests,
         ),
         curate,
-        Digest(digest.Services(parts.subscriptions, parts.digests, editions, papers, strings)),
+        Digest(
+            digest.Services(parts.subscription_service, parts.digests, editions, papers, strings)
+        ),
     ]
 
 
