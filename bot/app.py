@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -31,6 +32,7 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
+from bot.catalog.curation import CurationService
 from bot.commands.command_sync import same_commands
 from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
@@ -170,6 +172,11 @@ class LaurelBot(commands.Bot):
         )
         self.digests = self.digest_engine.service  # what the /digest commands call
         self.metrics.set_pending_source(self.digest_engine.pending_count)
+
+    @functools.cached_property
+    def curation_service(self) -> CurationService:
+        """What /curate paper add checks and writes through."""
+        return CurationService(self.papers, self.catalog)
 
     @property
     def subscription_service(self) -> SubscriptionService:

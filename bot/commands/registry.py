@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from discord.ext import commands
 
+from bot.catalog.curation import CurationService
 from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
@@ -53,6 +54,8 @@ class Parts(Protocol):
     def digests(self) -> DigestService: ...
     @property
     def subscription_service(self) -> SubscriptionService: ...
+    @property
+    def curation_service(self) -> CurationService: ...
     @property
     def chart_fonts(self) -> ChartFonts: ...
     @property
@@ -105,4 +108,5 @@ def _curation(bot: commands.Bot, parts: Parts) -> Curation:
         audit=parts.audit,
         arxiv=parts.arxiv,
         clock=parts.clock,
+        service=parts.curation_service,
     )
