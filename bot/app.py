@@ -148,30 +148,34 @@ class LaurelBot(commands.Bot):
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
-        # Discord's global rate is the bot's, not a process's: this one paces its shards' share.
         self.delivery = DiscordDelivery(
             self,
+            # Discord's global rate is the bot's, not a process's: this one paces its shards'.
             process_rate(settings.digests.requests_per_second, settings.discord.shards),
             clock,
         )
-        self.digest_engine = DigestEngine.build(
-            settings=settings.digests,
-            ledger=LedgerRepository(db),
-            content=DigestContentRepository(db),
+        self.digest_engine = self._digest_engine()
+        self.digests = self.digest_engine.service  # what the /digest commands call
+        self.metrics.set_pending_source(self.digest_engine.pending_count)
+
+    def _digest_engine(self) -> DigestEngine:
+        """The digest engine, assembled from what this root made (bot/digests/engine.py)."""
+        return DigestEngine.build(
+            settings=self.settings.digests,
+            ledger=LedgerRepository(self.db),
+            content=DigestContentRepository(self.db),
             themes=ThemeRegistry.shipped(),  # every module of bot/digests/themes
             subscriptions=self.subscriptions,
             papers=self.papers,
             editions=self.editions,
             strings=self.strings,
             deliverer=self.delivery,
-            scheduler=scheduler,
-            clock=clock,
+            scheduler=self.scheduler,
+            clock=self.clock,
             events=self.metrics,
             fonts=self.chart_fonts,
-            shards=settings.discord.shards,  # this process posts its own guilds' digests
+            shards=self.settings.discord.shards,  # this process posts its own guilds' digests
         )
-        self.digests = self.digest_engine.service  # what the /digest commands call
-        self.metrics.set_pending_source(self.digest_engine.pending_count)
 
     @functools.cached_property
     def curation_service(self) -> CurationService:
