@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -31,12 +32,15 @@ from discord.ext import commands
 
 from bot.backups import schedule_backups
 from bot.catalog.arxiv import ArxivClient
+from bot.catalog.curation import CurationService
 from bot.commands.command_sync import same_commands
 from bot.commands.components import answer_unclaimed, note_unclaimed
 from bot.commands.errors import LaurelTree
 from bot.commands.registry import command_groups
 from bot.digests.delivery import DiscordDelivery
 from bot.digests.engine import DigestEngine
+from bot.digests.subscriptions import SubscriptionService
+from bot.digests.themes import ThemeRegistry
 from bot.domain.clock import Clock
 from bot.domain.institutions import load_institutions
 from bot.domain.shards import process_rate
@@ -49,7 +53,9 @@ from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database, SqliteDatabase
+from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
@@ -142,28 +148,44 @@ class LaurelBot(commands.Bot):
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.subscriptions = SubscriptionRepository(db)
-        # Discord's global rate is the bot's, not a process's: this one paces its shards' share.
         self.delivery = DiscordDelivery(
             self,
+            # Discord's global rate is the bot's, not a process's: this one paces its shards'.
             process_rate(settings.digests.requests_per_second, settings.discord.shards),
             clock,
         )
-        self.digest_engine = DigestEngine.build(
-            settings=settings.digests,
-            db=db,
+        self.digest_engine = self._digest_engine()
+        self.digests = self.digest_engine.service  # what the /digest commands call
+        self.metrics.set_pending_source(self.digest_engine.pending_count)
+
+    def _digest_engine(self) -> DigestEngine:
+        """The digest engine, assembled from what this root made (bot/digests/engine.py)."""
+        return DigestEngine.build(
+            settings=self.settings.digests,
+            ledger=LedgerRepository(self.db),
+            content=DigestContentRepository(self.db),
+            themes=ThemeRegistry.shipped(),  # every module of bot/digests/themes
             subscriptions=self.subscriptions,
             papers=self.papers,
             editions=self.editions,
             strings=self.strings,
             deliverer=self.delivery,
-            scheduler=scheduler,
-            clock=clock,
+            scheduler=self.scheduler,
+            clock=self.clock,
             events=self.metrics,
             fonts=self.chart_fonts,
-            shards=settings.discord.shards,  # this process posts its own guilds' digests
+            shards=self.settings.discord.shards,  # this process posts its own guilds' digests
         )
-        self.digests = self.digest_engine.service  # what the /digest commands call
-        self.metrics.set_pending_source(self.digest_engine.ledger.pending_count)
+
+    @functools.cached_property
+    def curation_service(self) -> CurationService:
+        """What /curate paper add checks and writes through."""
+        return CurationService(self.papers, self.catalog)
+
+    @property
+    def subscription_service(self) -> SubscriptionService:
+        """Every change to a subscription: the /digest cog's one way to write one."""
+        return self.digest_engine.subscriptions
 
     def _get_state(self, **options: Any) -> discord.state.ConnectionState[Any]:
         # discord.Client.__init__ makes its HTTPClient and then the connection state from it
@@ -186,7 +208,7 @@ class LaurelBot(commands.Bot):
         if self.commands_only:
             return
         await self._sync_commands_once()
-        self.digest_engine.job.install()  # one job, replaced by id: a second setup never doubles it
+        self.digest_engine.start()  # one job, replaced by id: a second setup never doubles it
         if self.scheduler is not None:
             schedule_backups(self.scheduler, self.db, self.settings, self.metrics, self.clock)
             self._follow_other_writers(self.scheduler)
@@ -235,7 +257,7 @@ class LaurelBot(commands.Bot):
 
     async def on_ready(self) -> None:
         # May fire more than once (after a failed resume); waking the tick early is idempotent.
-        self.digest_engine.job.wake()
+        self.digest_engine.wake()
 
     async def login(self, token: str) -> None:
         await super().login(token)
@@ -328,7 +350,7 @@ class LaurelBot(commands.Bot):
             self.enrich_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.enrich_task
-        await self.digest_engine.supervisor.close()
+        await self.digest_engine.close()
         if self.search_index is not None:
             await self.search_index.close()
         try:

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.catalog.curation import CurationService
 from bot.commands.errors import LaurelView, report
 from bot.domain.clock import Clock
 from bot.errors import UserError
@@ -51,6 +52,7 @@ class Curation:
     audit: AuditRepository
     arxiv: ArxivClient | None
     clock: Clock  # the bot's: bounds a new award's year
+    service: CurationService  # checks and writes an addition (bot/catalog/curation.py)
 
     async def check_year(self, venue: str, venue_name: str, year: int) -> None:
         """An award's year must lie between the venue's first edition in the catalogue and

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.domain.identifiers import IdentifierError, parse_arxiv_id
-from bot.domain.models import Award, AwardKind, Links, Paper, Rejection, Source
+from bot.domain.models import Award, AwardKind, Links, Paper, Source
 from bot.errors import UserError
 
 M = TypeVar("M", bound=BaseModel)
@@ -105,13 +105,6 @@ def arxiv_id_of(text: str) -> str:
         return str(parse_arxiv_id(raw))
     except IdentifierError:
         raise UserError("curate-bad-arxiv", value=raw[:80]) from None
-
-
-def refusal(rejection: Rejection) -> UserError:
-    """Why the store refused a curator's write, in the curator's language."""
-    if rejection.key is None:  # a record the models refused: the form's checks came first
-        return UserError("curate-rejected-other")
-    return UserError(f"rejected-{rejection.key}", **rejection.params)
 
 
 def validated(model: type[M], data: Mapping[str, Any]) -> M:

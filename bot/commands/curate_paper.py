@@ -7,13 +7,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.catalog.arxiv import paper_from_arxiv
+from bot.catalog.curation import TitleTaken, refusal
 from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import (
     AwardOptions,
     arxiv_id_of,
     format_links,
     paper_from_form,
-    refusal,
 )
 from bot.commands.curate_summary import summary_form_values, with_area, with_summary
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
@@ -32,7 +32,6 @@ from bot.domain.models import (
     LANGUAGES,
     Award,
     AwardKind,
-    CatalogBatch,
     Language,
     Paper,
     StoredPaper,
@@ -41,37 +40,9 @@ from bot.errors import UserError
 from bot.render.curate import entry_embed, paper_preview, plan_embed
 from bot.render.i18n import language_of
 from bot.render.markdown import esc
-from bot.store.catalog import CatalogRepository
-from bot.store.papers import PaperRepository
 
 CHOICE_NAME = 100
 _LANGUAGE: dict[str, Language] = {language: language for language in LANGUAGES}
-
-
-async def prepare_addition(
-    papers: PaperRepository, catalog: CatalogRepository, award: Award
-) -> CatalogBatch:
-    """The batch that adds `award` and its new paper, or a refusal if the paper is not new.
-
-    A duplicate is another version of a stored arXiv id, a stored DOI in any case, or (with
-    neither) a title the edition already holds: the dry run would merge it, not add it.
-    """
-    paper = award.paper
-    for kind, value in (("arxiv", paper.arxiv), ("doi", paper.doi)):
-        if value is None:
-            continue
-        found = await papers.holder(**{kind: value})
-        if found is not None:
-            paper_id, removed = found
-            key = "curate-duplicate-removed" if removed else "curate-duplicate"
-            raise UserError(key, id=paper_id, value=value)
-    batch = CatalogBatch(awards=(award,))
-    plan = await catalog.apply(batch, actor="preview", policy="update", dry_run=True)
-    if plan.rejected:
-        raise refusal(plan.rejected[0])
-    if plan.count("add", "paper") != 1:
-        raise UserError("curate-duplicate-title", title=esc(paper.title)[:100])
-    return batch
 
 
 async def stored_paper(curation: Curation, given: str) -> StoredPaper:
@@ -172,16 +143,14 @@ class PaperCuration(CuratorGroup):
     ) -> None:
         curation = self.curation
         await before_write(interaction)  # the dry run waits for the write lock as a write does
-        batch = await prepare_addition(curation.papers, curation.catalog, award)
+        try:
+            batch = await curation.service.prepare_addition(award)
+        except TitleTaken as taken:  # the title is shown as typed, not as markdown
+            raise UserError("curate-duplicate-title", title=esc(taken.title)[:100]) from None
         who = actor(interaction)
 
         async def write() -> discord.Embed:
-            # Checked again as it is written: another curator may have added it meanwhile.
-            plan = await curation.catalog.apply(
-                batch, actor=who, policy="update", new_papers_only=True
-            )
-            if plan.rejected:
-                raise refusal(plan.rejected[0])
+            plan = await curation.service.add(batch, actor=who)
             title = curation.strings.text("curate-added", language)
             return plan_embed(plan, curation.strings, language, title=title)
 

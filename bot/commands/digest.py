@@ -20,7 +20,6 @@ from bot.commands.digest_checks import (
     admin_guild,
     check_can_post,
     check_filter_matches,
-    check_not_twice,
     check_role,
     check_still_can_post,
     digest_filter,
@@ -45,28 +44,26 @@ from bot.commands.options import (
 )
 from bot.commands.writes import answer, before_write
 from bot.digests.service import DigestService
+from bot.digests.subscriptions import Duplicate, SubscriptionService
+from bot.digests.themes import ThemeRegistry
+from bot.domain.models import Language
 from bot.domain.subscriptions import (
     MAX_SUBSCRIPTIONS_PER_GUILD,
     Cadence,
     Subscription,
-    Theme,
 )
 from bot.errors import UserError
 from bot.render import digest_admin as render
 from bot.render.i18n import Strings, language_of
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
-from bot.store.subscriptions import SubscriptionRepository
 
 DEFAULT_TIME = dt.time(9)
 DEFAULT_ZONE = "UTC"
 
+# The shipped themes, one module each (bot/digests/themes): a choice each, in their order.
 THEME_CHOICES = [
-    app_commands.Choice(name=_("paper of the day"), value=Theme.PAPER_OF_THE_DAY.value),
-    app_commands.Choice(name=_("venue spotlight"), value=Theme.VENUE_SPOTLIGHT.value),
-    app_commands.Choice(name=_("test of time"), value=Theme.TEST_OF_TIME.value),
-    app_commands.Choice(name=_("by the numbers"), value=Theme.BY_THE_NUMBERS.value),
-    app_commands.Choice(name=_("new awards"), value=Theme.NEW_AWARDS.value),
+    app_commands.Choice(name=_(spec.label), value=spec.name) for spec in ThemeRegistry.shipped()
 ]
 CADENCE_CHOICES = [
     app_commands.Choice(name=_("daily"), value=Cadence.DAILY.value),
@@ -84,7 +81,7 @@ SUBSCRIPTION = _("The digest, by number (start typing to pick)")
 class Services:
     """What the /digest commands use, handed in by the composition root."""
 
-    subscriptions: SubscriptionRepository
+    subscriptions: SubscriptionService
     digests: DigestService
     editions: EditionRepository
     papers: PaperRepository
@@ -137,17 +134,14 @@ class Digest(
         area: AreaOption | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
-        existing = await self._s.subscriptions.in_guild(guild.id)
-        if len(existing) >= MAX_SUBSCRIPTIONS_PER_GUILD:
-            raise UserError("digests-too-many", limit=MAX_SUBSCRIPTIONS_PER_GUILD)
-        chosen = Theme(theme.value)
+        await self._s.subscriptions.check_room(guild.id)  # first: nothing else matters then
+        chosen = self._s.digests.themes[theme.value]
         filters = digest_filter(
             venue.key if venue else None, kind_of(kind), year_from, year_to, area
         )
         every = Cadence(cadence.value) if cadence else None
-        every, days = schedule(chosen, every, days, self._s.strings, speaks)
+        every, days = schedule(chosen.cadence, every, days, self._s.strings, speaks)
         check_role(role)
-        check_not_twice(existing, channel.id, chosen, filters, self._s.strings, speaks)
         check_can_post(guild, channel, self._s.strings, speaks)
         await check_filter_matches(
             self._s.editions, self._s.papers, chosen, filters, self._s.strings, speaks
@@ -155,7 +149,7 @@ class Digest(
         sub = Subscription(
             guild_id=guild.id,
             channel_id=channel.id,
-            theme=chosen,
+            theme=chosen.name,
             cadence=every,
             days=days,
             time=time or DEFAULT_TIME,
@@ -167,8 +161,7 @@ class Digest(
             created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
         )
         await before_write(interaction)
-        stored = await self._s.subscriptions.add(sub)
-        self._s.digests.scheduled(stored)
+        stored = await self._s.subscriptions.subscribe(sub, self._duplicate(speaks))
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
         if language is None:  # taken from the server's preferred locale: say so (issue 25)
@@ -213,8 +206,7 @@ class Digest(
         else:
             assert subscription.id is not None
             await before_write(interaction)
-            paused = await self._s.subscriptions.set_status(subscription.id, "paused", "manual")
-            self._s.digests.unscheduled(subscription.id)
+            paused = await self._s.subscriptions.pause(subscription.id)
             text = render.paused_text(paused, self._s.strings, speaks)
         await answer(interaction, content=text)
 
@@ -238,8 +230,7 @@ class Digest(
                 raise UserError("digest-error-channel-gone", heading=heading)
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
             await before_write(interaction)
-            resumed = await self._s.subscriptions.set_status(subscription.id, "active", None)
-            self._s.digests.scheduled(resumed)
+            resumed = await self._s.subscriptions.resume(subscription.id)
             next_post = self._s.digests.next_post(resumed)
             text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
         await answer(interaction, content=text)
@@ -291,26 +282,24 @@ class Digest(
         if all(v is None for v in [*given, year_from, year_to, area, clear]):
             raise UserError("digest-edit-nothing")
         old, strings = subscription, self._s.strings
-        chosen = Theme(theme.value) if theme else old.theme
+        chosen = self._s.digests.themes[theme.value if theme else old.theme]
         filters = edited_filters(old.filters, clear, venue, kind, year_from, year_to, area)
         every = Cadence(cadence.value) if cadence else None
         if days is None and every in (None, old.cadence):
             every, days = old.cadence, old.days  # a new cadence alone takes its default days
-        every, days = schedule(chosen, every, days, strings, speaks)
+        every, days = schedule(chosen.cadence, every, days, strings, speaks)
         check_role(role)
-        others = [s for s in await self._s.subscriptions.in_guild(guild.id) if s.id != old.id]
         where = channel.id if channel else old.channel_id
-        check_not_twice(others, where, chosen, filters, strings, speaks)
         if channel is not None:
             check_can_post(guild, channel, strings, speaks)
-        if filters != old.filters or chosen != old.theme:
+        if filters != old.filters or chosen.name != old.theme:
             await check_filter_matches(
                 self._s.editions, self._s.papers, chosen, filters, strings, speaks
             )
         clear_role = clear is not None and clear.value in ("role", "all")
         changes: dict[str, Any] = {
             "channel_id": where,
-            "theme": chosen,
+            "theme": chosen.name,
             "cadence": every,
             "days": days,
             "time": time or old.time,
@@ -320,11 +309,9 @@ class Digest(
             "filters": filters,
         }
         await before_write(interaction)
-        updated = await self._s.subscriptions.update(
-            Subscription.model_validate(old.model_dump() | changes)
+        updated = await self._s.subscriptions.edit(
+            old, Subscription.model_validate(old.model_dump() | changes), self._duplicate(speaks)
         )
-        if updated.status == "active":
-            self._s.digests.scheduled(updated)
         text = render.edited_text(
             updated, self._next(updated), await self._venues(), strings, speaks
         )
@@ -339,7 +326,6 @@ class Digest(
         admin_guild(interaction)  # as the subscription option did: checked where it is used
         speaks = language_of(interaction.locale)
         assert subscription.id is not None
-        self._s.digests.unscheduled(subscription.id)
         await before_write(interaction)
         await self._s.subscriptions.remove(subscription.id)
         text = render.removed_text(subscription, self._s.strings, speaks)
@@ -396,6 +382,13 @@ class Digest(
         now = await self._s.subscriptions.get(sub.id)
         gone = now is not None and now.status == "paused" and now.paused_reason != "manual"
         return "paused" if gone else status
+
+    def _duplicate(self, speaks: Language) -> Duplicate:
+        def refused(twin: Subscription) -> UserError:
+            heading = render.heading(twin, self._s.strings, speaks)
+            return UserError("digest-error-duplicate", heading=heading)
+
+        return refused
 
     def _next(self, sub: Subscription) -> dt.datetime | None:
         return self._s.digests.next_post(sub) if sub.status == "active" else None

@@ -4,25 +4,16 @@ match, and whether a schedule makes sense. Each failure is a UserError with a cl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import discord
 from discord import app_commands
 
 from bot.commands.options import kind_of
+from bot.digests.themes import ThemeSpec
 from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, Venue
-from bot.domain.subscriptions import (
-    ALL_DAYS,
-    DEFAULT_CADENCE,
-    MONDAY,
-    Cadence,
-    DigestFilter,
-    Subscription,
-    Theme,
-)
+from bot.domain.subscriptions import ALL_DAYS, MONDAY, Cadence, DigestFilter
 from bot.errors import UserError
-from bot.render.digest_admin import days_label, filters_text, heading
+from bot.render.digest_admin import days_label, filters_text
 from bot.render.i18n import Strings
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
@@ -124,16 +115,16 @@ def digest_filter(
 
 
 def schedule(
-    theme: Theme,
+    usual: Cadence,
     cadence: Cadence | None,
     days: frozenset[int] | None,
     strings: Strings,
     language: Language,
 ) -> tuple[Cadence, frozenset[int]]:
-    """The cadence and days a subscription gets from what was given and its theme's usual."""
+    """The cadence and days a subscription gets from what was given and its theme's `usual`."""
     if cadence is None:
         several = days is not None and len(days) > 1
-        cadence = Cadence.DAILY if several else DEFAULT_CADENCE[theme]
+        cadence = Cadence.DAILY if several else usual
     if days is None:
         days = ALL_DAYS if cadence == Cadence.DAILY else frozenset({MONDAY})
     if cadence == Cadence.WEEKLY and len(days) != 1:
@@ -144,20 +135,21 @@ def schedule(
 async def check_filter_matches(
     editions: EditionRepository,
     papers: PaperRepository,
-    theme: Theme,
+    theme: ThemeSpec,
     filters: DigestFilter,
     strings: Strings,
     language: Language,
 ) -> None:
-    """Refuse filters under which the catalogue has no award at all.
+    """Refuse filters under which the catalogue has no award at all (of the theme's kind).
 
-    New awards are the exception: a filter may wait for awards that don't exist yet.
+    A batching theme (new awards) is the exception: its filter may wait for awards that don't
+    exist yet.
     """
-    if theme == Theme.NEW_AWARDS:
+    if not theme.cycling:
         return
     venues = await editions.venues()
     keys = [filters.venue] if filters.venue else [v.key for v in venues]
-    wanted = AwardKind.TEST_OF_TIME if theme == Theme.TEST_OF_TIME else None
+    wanted = theme.award_kind
     if filters.area is not None:  # areas are the papers', not in the award tallies
         if await papers.ids(
             venue=filters.venue,
@@ -187,20 +179,6 @@ def _matches(filters: DigestFilter, wanted: AwardKind | None, kind: AwardKind, y
     if filters.year_from is not None and year < filters.year_from:
         return False
     return filters.year_to is None or year <= filters.year_to
-
-
-def check_not_twice(
-    existing: Sequence[Subscription],
-    channel_id: int,
-    theme: Theme,
-    filters: DigestFilter,
-    strings: Strings,
-    language: Language,
-) -> None:
-    """Refuse a second digest of the same theme and filters in one channel: it would repeat."""
-    for sub in existing:
-        if (sub.channel_id, sub.theme, sub.filters) == (channel_id, theme, filters):
-            raise UserError("digest-error-duplicate", heading=heading(sub, strings, language))
 
 
 def check_role(role: discord.Role | None) -> None:

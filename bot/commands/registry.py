@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from discord.ext import commands
 
+from bot.catalog.curation import CurationService
 from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
@@ -18,6 +19,7 @@ from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 from bot.digests.service import DigestService
+from bot.digests.subscriptions import SubscriptionService
 from bot.domain.clock import Clock
 from bot.domain.institutions import InstitutionAliases
 from bot.render.chart_fonts import ChartFonts
@@ -27,7 +29,6 @@ from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
-from bot.store.subscriptions import SubscriptionRepository
 
 if TYPE_CHECKING:
     from bot.catalog.arxiv import ArxivClient
@@ -50,9 +51,11 @@ class Parts(Protocol):
     @property
     def audit(self) -> AuditRepository: ...
     @property
-    def subscriptions(self) -> SubscriptionRepository: ...
-    @property
     def digests(self) -> DigestService: ...
+    @property
+    def subscription_service(self) -> SubscriptionService: ...
+    @property
+    def curation_service(self) -> CurationService: ...
     @property
     def chart_fonts(self) -> ChartFonts: ...
     @property
@@ -88,7 +91,9 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
             digests=parts.digests,
         ),
         curate,
-        Digest(digest.Services(parts.subscriptions, parts.digests, editions, papers, strings)),
+        Digest(
+            digest.Services(parts.subscription_service, parts.digests, editions, papers, strings)
+        ),
     ]
 
 
@@ -103,4 +108,5 @@ def _curation(bot: commands.Bot, parts: Parts) -> Curation:
         audit=parts.audit,
         arxiv=parts.arxiv,
         clock=parts.clock,
+        service=parts.curation_service,
     )

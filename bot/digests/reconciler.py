@@ -131,14 +131,14 @@ class Reconciler:
             return PostResult("paused")
         choose = await self._content.chooser(sub)
         entry, created = await self._ledger.reserve(
-            sub.id, period.key, sub.theme.value, late=late, now=self._clock.now(), choose=choose
+            sub.id, period.key, sub.theme, late=late, now=self._clock.now(), choose=choose
         )
         if not created:
             if resume and entry.status == "pending":
                 await self._settle(entry)
             return PostResult("already", entry.id, entry.message_id, sub.channel_id)
         if entry.status == "empty":
-            self._events.digest_empty(sub.theme.value)
+            self._events.digest_empty(sub.theme)
             return PostResult("empty", entry.id)
         self._busy.add(entry.id)
         try:
@@ -224,21 +224,21 @@ class Reconciler:
         # The ledger code is for admins: here and in /digest list, never in the post.
         log.info("digest %s (%s) sent as %s: message %s", sub.id, entry.period, entry.nonce,
                  message_id)  # fmt: skip
-        self._events.digest_posted(sub.theme.value)
+        self._events.digest_posted(sub.theme)
         if entry.late:
-            self._events.digest_late(sub.theme.value)
+            self._events.digest_late(sub.theme)
         return PostResult("sent", entry.id, message_id, sub.channel_id)
 
     async def _left_pending(self, sub: Subscription, entry: LedgerEntry, error: str) -> PostResult:
         # Still pending: settled later (looked up first, never blindly re-sent).
         await self._ledger.note_error(entry.id, error)
-        self._events.digest_failed(sub.theme.value)
+        self._events.digest_failed(sub.theme)
         log.warning("digest %s (%s) not delivered after retries: %s", sub.id, entry.period, error)
         return PostResult("pending", entry.id, error=error)
 
     async def _fail(self, sub: Subscription, entry: LedgerEntry, error: str) -> PostResult:
         await self._ledger.mark_failed(entry.id, error, self._clock.now())
-        self._events.digest_failed(sub.theme.value)
+        self._events.digest_failed(sub.theme)
         log.warning("digest %s (%s) failed: %s", sub.id, entry.period, error)
         return PostResult("failed", entry.id, error=error)
 

@@ -15,6 +15,7 @@ from bot.digests.content import DigestContent
 from bot.digests.periods import Period, next_firing, period_of
 from bot.digests.reconciler import PostResult, Reconciler
 from bot.digests.schedule import DueSet
+from bot.digests.themes import ThemeRegistry
 from bot.domain.clock import Clock
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import Cadence, CycleState, Subscription, Theme
@@ -81,6 +82,11 @@ class DigestService:
                 return TodaysPaper(int(content["paper"]), period, sub.channel_id)
         return None
 
+    @property
+    def themes(self) -> ThemeRegistry:
+        """The digest themes this engine posts (what /digest offers and checks against)."""
+        return self._content.themes
+
     def now(self) -> dt.datetime:
         """The engine's clock (UTC): what "now" means for schedules, in tests too."""
         return self._clock.now()
@@ -116,8 +122,7 @@ class DigestService:
         watermark = await self._subscriptions.audit_watermark(sub.id) if sub.id is not None else -1
         choice = choose(state, watermark)
         if not choice.content:
-            key = "digests-nothing-new" if sub.theme == Theme.NEW_AWARDS else "digests-filter-empty"
-            raise UserError(key)
+            raise UserError(self._content.theme(sub).empty_key)
         # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
         # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
         period = next_firing(sub, self._clock.now()).period

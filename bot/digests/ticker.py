@@ -24,7 +24,8 @@ from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
 # Every this many ticks the schedule is re-read from the database, so a subscription changed
-# by any other way than the commands (which call `scheduled`) is picked up too.
+# by any other way than `SubscriptionService` (another process, a restore) is picked up too:
+# a safety net, not the way the commands reach the schedule.
 RESYNC_TICKS = 10
 # How far back a start looks in the ledger for periods already posted.
 _LEDGER_HORIZON = dt.timedelta(days=8)

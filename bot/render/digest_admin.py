@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.domain.models import Language
-from bot.domain.subscriptions import ALL_DAYS, Cadence, DigestFilter, Subscription, Theme
+from bot.domain.subscriptions import ALL_DAYS, Cadence, DigestFilter, Subscription
 from bot.render.areas import area_name
 from bot.render.awards import escape, kind_label
 from bot.render.embeds import FIELD_NAME, FIELD_VALUE, TOTAL, Field, build_embed
@@ -40,8 +40,8 @@ def when(moment: dt.datetime) -> str:
     return f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
 
 
-def theme_label(theme: Theme, strings: Strings, language: Language) -> str:
-    return strings.text(f"digest-theme-{theme.value}", language)
+def theme_label(theme: str, strings: Strings, language: Language) -> str:
+    return strings.text(f"digest-theme-{theme}", language)
 
 
 def days_label(days: frozenset[int], strings: Strings, language: Language) -> str:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.domain.models import Edition, Language, StoredPaper, Venue
-from bot.domain.subscriptions import Theme
 from bot.domain.text import truncate
 from bot.render.awards import AwardEntry
 from bot.render.embeds import FOOTER, TOTAL
@@ -39,7 +38,7 @@ class Post:
 class Frame:
     """What every post of a subscription shares: its theme and period, language, role, marker."""
 
-    theme: Theme
+    theme: str  # its name: the heading is the string digests-theme-<name>
     period: str
     language: Language
     role_id: int | None
@@ -76,7 +75,7 @@ def marker_in(text: str) -> str | None:
 
 
 def heading(frame: Frame, strings: Strings) -> str:
-    title = strings.text(f"digests-theme-{frame.theme.value}", frame.language)
+    title = strings.text(f"digests-theme-{frame.theme}", frame.language)
     text = strings.text("digests-heading", frame.language, theme=title, period=frame.period)
     if frame.late:
         text += " " + strings.text("digests-late", frame.language)
@@ -85,7 +84,7 @@ def heading(frame: Frame, strings: Strings) -> str:
 
 def thread_name(frame: Frame, strings: Strings) -> str:
     """A forum post's title: the theme and the period, e.g. "Paper of the day · 2026-11-29"."""
-    title = strings.text(f"digests-theme-{frame.theme.value}", frame.language)
+    title = strings.text(f"digests-theme-{frame.theme}", frame.language)
     return truncate(f"{title} · {frame.period}", THREAD_NAME)
 
 
@@ -162,10 +161,10 @@ def new_awards_post(frame: Frame, papers: Sequence[StoredPaper], strings: String
 
 
 def paused_notice(
-    channel_id: int, theme: Theme, reason: str, language: Language, strings: Strings
+    channel_id: int, theme: str, reason: str, language: Language, strings: Strings
 ) -> str:
     """What the server's admins are told, once, when Laurel stops posting to a channel."""
-    title = strings.text(f"digests-theme-{theme.value}", language)
+    title = strings.text(f"digests-theme-{theme}", language)
     return strings.text(
         f"digests-paused-{reason}", language, channel=f"<#{channel_id}>", theme=title
     )

@@ -59,7 +59,7 @@ def _params(sub: Subscription) -> dict[str, Any]:
     return {
         "guild_id": sub.guild_id,
         "channel_id": sub.channel_id,
-        "theme": sub.theme.value,
+        "theme": sub.theme,
         "cadence": sub.cadence.value,
         "days": days_mask(sub.days),
         "time": sub.time.strftime("%H:%M"),

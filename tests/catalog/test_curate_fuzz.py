@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from bot.catalog.curation import CurationService
 from bot.commands.curate_input import AwardOptions, paper_from_form
-from bot.commands.curate_paper import prepare_addition
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch, Paper, Venue
 from bot.domain.text import clean_text
 from bot.domain.writes import WriteContext
@@ -194,7 +194,7 @@ async def _add(path: Path, form: Mapping[str, str], given: AwardOptions) -> None
         before = await db.snapshot(_snapshot)
         try:
             paper = paper_from_form(form)
-            batch = await prepare_addition(papers, catalog, given.award(paper))
+            batch = await CurationService(papers, catalog).prepare_addition(given.award(paper))
         except UserError as refusal:
             _refused(refusal)
             assert await db.snapshot(_snapshot) == before

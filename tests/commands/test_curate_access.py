@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import discord
 import pytest
 
+from bot.catalog.curation import CurationService
 from bot.commands.curate_access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
@@ -60,6 +61,7 @@ def curation(db: Database) -> Curation:
         audit=AuditRepository(db),
         arxiv=None,
         clock=ManualClock(),
+        service=CurationService(PaperRepository(db), CatalogRepository(db)),
     )
 
 

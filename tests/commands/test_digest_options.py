@@ -14,12 +14,14 @@ from bot.commands.digest_options import (
     parse_days,
     parse_time,
 )
+from bot.digests.themes import ThemeRegistry
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import ALL_DAYS, Cadence, Theme
 from bot.errors import UserError
 from bot.render.i18n import Strings
 
 STRINGS = Strings.load()
+THEMES = ThemeRegistry.shipped()
 
 
 @pytest.mark.parametrize(
@@ -125,17 +127,22 @@ def test_anything_but_an_iana_name_is_refused(typed: str) -> None:
 
 
 def test_a_schedule_follows_the_theme_unless_told_otherwise() -> None:
-    assert schedule(Theme.PAPER_OF_THE_DAY, None, None, STRINGS, "en") == (Cadence.DAILY, ALL_DAYS)
-    assert schedule(Theme.VENUE_SPOTLIGHT, None, None, STRINGS, "en") == (
+    assert schedule(THEMES[Theme.PAPER_OF_THE_DAY].cadence, None, None, STRINGS, "en") == (
+        Cadence.DAILY,
+        ALL_DAYS,
+    )
+    assert schedule(THEMES[Theme.VENUE_SPOTLIGHT].cadence, None, None, STRINGS, "en") == (
         Cadence.WEEKLY,
         frozenset({0}),
     )
     # Several days make it daily; one day keeps a weekly theme weekly, on that day.
-    assert schedule(Theme.VENUE_SPOTLIGHT, None, frozenset({1, 3}), STRINGS, "en") == (
+    assert schedule(
+        THEMES[Theme.VENUE_SPOTLIGHT].cadence, None, frozenset({1, 3}), STRINGS, "en"
+    ) == (
         Cadence.DAILY,
         frozenset({1, 3}),
     )
-    assert schedule(Theme.BY_THE_NUMBERS, None, frozenset({4}), STRINGS, "en") == (
+    assert schedule(THEMES[Theme.BY_THE_NUMBERS].cadence, None, frozenset({4}), STRINGS, "en") == (
         Cadence.WEEKLY,
         frozenset({4}),
     )
@@ -143,7 +150,13 @@ def test_a_schedule_follows_the_theme_unless_told_otherwise() -> None:
 
 def test_weekly_on_several_days_is_a_mistake_said_in_words() -> None:
     with pytest.raises(UserError) as raised:
-        schedule(Theme.NEW_AWARDS, Cadence.WEEKLY, frozenset({0, 1, 2, 3, 4}), STRINGS, "en")
+        schedule(
+            THEMES[Theme.NEW_AWARDS].cadence,
+            Cadence.WEEKLY,
+            frozenset({0, 1, 2, 3, 4}),
+            STRINGS,
+            "en",
+        )
     assert raised.value.key == "digest-error-weekly-days"
     assert raised.value.params == {"days": "weekdays (Mon–Fri)"}
 

@@ -20,9 +20,9 @@ from discord import app_commands
 
 import bot
 from bot.catalog import formats
+from bot.catalog.curation import refusal
 from bot.catalog.document import DocumentError
 from bot.commands.curate import _read_upload
-from bot.commands.curate_input import refusal
 from bot.commands.errors import answer_for
 from bot.domain.models import LANGUAGES, Rejection
 from bot.domain.plan import Change, Plan

@@ -16,6 +16,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.digests.delivery import DeliveryError
 from bot.digests.engine import DigestEngine
 from bot.digests.service import DigestService
+from bot.digests.themes import ThemeRegistry
 from bot.domain.clock import Clock
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import Subscription, Theme
@@ -24,7 +25,9 @@ from bot.render.digest_posts import Post, hidden_marker
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.database import Database
+from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.clock import ManualClock
@@ -147,7 +150,9 @@ def make_engine(
 ) -> DigestEngine:
     return DigestEngine.build(
         settings=settings or DigestSettings(requests_per_second=None),
-        db=db,
+        ledger=LedgerRepository(db),
+        content=DigestContentRepository(db),
+        themes=ThemeRegistry.shipped(),
         subscriptions=subscriptions or SubscriptionRepository(db),
         papers=PaperRepository(db),
         editions=EditionRepository(db),

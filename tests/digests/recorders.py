@@ -12,12 +12,15 @@ from typing import Any
 
 from bot.digests.delivery import DeliveryError
 from bot.digests.engine import DigestEngine
+from bot.digests.themes import ThemeRegistry
 from bot.domain.subscriptions import Theme
 from bot.observability.metrics import Metrics
 from bot.render.digest_posts import Post
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
 from tests.digests.conftest import RecordingDeliverer, Rig
 
@@ -62,7 +65,9 @@ def heard_by(rig: Rig, settings: DigestSettings | None = None) -> Events:
     events = Events(rig.metrics)
     rig.engine = DigestEngine.build(
         settings=settings or DigestSettings(requests_per_second=None),
-        db=rig.db,
+        ledger=LedgerRepository(rig.db),
+        content=DigestContentRepository(rig.db),
+        themes=ThemeRegistry.shipped(),
         subscriptions=rig.subscriptions,
         papers=PaperRepository(rig.db),
         editions=EditionRepository(rig.db),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.digests.content import BODIES_TTL, CANDIDATES_TTL, ContentGone, DigestContent
+from bot.digests.themes import ThemeRegistry
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.domain.subscriptions import DigestFilter, Theme
 from bot.render.chart_fonts import ChartFonts
@@ -37,6 +38,7 @@ async def test_candidates_are_read_again_only_once_their_time_is_up(rig: Rig) ->
         Strings.load(),
         ChartFonts(),
         clock,
+        ThemeRegistry.shipped(),
     )
     sub = await rig.subscribe(filters=DigestFilter(venue="icml"))
     await content.check_not_empty(sub)
@@ -65,6 +67,7 @@ def content_on(rig: Rig, papers: PaperRepository, clock: ManualClock) -> DigestC
         Strings.load(),
         ChartFonts(),
         clock,
+        ThemeRegistry.shipped(),
     )
 
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,7 +10,8 @@ import pytest
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, DigestFilter, Subscription, Theme
 from bot.errors import UserError
 from bot.store.database import Database
-from bot.store.sql import Connection
+from bot.store.migrations import available, migrate
+from bot.store.sql import Connection, integrity_errors
 from bot.store.subscriptions import SubscriptionRepository, fingerprint
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -169,3 +172,43 @@ async def test_an_update_writes_every_editable_field_and_keeps_guild_and_creator
     assert edited == stored.model_copy(update=changed)
     assert await repo.get(stored.id or 0) == edited
     assert await repo.active_timings() == []  # paused: off the schedule
+
+
+async def test_any_theme_name_is_stored_and_only_a_name(db: Database) -> None:
+    """A theme is a module of bot/digests/themes (issue 26): a new one needs no migration, and
+    the column still refuses what is no theme name (migration 0009, PostgreSQL's 0005)."""
+    repo = SubscriptionRepository(db)
+    stored = await repo.add(sub(theme="edition-roll", cadence="daily"))
+    assert stored.id is not None
+    assert (await repo.get(stored.id)) == stored
+    assert stored.theme == "edition-roll"
+
+    def rename(conn: Connection) -> None:
+        conn.execute("UPDATE subscriptions SET theme = 'Edition Roll' WHERE id = ?", (stored.id,))
+
+    with pytest.raises(integrity_errors()):
+        await db.write(rename)
+    assert (await repo.get(stored.id)) == stored
+
+
+def test_the_theme_migration_keeps_every_subscription_and_its_posts(tmp_path: Path) -> None:
+    """Migration 0009 moves the theme names to a column without the list of five; the rows and
+    the ledger rows that cascade from them stay (dropping a column deletes no row)."""
+    conn = sqlite3.connect(tmp_path / "old.db", isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    for migration in [m for m in available() if m.version < 9]:
+        conn.executescript(f"{migration.sql}\nPRAGMA user_version = {migration.version};")
+    conn.execute(
+        "INSERT INTO subscriptions (id, guild_id, channel_id, theme, cadence, days, time, "
+        "timezone, language, status, created_by, created_at) VALUES (5, 1, 2, 'new-awards', "
+        "'weekly', 1, '09:00', 'UTC', 'en', 'active', 3, '2026-01-01T00:00:00+00:00')"
+    )
+    conn.execute(
+        "INSERT INTO digest_ledger (subscription_id, period, status, theme, nonce, reserved_at) "
+        "VALUES (5, '2026-W01', 'sent', 'new-awards', 'n1', '2026-01-01T09:00:00+00:00')"
+    )
+    assert [m.version for m in migrate(conn, None, NOW)] == [9]
+    assert conn.execute("SELECT id, theme FROM subscriptions").fetchall() == [(5, "new-awards")]
+    assert conn.execute("SELECT subscription_id FROM digest_ledger").fetchall() == [(5,)]
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("UPDATE subscriptions SET theme = 'New Awards'")

@@ -1,4 +1,5 @@
-"""Pure pickers: what the next post of a subscription shows.
+"""Pure pickers: what the next post of a subscription shows (a theme picks with one of them;
+see `bot.digests.themes`).
 
 Paper of the day, test of time, venue spotlight and by-the-numbers each walk their filtered
 catalogue (papers, test-of-time papers, editions with awards, editions with statistics) in
@@ -14,11 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.domain.subscriptions import CycleState, Theme
-
-CYCLING_THEMES = frozenset(
-    {Theme.PAPER_OF_THE_DAY, Theme.TEST_OF_TIME, Theme.VENUE_SPOTLIGHT, Theme.BY_THE_NUMBERS}
-)
+from bot.domain.subscriptions import CycleState
 
 
 def cycle_order(ids: Sequence[int], seed: int, cycle: int) -> list[int]:

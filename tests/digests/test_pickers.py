@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from bot.digests.themes import new_awards, next_in_cycle
+from bot.digests.pickers import new_awards, next_in_cycle
 from bot.domain.subscriptions import CycleState
 
 
