@@ -254,6 +254,33 @@ def test_the_stand_ins_depend_on_bot_never_on_the_cli_that_loads_them() -> None:
     assert backwards == []
 
 
+# Conftest modules tests may still import helpers from, with why; the list only shrinks.
+CONFTEST_HELPERS: dict[str, str] = {
+    "tests.digests.conftest": "Rig, make_engine, RecordingDeliverer, START: the digest lane "
+    "(issue 26 items 1-2) rewrites make_engine for the engine facade; moved once merged",
+}
+
+
+def _conftest_imports() -> dict[str, list[str]]:
+    """Every import of a conftest module by a test file: conftest is pytest's (fixtures and
+    hooks); helpers live in tests/support."""
+    found: dict[str, list[str]] = {}
+    tests = PACKAGE.parent / "tests"
+    for path in sorted(tests.rglob("*.py")):
+        for name, line in _imported_names(path):
+            module = name.rpartition(".")[0]
+            if module.endswith("conftest") or name.endswith(".conftest"):
+                where = f"{path.relative_to(PACKAGE.parent).as_posix()}:{line}"
+                found.setdefault(module if module.endswith("conftest") else name, []).append(where)
+    return found
+
+
+def test_tests_import_helpers_from_support_not_from_conftest() -> None:
+    found = _conftest_imports()
+    assert {m: w for m, w in found.items() if m not in CONFTEST_HELPERS} == {}
+    assert [m for m in CONFTEST_HELPERS if m not in found] == []
+
+
 def test_no_module_is_longer_than_the_limit() -> None:
     long = [f"{f.path}: {f.lines} lines" for f in file_sizes() if f.lines > MAX_FILE_LINES]
     assert [line for line in long if line.split(":")[0] not in LONG_FILES] == []
