@@ -29,10 +29,10 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot import dburl
-from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
+from bot.domain.nesting import MAX_DEPTH, NestedTooDeep, check_data, check_toml
 from bot.domain.shards import Shards
+from bot.domain.tokens import TOKEN_SHAPED
 from bot.errors import LaurelError
-from bot.observability.redact import TOKEN_SHAPED
 
 DEFAULT_CONFIG = Path("laurel.toml")
 DISCORD_API = "https://discord.com/api/v10"

@@ -21,18 +21,20 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from bot.catalog.bundled import load_bundled_into
-from bot.cli.common import clock_of, open_database
-from bot.cli.standins import RECORDINGS
+from bot.domain.clock import Clock
 from bot.errors import LaurelError
 from bot.logs import configure_logging
 from bot.settings import LoggingSettings, Settings
+from bot.store.database import Database
 from bot.store.lock import InstanceLock
 from laurel_console.harness import laurel_on
+from laurel_console.localarxiv.recordings import RECORDINGS
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localarxiv.server import serve as serve_arxiv
 from laurel_console.localdiscord.console import AttachmentSaver, Console, canonical_locale
@@ -46,6 +48,16 @@ from laurel_console.localdiscord.server import serve as serve_discord
 MIN_WIDTH, MAX_WIDTH = 24, 100  # at most about as wide as Discord draws an embed
 
 
+@dataclass(frozen=True, slots=True)
+class Given:
+    """What the command line that loads this module hands in (laurel_console depends on bot,
+    never on the bot.cli that loads it): the configured database, opened when called, and the
+    run's clock."""
+
+    open_database: Callable[[], Awaitable[Database]]
+    clock: Clock
+
+
 def canonical_console_locale(value: str) -> str:
     """`--locale`'s value as Discord spells it (argparse's type, via bot/cli/standins.py)."""
     try:
@@ -54,16 +66,16 @@ def canonical_console_locale(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-async def run_console(settings: Settings, args: argparse.Namespace) -> int:
+async def run_console(settings: Settings, args: argparse.Namespace, given: Given) -> int:
     validator = _validator(args.spec)
     path = settings.database.path
     with _logging(settings.logging, verbose=args.verbose), InstanceLock(path):
-        async with await open_database(settings, args) as db:
+        async with await given.open_database() as db:
             await load_bundled_into(db, only_if_empty=True)
             async with (
                 LocalDiscord(validator=validator) as server,
                 _local_arxiv() as arxiv,
-                laurel_on(server, db, _offline(settings, arxiv.url), clock=clock_of(args)),
+                laurel_on(server, db, _offline(settings, arxiv.url), clock=given.clock),
             ):
                 display = Display(
                     sys.stdout,
@@ -175,15 +187,15 @@ def _logging(settings: LoggingSettings, *, verbose: bool) -> Iterator[None]:
         root.setLevel(level)
 
 
-async def serve_localdiscord(settings: Settings, args: argparse.Namespace) -> int:
+async def serve_localdiscord(settings: Settings, args: argparse.Namespace, given: Given) -> int:
     # Loaded here, as the console loads it: a file that is no spec is one line, not a traceback.
     validator = _validator(args.spec)
     await serve_discord(args.host, args.port, spec_path=args.spec, validator=validator)
     return 0
 
 
-async def serve_localarxiv(settings: Settings, args: argparse.Namespace) -> int:
-    recordings = _recordings(args.recordings, synthesize=args.synthesize)
+async def serve_localarxiv(settings: Settings, args: argparse.Namespace, given: Given) -> int:
+    recordings = _recordings(args.recordings or RECORDINGS, synthesize=args.synthesize)
     await serve_arxiv(recordings, args.host, args.port, synthesize=args.synthesize)
     return 0
 

@@ -13,13 +13,10 @@ from laurel_console.localdiscord.limits import SpecValidatorProtocol
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
+from tests.support.shared_dir import SHARED, SPEC
 
 # A real PostgreSQL server for the tests that run on both backends (issue 15).
 pytest_plugins = ["tests.support.postgres"]
-
-# ../shared sits beside the checkout (as in CI); it is never committed into the project.
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SPEC = SHARED / "discord-api-spec" / "openapi.json"
 
 
 @pytest.fixture(scope="session")

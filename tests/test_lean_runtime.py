@@ -22,7 +22,7 @@ NOT_AT_START = (
     "prometheus_client",  # metrics on
     "bot.catalog.importers",  # the first import of a file
     "bot.catalog.yaml_reader",
-    "bot.catalog.bundle",  # the converter: a tool, never the bot
+    "tools",  # development tools (the converter, tools.bundle): never the bot
     "bot.catalog.enrich_job",  # [arxiv] enrich_on_start, or `laurel enrich`
     "tqdm",  # progress bars of the command line
 )

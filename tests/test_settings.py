@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, SecretStr
 
-from bot.catalog.nesting import MAX_DEPTH
+from bot.domain.nesting import MAX_DEPTH
 from bot.domain.shards import Shards
 from bot.settings import (
     DISCORD_API,

@@ -159,7 +159,7 @@ def workspace(module: Module) -> Path:
         link = place / name
         if not link.is_symlink():
             link.symlink_to(ROOT / name, target_is_directory=(ROOT / name).is_dir())
-    # Tests find ../shared beside the checkout (tests/conftest.py): beside the copy, here.
+    # Tests find ../shared beside the checkout (tests/support/shared_dir.py): beside the copy, here.
     shared = place / "shared"
     if SHARED.is_dir() and not shared.is_symlink():
         shared.symlink_to(SHARED, target_is_directory=True)

@@ -15,9 +15,9 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ValidationError
 
-from bot.catalog.nesting import NestedTooDeep, check_data, check_toml
 from bot.catalog.problems import in_english, problems_of
 from bot.domain.models import Award, CatalogBatch, Edition, Rejection, Venue
+from bot.domain.nesting import NestedTooDeep, check_data, check_toml
 from bot.errors import LaurelError
 
 _SECTIONS: dict[str, type[BaseModel]] = {"venues": Venue, "editions": Edition, "awards": Award}

@@ -2,7 +2,7 @@
 they read a file (the ai-bestpapers importer, for `laurel import` and `/curate import` of a
 .yml; the bundle converter). A starting bot never loads PyYAML.
 
-Nesting is bounded as for every document (bot.catalog.nesting): refused while composed, at the
+Nesting is bounded as for every document (bot.domain.nesting): refused while composed, at the
 level that goes too deep.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep
+from bot.domain.nesting import MAX_DEPTH, NestedTooDeep
 
 YAMLError = yaml.YAMLError
 

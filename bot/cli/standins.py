@@ -17,11 +17,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
 
 Handler = Callable[[Settings, argparse.Namespace], Awaitable[int]]
-RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 
 
 def register(commands: Any) -> None:
@@ -41,7 +41,9 @@ def register(commands: Any) -> None:
     localarxiv.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
     localarxiv.add_argument("--port", type=_port, default=0, help="default: any free port")
     localarxiv.add_argument(
-        "--recordings", type=Path, default=RECORDINGS, help=f"default: {RECORDINGS}"
+        "--recordings",
+        type=Path,
+        help="the recorded replies (default: those a development checkout keeps beside it)",
     )
     localarxiv.add_argument(
         "--synthesize",
@@ -122,9 +124,16 @@ def console_cli(command: str) -> ModuleType:
 
 
 def _deferred(command: str, name: str) -> Handler:
+    """The handler that loads laurel_console.cli and runs `name`, handing in what it needs from
+    the command line (it never imports bot.cli)."""
+
     async def handler(settings: Settings, args: argparse.Namespace) -> int:
-        run: Handler = getattr(console_cli(command), name)
-        return await run(settings, args)
+        module = console_cli(command)
+        given = module.Given(
+            open_database=lambda: open_database(settings, args), clock=clock_of(args)
+        )
+        run: Callable[..., Awaitable[int]] = getattr(module, name)
+        return await run(settings, args, given)
 
     return handler
 

@@ -20,7 +20,6 @@ from discord.ext import commands
 
 from bot.catalog import formats
 from bot.catalog.document import DocumentError
-from bot.catalog.nesting import NestedTooDeep
 from bot.commands.curate_access import Curation, actor
 from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
 from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
@@ -34,6 +33,7 @@ from bot.commands.curate_views import (
 from bot.commands.paginator import page_view
 from bot.commands.writes import before_write
 from bot.domain.models import CatalogBatch, Venue
+from bot.domain.nesting import NestedTooDeep
 from bot.domain.writes import Policy
 from bot.errors import UserError
 from bot.render.curate import plan_embed

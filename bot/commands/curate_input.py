@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -179,7 +179,3 @@ class AwardOptions:
         if (track := checked("track", self.track)) is not None:
             data["track"] = track
         return validated(Award, data)
-
-
-def stat_sources(url: str) -> Iterable[Source]:
-    return (validated(Source, {"url": checked("source", url) or ""}),)

@@ -12,10 +12,9 @@ import logging
 import re
 from collections.abc import Iterable
 
+from bot.domain.tokens import TOKEN_SHAPED
+
 REDACTED = "[redacted]"
-# A Discord bot token: base64 user id, a timestamp, an HMAC, joined by dots. JWTs share the
-# shape and are just as secret.
-TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 # An Authorization header's value, whatever the scheme.
 AUTHORIZATION = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?)(?:Bot |Bearer )?[^\s'\",}]+")
 # Interaction and webhook tokens answer as the bot for 15 minutes (a webhook's, for ever):

@@ -204,12 +204,6 @@ class SubscriptionRepository:
             found.update((row["id"], subscription_model(row)) for row in rows)
         return found
 
-    async def in_channel(self, channel_id: int) -> list[Subscription]:
-        found = await self._db.fetchall(
-            "SELECT * FROM subscriptions WHERE channel_id = ? ORDER BY id", (channel_id,)
-        )
-        return [subscription_model(r) for r in found]
-
     async def update(self, sub: Subscription) -> Subscription:
         """Replace the stored subscription `sub.id` with `sub` (its guild and creator stay)."""
         if sub.id is None:

@@ -27,6 +27,9 @@ _ENTRY_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.DOTALL)
 # The parameters that decide what arXiv answers (sortBy/sortOrder only order a search).
 QUERY_KEYS = ("search_query", "id_list", "start", "max_results")
 QueryKey = tuple[str, str, str, str]
+# Where the development checkout keeps the recordings (the datasets beside it, ../shared, as
+# `laurel console` and `laurel localarxiv` are run from the checkout): their default.
+RECORDINGS = Path("../shared/datasets/arxiv-api-responses")
 
 
 @dataclass(frozen=True, slots=True)

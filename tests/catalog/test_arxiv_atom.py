@@ -13,7 +13,7 @@ from bot.catalog.arxiv_atom import ArxivEntry, parse_feed
 from bot.catalog.arxiv_errors import ArxivBadResponseError, ArxivQueryError
 from bot.domain.identifiers import ArxivId
 from laurel_console.localarxiv.feeds import error_feed
-from tests.conftest import SHARED
+from tests.support.shared_dir import SHARED
 
 RECORDINGS = SHARED / "datasets" / "arxiv-api-responses"
 RECORDED = sorted(RECORDINGS.glob("*.json")) if RECORDINGS.is_dir() else []

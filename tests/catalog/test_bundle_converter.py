@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import bundle
 from bot.catalog.bundled import load_bundled
 from bot.domain.models import AwardKind, CatalogBatch
+from tools import bundle
 
 DATA_DIR = bundle.REPO / "data"
 SHARED = bundle.REPO.parent / "shared" / "datasets"
@@ -35,7 +35,7 @@ def test_the_committed_files_are_what_the_converter_writes(converted: bundle.Res
         if (DATA_DIR / path).read_text(encoding="utf-8") != text
     ]
     extra = {p.relative_to(DATA_DIR) for p in (DATA_DIR / "awards").glob("*.toml")}
-    assert stale == [], "run `python -m bot.catalog.bundle` and commit data/"
+    assert stale == [], "run `python -m tools.bundle` and commit data/"
     assert extra == {p for p in converted.files if p.parts[0] == "awards"}
 
 

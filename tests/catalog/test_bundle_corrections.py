@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import bundle
-from bot.catalog.bundle import corrections
-from bot.catalog.bundle.datasets import AWESOME, Record
 from bot.domain.models import Award, AwardKind, Paper, Source
+from tools import bundle
+from tools.bundle import corrections
+from tools.bundle.datasets import AWESOME, Record
 
 DATA_DIR = bundle.REPO / "data"
 SHARED = bundle.REPO.parent / "shared" / "datasets"

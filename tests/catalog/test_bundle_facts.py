@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import bundle
-from bot.catalog.bundle.facts import FactsError
 from bot.catalog.bundled import load_bundled
 from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.models import Award
+from tools import bundle
+from tools.bundle.facts import FactsError
 
 TITLE = "Bridging the Gap between Training and Inference"
 OTHER = "A Paper Without Area"

@@ -28,7 +28,7 @@ from bot.store.catalog_edits import EditWriter
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.sql import Connection
-from tests.store.conftest import award
+from tests.support.awards import award
 
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import formats
-from bot.catalog.nesting import MAX_DEPTH, NestedTooDeep, check_toml
 from bot.cli import main
+from bot.domain.nesting import MAX_DEPTH, NestedTooDeep, check_toml
 from bot.errors import LaurelError
 from bot.settings import SettingsError, load_settings
 

@@ -31,7 +31,7 @@ from bot.render.curate import plan_embed
 from bot.render.i18n import Strings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 STRINGS = Strings.load()
 LOCALES = {

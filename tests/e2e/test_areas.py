@@ -12,7 +12,7 @@ from bot.domain.areas import ResearchArea
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 EPHEMERAL = 64
 YEAR = 2031  # no bundled award: the filters below see only this test's papers

@@ -31,7 +31,7 @@ from tests.e2e.test_curate import (
     grace,
     settings_for,
 )
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 from tests.support.commands import mention
 from tests.support.payloads import fields
 

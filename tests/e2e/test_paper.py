@@ -12,7 +12,7 @@ from bot.store.database import Database
 from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 from tests.support.clock import ManualClock
 from tests.support.payloads import fields, opened
 

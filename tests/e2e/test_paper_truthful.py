@@ -11,7 +11,7 @@ from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import EPHEMERAL, ada, button, curate, curator_bot
 from tests.e2e.test_paper import _show
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 __all__ = ["curator_bot"]  # the fixture, shared
 

@@ -42,7 +42,7 @@ from laurel_console.localdiscord.console_render import modal_fields, render_mess
 from laurel_console.localdiscord.console_repl import PROMPT, Display, Repl
 from laurel_console.localdiscord.console_text import text_width, wrap
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 COVERAGE = re.compile(r"\d+ venues with statistics for \d+ editions \(\d{4}–\d{4}\)")

@@ -12,7 +12,7 @@ import pytest
 
 from laurel_console.localdiscord import gateway as op
 from laurel_console.localdiscord.server import LocalDiscord, serve
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 
 async def call(server: LocalDiscord, method: str, path: str, body: object = None) -> Any:

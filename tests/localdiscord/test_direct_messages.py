@@ -6,7 +6,7 @@ import discord
 import pytest
 
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 OPEN_DM = "POST /users/@me/channels"
 

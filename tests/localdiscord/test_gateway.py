@@ -10,7 +10,7 @@ import pytest
 
 from laurel_console.localdiscord import gateway as op
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 
 async def test_ready_and_guild_create_fill_discord_py_cache(

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from laurel_console.localdiscord.messages import CHAT_INPUT_COMMAND, Flag
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 BULK = "PUT /applications/{application_id}/commands"
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.conftest import Laurel, connected
+from tests.support.bare_client import Laurel, connected
 
 CREATE = "POST /channels/{channel_id}/messages"
 

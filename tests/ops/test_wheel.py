@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     laurel.write_text(f"#!{venv}/bin/python\nfrom bot.__main__ import main\nmain()\n")
     laurel.chmod(0o755)
     return laurel
+
+
+def test_the_wheel_leaves_the_development_tools_out(installed: Path) -> None:
+    """The runtime loader is in; the converter (tools.bundle, which reads ../shared) and the
+    other tools are not (issue 26)."""
+    (wheel,) = installed.parents[2].glob("laurel-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert "bot/catalog/bundled.py" in names
+    assert {n.split("/")[0] for n in names} == {"bot", "laurel_console", "laurel-0.1.0.dist-info"}
+    assert [n for n in names if "/bundle/" in n or n.startswith("tools/")] == []
 
 
 def test_the_installed_package_is_the_wheel_not_the_checkout(installed: Path) -> None:

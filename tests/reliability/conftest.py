@@ -13,7 +13,6 @@ marked test in this folder is a row.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Generator
 from dataclasses import dataclass, field
@@ -26,8 +25,6 @@ from bot.settings import Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-
-CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 
 @dataclass
@@ -130,17 +127,3 @@ async def laurel(
     errors = [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     unexpected = [m for m in errors if not m.startswith(tuple(expected_errors) or ("\0",))]
     assert unexpected == [], "the bot logged errors"
-
-
-async def settled(server: LocalDiscord, route: str = CALLBACK) -> None:
-    """Wait until the bot has taken up the interaction (its first request to `route` came
-    in) and then finished with it, retries and error answers included: discord.py runs each
-    application command in a task of its own, named "CommandTree-invoker"."""
-    await server.wait_for_request(route)
-    current = asyncio.current_task()
-    while running := [
-        t
-        for t in asyncio.all_tasks()
-        if t is not current and t.get_name() == "CommandTree-invoker" and not t.done()
-    ]:
-        await asyncio.wait(running)

@@ -12,7 +12,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.settings import BackupSettings, DiscordSettings, Settings
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.reliability.conftest import CALLBACK, settled
+from tests.support.interactions import CALLBACK, settled
 
 ANSWER = "answer"
 COMPLETE = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"

@@ -13,7 +13,7 @@ import pytest
 from bot.app import LaurelBot
 from laurel_console.localdiscord import gateway as op
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.reliability.conftest import settled
+from tests.support.interactions import settled
 
 PATH = "gateway session"
 

@@ -28,7 +28,7 @@ from bot.store.database import Database, SqliteDatabase
 from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.reliability.conftest import settled
+from tests.support.interactions import settled
 
 PATH = "catalogue write"
 Fault = Callable[[Database], AbstractAsyncContextManager[None]]

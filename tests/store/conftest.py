@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.models import Award, AwardKind, CatalogBatch, Paper, Venue
+from bot.domain.models import CatalogBatch
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
+from tests.support.awards import VENUES
 
-VENUES = (Venue(key="icml", name="ICML"), Venue(key="neurips", name="NeurIPS"))
 # Every store test that takes `db` runs on both backends (issue 15), unless it is marked
 # `@pytest.mark.sqlite_only("why")`: a test about SQLite itself (its PRAGMAs, files, locks).
 BACKENDS = ("sqlite", "postgresql")
@@ -49,17 +49,3 @@ async def catalog(db: Database) -> CatalogRepository:
     plan = await repository.apply(CatalogBatch(venues=VENUES), actor="test", policy="update")
     assert plan.count("add", "venue") == len(VENUES)
     return repository
-
-
-def award(title: str, *, venue: str = "icml", year: int = 2025, **paper: object) -> Award:
-    return Award(
-        venue=venue,
-        year=year,
-        name="Outstanding Paper",
-        kind=AwardKind.OUTSTANDING,
-        paper=Paper.model_validate({"title": title, **paper}),
-    )
-
-
-def batch(*awards: Award) -> CatalogBatch:
-    return CatalogBatch(awards=awards)

@@ -14,7 +14,7 @@ from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 from bot.store.sql import Connection, integrity_errors
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 from tests.support.searching import Searching
 
 

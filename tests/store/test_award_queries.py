@@ -7,7 +7,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.editions import AwardTally, EditionRepository
 from bot.store.papers import PaperRepository
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 
 def _award(title: str, kind: AwardKind, *, venue: str = "icml", year: int = 2025) -> Award:

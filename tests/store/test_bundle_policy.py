@@ -8,7 +8,7 @@ from bot.domain.models import Paper
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 BUNDLED = "bundled data"
 

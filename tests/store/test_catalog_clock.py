@@ -13,7 +13,7 @@ from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import VENUES, award, batch
+from tests.support.awards import VENUES, award, batch
 from tests.support.clock import ManualClock
 
 START = dt.datetime(2031, 5, 17, 8, 30, 15, 999_000, tzinfo=dt.UTC)

@@ -14,7 +14,7 @@ from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 from tests.support.searching import Searching
 
 

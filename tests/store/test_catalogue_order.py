@@ -10,7 +10,7 @@ import psycopg
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 # (table, column) that the catalogue's reads order, group or take the least of.
 ORDERED = {

@@ -20,7 +20,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLLOW_SECONDS = 0.25

@@ -7,7 +7,7 @@ from bot.domain.models import Source
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.field_coverage import field_coverage
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 READ = "https://arxiv.org/abs/1502.05477"
 

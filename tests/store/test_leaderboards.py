@@ -10,7 +10,7 @@ from bot.domain.models import Award, AwardKind, Paper
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import batch
+from tests.support.awards import batch
 
 TWICE = "2101.00001"
 

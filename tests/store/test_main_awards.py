@@ -11,7 +11,7 @@ from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.papers import PaperRepository
-from tests.store.conftest import batch
+from tests.support.awards import batch
 
 
 def _award(title: str, name: str, kind: AwardKind) -> Award:

@@ -15,7 +15,7 @@ from bot.domain.models import Paper, Source
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 
 def test_the_ten_areas_of_the_taxonomy() -> None:

@@ -16,7 +16,7 @@ from bot.store.papers import PaperRepository
 from bot.store.search import match_query, parse, prefixes, tokens
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 Engine = Callable[[], Awaitable[PaperRepository]]
 

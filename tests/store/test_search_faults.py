@@ -22,7 +22,7 @@ from bot.store.database import Database
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 TITLES = (
     "Sparse routing for experts",

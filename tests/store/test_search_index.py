@@ -29,7 +29,7 @@ from bot.store.search_docs import SearchDocument
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_errors, store_of
 from bot.store.sql import Connection
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 from tests.support.backends import open_again
 
 

@@ -16,7 +16,7 @@ from bot.store.papers import PaperRepository
 from bot.store.search import parse
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
-from tests.store.conftest import award, batch
+from tests.support.awards import award, batch
 
 
 def _award(title: str, *, year: int = 2025, kind: AwardKind = AwardKind.OUTSTANDING,

@@ -18,7 +18,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.catalog.bundle.datasets import (
+from bot.catalog.importers import ai_bestpapers
+from bot.domain.models import Alternative, Award, AwardKind, Paper, Source
+from bot.domain.text import title_key
+from tools.bundle.datasets import (
     AI_BESTPAPERS,
     AWESOME,
     AWESOME_URL,
@@ -27,9 +30,6 @@ from bot.catalog.bundle.datasets import (
     LinkEntry,
     Record,
 )
-from bot.catalog.importers import ai_bestpapers
-from bot.domain.models import Alternative, Award, AwardKind, Paper, Source
-from bot.domain.text import title_key
 
 _ORDER = (AWESOME, AI_BESTPAPERS)  # preference for award names and titles
 _CUT_SHORT = {"et al", "et al.", "等", "等人", "...", "…", "and others", "others"}

@@ -19,11 +19,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from bot.catalog.bundle.facts import Entry, FactsError, PaperFacts
-from bot.catalog.bundle.merge import Report
 from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.models import Alternative, Award, CatalogBatch, Paper, Source
 from bot.domain.text import title_key
+from tools.bundle.facts import Entry, FactsError, PaperFacts
+from tools.bundle.merge import Report
 
 _Key = tuple[str, int, str]
 

@@ -15,10 +15,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from bot.catalog.bundle.datasets import AI_BESTPAPERS_DOC, AI_BESTPAPERS_URL
-from bot.catalog.bundle.merge import SIMILAR, Cluster, Report, pair_awards
 from bot.domain.models import Alternative, Award, CatalogBatch, Edition, Paper, Source
 from bot.domain.text import title_key
+from tools.bundle.datasets import AI_BESTPAPERS_DOC, AI_BESTPAPERS_URL
+from tools.bundle.merge import SIMILAR, Cluster, Report, pair_awards
 
 _KEEP = "the hand-written catalogue's value is kept"
 _SKIP = frozenset({"sources", "alternatives"})

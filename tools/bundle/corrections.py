@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.catalog.bundle.datasets import Record
 from bot.domain.awards import classify_award
 from bot.domain.models import Alternative, Paper, Source
 from bot.domain.text import title_key
+from tools.bundle.datasets import Record
 
 FILE = "corrections.toml"
 

@@ -1,5 +1,0 @@
-import sys
-
-from bot.catalog.bundle import main
-
-sys.exit(main())

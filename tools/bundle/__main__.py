@@ -1,0 +1,5 @@
+import sys
+
+from tools.bundle import main
+
+sys.exit(main())
