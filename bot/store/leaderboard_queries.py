@@ -99,8 +99,10 @@ class LeaderboardQueries:
             LIMIT :limit
         """  # noqa: S608
         found = await self._db.fetchall(sql, params)
+        # Shares summed in another order differ in the last bits (1.6666666666666665 against
+        # …667 on PostgreSQL): the same credit on either engine.
         entries = tuple(
-            InstitutionCredit(r["name"], float(r["credit"]), r["papers"]) for r in found
+            InstitutionCredit(r["name"], round(float(r["credit"]), 9), r["papers"]) for r in found
         )
         return Leaderboard(
             entries,
