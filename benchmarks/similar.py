@@ -99,9 +99,13 @@ async def _measure(
     counts: dict[str, int] = defaultdict(int)
     seconds = []
     for entry in judged:
+        if str(entry["title"]) not in ids:
+            continue  # no longer in the catalogue (a correction dropped it); said by `run`
         paper = ids[str(entry["title"])]
-        related = {ids[str(t)] for t in entry["related"]}  # type: ignore[attr-defined]
-        unrelated = {ids[str(t)] for t in entry["unrelated"]}  # type: ignore[attr-defined]
+        # Judged papers the catalogue no longer holds (ICLR 2020's awards, never given) are
+        # left out of the judgment rather than breaking it.
+        related = {ids[str(t)] for t in entry["related"] if str(t) in ids}  # type: ignore[attr-defined]
+        unrelated = {ids[str(t)] for t in entry["unrelated"] if str(t) in ids}  # type: ignore[attr-defined]
         started = time.perf_counter()
         found = (await similar(paper))[:TOP]
         seconds.append(time.perf_counter() - started)
