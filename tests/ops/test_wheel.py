@@ -14,6 +14,7 @@ a plain install never import them or the console extra.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -47,8 +48,16 @@ def _run(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `laurel` script of a fresh environment with only the wheel installed from here."""
     root = tmp_path_factory.mktemp("wheel")
+    # From a copy without build/ (setuptools reuses build/lib, so a stale one from an older
+    # checkout would slip files this tree no longer has, such as the moved converter, in).
+    source = root / "source"
+    shutil.copytree(
+        ROOT, source, symlinks=True,
+        ignore=shutil.ignore_patterns("build", ".venv", ".git", "*.egg-info", "__pycache__",
+                                      "*.db", "*.db.search", ".mypy_cache", ".pytest_cache"),
+    )  # fmt: skip
     built = _run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root), str(source)],
         root,
     )
     assert built.returncode == 0, built.stderr[-3000:]
