@@ -497,10 +497,8 @@ class SearchIndex(Healing):
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
         (search_query.page). None while the index is not ready."""
-        if not self.ready or self._index is None:
-            return None
         index = self._index  # once: a rebuild after a failure may let go of it meanwhile
-        if index is None:
+        if not self.ready or index is None:
             return None
         searcher, filters = index.searcher(), (venue, year, kind, area)
         return page(
