@@ -64,7 +64,8 @@ ROUNDS = 8  # of throughput, search and ping alternating (4 of each)
 
 class RoundTrips:
     """Counts the store's round trips: statements made through `db`, and each answer the
-    derived index reads on its searcher thread (`SearchIndex.search_then`: one hop, one read)."""
+    derived index reads on its searcher thread (`SearchIndex.page_then`, `similar_then`: one
+    hop, one read each; the bot's searches call these since ranking pages and counts)."""
 
     def __init__(self, db: Database) -> None:
         self.count = 0
@@ -73,8 +74,10 @@ class RoundTrips:
             setattr(db, name, self._counted(original))
 
     def follow(self, index: SearchIndex | None) -> None:
-        if index is not None:
-            index.search_then = self._counted(index.search_then)  # type: ignore[method-assign,assignment]
+        if index is None:
+            return
+        for name in ("page_then", "similar_then"):
+            setattr(index, name, self._counted(getattr(index, name)))
 
     def _counted(self, original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def counted(*args: Any, **kwargs: Any) -> Any:
