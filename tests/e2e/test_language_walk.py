@@ -34,6 +34,7 @@ WALK: list[tuple[str, str | None, dict[str, Any]]] = [
     ("help", None, {}),
     ("paper", "show", {"paper": "token ordering"}),
     ("paper", "show", {"paper": "DreamFusion"}),
+    ("paper", "show", {"paper": "Debating with More Persuasive"}),  # has an abstract: its button
     ("paper", "show", {"paper": "zzqx nothing"}),
     ("paper", "search", {"query": "diffusion"}),
     ("paper", "random", {}),
@@ -72,6 +73,7 @@ async def _names(db: Database) -> set[str]:
         "SELECT name FROM paper_affiliations",
         "SELECT name FROM venues UNION SELECT full_name FROM venues",
         "SELECT name FROM awards UNION SELECT track FROM awards",
+        "SELECT abstract FROM papers",  # the Abstract button shows it as published
     ]
     for sql in queries:
         names |= {str(r[0]) for r in await db.fetchall(sql) if r[0]}
