@@ -12,9 +12,9 @@ def _with_figures() -> list[Edition]:
     return [e for e in EDITIONS.values() if e.submissions or e.accepted]
 
 
-def test_at_least_115_editions_have_statistics_across_twelve_venues() -> None:
+def test_at_least_120_editions_have_statistics_across_twelve_venues() -> None:
     with_figures = _with_figures()
-    assert len(with_figures) >= 115
+    assert len(with_figures) >= 120
     venues = {e.venue for e in with_figures}
     assert {"cvpr", "iccv", "eccv", "acl", "emnlp", "naacl"} <= venues
     assert len(venues) >= 12
@@ -84,3 +84,16 @@ def test_disagreeing_counts_are_kept_as_alternatives() -> None:
     cvpr = EDITIONS[("cvpr", 2013)]
     assert (cvpr.submissions, cvpr.accepted) == (1816, 472)
     assert {a.value for a in cvpr.alternatives if a.field == "submissions"} == {1798}
+
+
+def test_earlier_editions_from_the_organisers_own_reports() -> None:
+    # The ACL archive of program chairs' reports and AAAI's pages of past conferences.
+    assert (EDITIONS[("naacl", 2000)].submissions, EDITIONS[("naacl", 2000)].accepted) == (166, 43)
+    assert (EDITIONS[("naacl", 2001)].submissions, EDITIONS[("naacl", 2001)].accepted) == (110, 31)
+    naacl_2004 = EDITIONS[("naacl", 2004)]
+    assert (naacl_2004.submissions, naacl_2004.accepted) == (168 + 84, 43 + 40)
+    assert {a.value for a in naacl_2004.alternatives if a.field == "accepted"} == {43}
+    aaai_1996 = EDITIONS[("aaai", 1996)]
+    assert (aaai_1996.submissions, aaai_1996.accepted) == (643, 197)
+    assert EDITIONS[("aaai", 1994)].submissions == 780
+    assert EDITIONS[("aaai", 1994)].accepted is None
