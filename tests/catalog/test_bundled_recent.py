@@ -51,3 +51,25 @@ def test_iclr_2026_has_its_outstanding_papers_honorable_mention_and_figures() ->
     }
     edition = next(e for e in load_bundled().editions if (e.venue, e.year) == ("iclr", 2026))
     assert (edition.submissions, edition.accepted) == (19525, 5357)
+
+
+def test_cvpr_and_iccv_2025_best_student_papers_from_the_authors_pages_and_a_report() -> None:
+    students = {
+        (a.venue, a.paper.title): a
+        for a in AWARDS
+        if a.year == 2025 and a.venue in {"cvpr", "iccv"} and a.kind is AwardKind.STUDENT
+    }
+    assert set(students) == {
+        ("cvpr", "Neural Inverse Rendering from Propagating Light"),
+        ("iccv", "FlowEdit: Inversion-Free Text-Based Editing Using Pre-Trained Flow Models"),
+    }
+    for award in students.values():
+        assert len({s.url for s in award.sources}) == 2
+        assert award.paper.summaries
+        assert award.paper.authors
+    assert (
+        students[
+            ("iccv", "FlowEdit: Inversion-Free Text-Based Editing Using Pre-Trained Flow Models")
+        ].paper.authors[0]
+        == "Vladimir Kulikov"
+    )

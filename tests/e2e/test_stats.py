@@ -157,7 +157,8 @@ async def test_compare_refuses_unknown_venues_and_empty_years(
     empty = await stats(server, "compare", year=1990)
     assert empty["flags"] & EPHEMERAL
     assert empty["content"] == (
-        "No venue in the catalogue has statistics for 1990; the statistics cover 2011, 2013–2026."
+        "No venue in the catalogue has statistics for 1990; the statistics cover "
+        "1994, 1996, 2000–2001, 2004, 2010–2011, 2013–2026."
     )
 
     none_of = await stats(server, "compare", year=2014, venues="ijcai")
