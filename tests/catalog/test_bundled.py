@@ -67,7 +67,6 @@ WITHOUT_SUMMARY = {
     "Beyond Weisfeiler-Lehman: A Quantitative Framework for GNN Expressiveness",
     "Flow Matching on General Geometries",
     "Robust agents learn causal world models",
-    "Towards a statistical theory of data selection under weak supervision",
     "LLMs Get Lost In Multi-Turn Conversation",
 }
 
