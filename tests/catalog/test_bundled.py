@@ -61,6 +61,13 @@ WITHOUT_SUMMARY = {
     # IJCAI 2025: searches for the title found other papers on compressing embodied models;
     # find_string (2026-12-01) only reading notes and AI digests of it.
     "Boost Embodied AI Models with Robust Compression Boundary",
+    # Issue 24: the abstract each summary was written from was read only on mirrors (sciencestack,
+    # tomesphere, chatpaper, object.cloud.sdsc.edu, liner, emergentmind); what was searched for an
+    # acceptable copy is noted in the facts file.
+    "Beyond Weisfeiler-Lehman: A Quantitative Framework for GNN Expressiveness",
+    "Flow Matching on General Geometries",
+    "Robust agents learn causal world models",
+    "LLMs Get Lost In Multi-Turn Conversation",
 }
 
 

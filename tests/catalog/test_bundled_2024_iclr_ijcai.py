@@ -86,7 +86,9 @@ def test_every_2024_award_and_paper_names_where_it_came_from(venue: str) -> None
     for award in _awards(venue):
         assert award.sources, award.paper.title
         assert any(s.url for s in award.paper.sources), award.paper.title
-        assert {"en", "zh-TW", "zh-CN"} <= set(award.paper.summaries), award.paper.title
+        # All three languages, or none where the abstract was found only on mirrors (issue 24;
+        # those papers are listed in test_bundled.WITHOUT_SUMMARY).
+        assert set(award.paper.summaries) in ({"en", "zh-TW", "zh-CN"}, set()), award.paper.title
 
 
 async def test_the_register_tokens_paper_is_found_by_its_arxiv_id(loaded: Database) -> None:

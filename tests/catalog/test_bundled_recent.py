@@ -45,8 +45,10 @@ def test_every_added_award_cites_two_sources() -> None:
 
 def test_iclr_2026_has_its_outstanding_papers_honorable_mention_and_figures() -> None:
     iclr = [a for a in AWARDS if (a.venue, a.year) == ("iclr", 2026) and a.paper.summaries]
+    # "LLMs Get Lost In Multi-Turn Conversation" has no summary: its abstract was read only on a
+    # mirror (issue 24).
     assert Counter(a.kind for a in iclr) == {
-        AwardKind.OUTSTANDING: 2,
+        AwardKind.OUTSTANDING: 1,
         AwardKind.HONORABLE_MENTION: 1,
     }
     edition = next(e for e in load_bundled().editions if (e.venue, e.year) == ("iclr", 2026))
