@@ -204,7 +204,7 @@ async def test_test_of_time_awards_across_venues_with_the_papers_year(
     icml = text[text.index("**ICML 2025**") :]
     assert icml.index("Batch Normalization") < icml.index("Trust Region Policy Optimization")
     assert (
-        "**ICML 2025** · [Trust Region Policy Optimization](https://arxiv.org/abs/1502.05477)"
+        "**ICML 2025** · [Trust Region Policy Optimization](https://proceedings.mlr.press/v37/schulman15.html)"
         " · *Test-of-time honorable mention*" in text
     )
     assert text.count("*Test-of-time honorable mention*") == 2
