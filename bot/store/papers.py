@@ -354,7 +354,6 @@ class PaperRepository(LeaderboardQueries):
             return []
         topic = topic_of(stored)
         found: list[StoredPaper] | None = None
-        rare: frozenset[str] = frozenset()
         scope = (venue, year, kind.value if kind else None, area.value if area else None)
         if self._db.dialect == "postgresql" or (self._index is not None and self._index.ready):
             index = self._index if self._db.dialect == "sqlite" else await self._ready_index()
@@ -371,10 +370,10 @@ class PaperRepository(LeaderboardQueries):
                 )
                 if answer is None:
                     raise _no_index()
-            found, rare = answer or (None, rare)
+            found = answer
         if found is None:
             found = await self._similar_fts5(topic, Scope(*scope), CANDIDATES * max(1, limit))
-        return [paper for paper in found if alike(topic, paper, rare)][: max(1, limit)]
+        return [paper for paper in found if alike(topic, paper)][: max(1, limit)]
 
     async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
         """Similar by FTS5 (SQLite, while the index is rebuilt), with the same floor."""

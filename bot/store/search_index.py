@@ -401,19 +401,19 @@ class SearchIndex(Healing):
         *,
         limit: int = 5,
         scope: tuple[str | None, int | None, str | None, str | None] = (None, None, None, None),
-    ) -> tuple[T, frozenset[str]] | None:
+    ) -> T | None:
         """`load(conn, ids)` of the papers about `topic` (search_similar), best first, within
         `scope` (venue, year, kind, area), none below the relevance floor, the topic's own
-        paper left out, and the topic's rare words; None while the index is not ready."""
+        paper left out; None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
         index = self._index
 
-        def search_and_load() -> tuple[T, frozenset[str]]:
-            ids, rare = self._checked(
+        def search_and_load() -> T:
+            ids = self._checked(
                 lambda: similar_ranked(index.searcher(), self.schema, topic, scope, limit)
             )
-            return self._load(load, ids), rare
+            return self._load(load, ids)
 
         return await self._searching(search_and_load)
 
