@@ -10,6 +10,7 @@ import pytest
 
 from bot.domain.models import Award, AwardKind, Paper
 from bot.domain.vocabulary import load_vocabulary
+from bot.store import search_query
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
@@ -185,3 +186,25 @@ async def test_pages_with_the_prior_are_the_pages_of_one_whole_ranking(
     pages = [p.id for o in range(0, 30, 4) for p in await papers.search("graph", limit=4, offset=o)]
     assert len(whole) == 30
     assert pages == whole
+
+
+async def test_a_short_word_no_paper_holds_costs_one_search_not_three(
+    papers: PaperRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: "Deep Le", a word still being typed, failed the search of every word and the
+    one within one edit before the any-word search answered (autocomplete p99 at 100k
+    papers); the papers with the other words answer at once, and a
+    command naming one paper (every word) still finds none."""
+    built: list[bool] = []
+    build = search_query.build_query
+
+    def counting(*args: object, **kwargs: object) -> object:
+        built.append(bool(kwargs.get("relaxed")))
+        return build(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_query, "build_query", counting)
+    with_fragment = await _titles(papers, "deep le")
+    assert built == [False]
+    assert sorted(with_fragment) == sorted(await _titles(papers, "deep"))  # "deep": a prefix
+    assert len(with_fragment) == 3
+    assert await papers.search("deep le", every_word=True) == []
