@@ -56,7 +56,7 @@ def _documents(dialect: str) -> str:
                 JOIN venues AS v ON v.key = e.venue
                 WHERE a.paper_id = p.id)"""
     return f"""
-        SELECT p.id, p.title, p.abstract, p.summaries, p.area,
+        SELECT p.id, p.title, p.abstract, p.summaries, p.area, p.task,
             {names_json("paper_authors", dialect)} AS authors,
             {names_json("paper_affiliations", dialect)} AS affiliations,
             {awards} AS awards
@@ -77,6 +77,10 @@ def filter_token(venue: str | None, year: int | None, kind: str | None) -> str:
 
 def area_token(area: str) -> str:
     return f"area:{area}"
+
+
+def task_token(task: str) -> str:
+    return f"task:{task}"
 
 
 def prior_code(awards: list[tuple[int, str, str]]) -> int:
@@ -135,7 +139,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         "affiliations": tokens(" ; ".join(json.loads(row["affiliations"]))),
         "summaries": tokens("\n".join(summaries.values())),
         "abstract": tokens(row["abstract"] or ""),
-        "meta": tokens(" ; ".join(_described(row["area"], awards))),
+        "meta": tokens(" ; ".join(_described(row["area"], row["task"], awards))),
     }
     fields = {name: " ".join(found) for name, found in words.items()}
     fields |= {
@@ -156,16 +160,20 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
                         filters.add(filter_token(v, y, k))
     if row["area"]:
         filters.add(area_token(row["area"]))
+    if row["task"]:
+        filters.add(task_token(row["task"]))
     prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
     return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
 
 
-def _described(area: str | None, awards: list[list[object]]) -> list[str]:
-    """What the paper is filed under: its area's names (AREA_NAMES), its venues' names and its
-    awards' names."""
+def _described(area: str | None, task: str | None, awards: list[list[object]]) -> list[str]:
+    """What the paper is filed under: its area's names (AREA_NAMES), its task's name (the
+    taxonomy's), its venues' names and its awards' names."""
     found: list[str] = []
     if area is not None and area in ResearchArea._value2member_map_:
         found += [area, *AREA_NAMES[ResearchArea(area)]]
+    if task:
+        found.append(task)
     for _venue, _year, _kind, name, venue_name, full_name in awards:
         found += [str(name), str(venue_name), str(full_name or "")]
     return list(dict.fromkeys(found))

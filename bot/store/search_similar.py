@@ -1,8 +1,8 @@
 """Similar by topic (issue 27): papers about what a paper is about, with a relevance floor.
 
 A paper's topic is its telling words — English stems of its title and own names (weighed
-most), of its summaries and abstract, its authors (a shared author says much), and its area.
-The derived index ranks every paper by BM25 over those words; each score is then read as a
+most), of its summaries and abstract, its authors (a shared author says much), its area and
+its task. The derived index ranks every paper by BM25 over those words; each score is then read as a
 share of the paper's own score against the same query (a paper is as close to itself as
 anything gets), and only papers at or above FLOOR are shown: fewer than five rather than
 unrelated ones, none ("no close match") when nothing is close. FTS5, SQLite's fallback while
@@ -21,7 +21,7 @@ from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
 from bot.store.search import stems, tokens
-from bot.store.search_docs import area_token, filter_token
+from bot.store.search_docs import area_token, filter_token, task_token
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
@@ -33,6 +33,7 @@ TITLE_WEIGHT = 3.0
 TEXT_WEIGHT = 1.0
 AUTHOR_WEIGHT = 2.0
 AREA_WEIGHT = 1.0
+TASK_WEIGHT = 1.0  # the same task (a finer label than the area): as much again
 _LATIN = re.compile(r"^[a-z][a-z0-9]+$")
 # Words of the field too general to say two papers are about the same thing, as stems.
 GENERIC = frozenset(
@@ -192,6 +193,7 @@ class Topic:
     text: tuple[str, ...]
     authors: tuple[tuple[str, ...], ...]
     area: str | None
+    task: str | None = None
 
 
 def topic_of(stored: StoredPaper) -> Topic:
@@ -204,6 +206,7 @@ def topic_of(stored: StoredPaper) -> Topic:
         text=tuple(_telling(text)),
         authors=tuple(t for name in paper.authors if (t := tuple(tokens(name)))),
         area=paper.area.value if paper.area else None,
+        task=paper.task.value if paper.task else None,
     )
 
 
@@ -256,6 +259,9 @@ def topic_query(
             if other != topic.area:
                 elsewhere = tantivy.Query.term_query(schema, "filters", area_token(other))
                 query.append((tantivy.Occur.MustNot, elsewhere))
+    if topic.task is not None:
+        same = tantivy.Query.term_query(schema, "filters", task_token(topic.task))
+        query.append((should, tantivy.Query.const_score_query(same, TASK_WEIGHT)))
     venue, year, kind, area = scope
     if venue is not None or year is not None or kind is not None:
         token = filter_token(venue, year, kind)

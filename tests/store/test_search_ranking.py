@@ -208,3 +208,19 @@ async def test_a_short_word_no_paper_holds_costs_one_search_not_three(
     assert sorted(with_fragment) == sorted(await _titles(papers, "deep"))  # "deep": a prefix
     assert len(with_fragment) == 3
     assert await papers.search("deep le", every_word=True) == []
+
+
+async def test_a_papers_task_is_searched_as_its_area_is(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """Issue 27: the taxonomy's task filed a paper under "Interpretability & Explainability",
+    and search read only its area."""
+    await catalog.apply(
+        batch(
+            award("Probing Hidden Units", task="Interpretability & Explainability"),
+            award("Hidden Units Grow Sparse", task="Model Efficiency & Architecture"),
+        ),
+        actor="t",
+        policy="update",
+    )
+    assert await _titles(papers, "explainability hidden") == ["Probing Hidden Units"]
