@@ -56,7 +56,7 @@ def _documents(dialect: str) -> str:
                 JOIN venues AS v ON v.key = e.venue
                 WHERE a.paper_id = p.id)"""
     return f"""
-        SELECT p.id, p.title, p.abstract, p.summaries, p.area, p.task,
+        SELECT p.id, p.title, p.abstract, p.summaries, p.area, p.task, p.aliases,
             {names_json("paper_authors", dialect)} AS authors,
             {names_json("paper_affiliations", dialect)} AS affiliations,
             {awards} AS awards
@@ -132,6 +132,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
     awards = json.loads(row["awards"])
     names = own_names(row["title"], row["abstract"])
+    names += [name for name in json.loads(row["aliases"] or "[]") if name not in names]
     words = {
         "title": tokens(row["title"]),
         "aliases": tokens(" ; ".join(names)),

@@ -224,3 +224,15 @@ async def test_a_papers_task_is_searched_as_its_area_is(
         policy="update",
     )
     assert await _titles(papers, "explainability hidden") == ["Probing Hidden Units"]
+
+
+async def test_a_curated_alias_finds_the_paper_in_the_index_and_in_fts5(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """Issue 27: 'AlexNet' found nothing, the title never saying it."""
+    title = "ImageNet Classification with Deep Convolutional Neural Networks"
+    await catalog.apply(batch(award(title, aliases=["AlexNet"])), actor="t", policy="update")
+    assert (await _titles(papers, "alexnet"))[:1] == [title]
+    assert (await _titles(papers, "AlexNet"))[:1] == [title]
+    if db.dialect == "sqlite":  # FTS5, while the index is rebuilt
+        assert [p.paper.title for p in await PaperRepository(db).search("alexnet")] == [title]
