@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.domain.models import Award, Edition, Paper, Venue
 from bot.domain.paper_names import own_names
-from bot.store.search import index_text
+from bot.store.search.text import index_text
 from bot.store.sql import Row
 
 VENUE_FIELDS = ("name", "full_name", "url", "aliases")

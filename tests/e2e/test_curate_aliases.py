@@ -24,9 +24,8 @@ pytestmark = pytest.mark.usefixtures("curator_bot")
 
 async def _search(server: LocalDiscord, query: str) -> str:
     found = await (await server.slash("paper", {"query": query}, subcommand="search")).message()
-    return "".join(e.get("description", "") for e in found.get("embeds", [])) + found.get(
-        "content", ""
-    )
+    described = "".join(str(e.get("description", "")) for e in found.get("embeds", []))
+    return described + str(found.get("content", ""))
 
 
 async def test_aliases_are_set_found_shown_and_undone(server: LocalDiscord, db: Database) -> None:

@@ -10,13 +10,13 @@ import pytest
 
 from bot.domain.models import Award, AwardKind, Paper
 from bot.domain.vocabulary import load_vocabulary
-from bot.store import search_query
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import parse
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search import query as search_query
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
+from bot.store.search.text import parse
 from tests.support.awards import award, batch
 
 

@@ -20,11 +20,13 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import tantivy
+
 from bot.domain.areas import AREA_NAMES, ResearchArea
 from bot.domain.awards import standing
 from bot.domain.paper_names import own_names
 from bot.store.catalog_sql import ids_in, names_json
-from bot.store.search import exact_key, prefixes, stems, tokens
+from bot.store.search.text import exact_key, prefixes, stems, tokens
 from bot.store.sql import Connection, Row
 
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
@@ -39,7 +41,18 @@ class SearchDocument:
     id: int
     fields: dict[str, str]
     filters: tuple[str, ...]
-    prior: int = 0  # search_docs.prior_code
+    prior: int = 0  # documents.prior_code
+
+    def as_tantivy(self) -> tantivy.Document:
+        document = tantivy.Document()
+        document.add_integer("id", self.id)
+        document.add_integer("prior", self.prior)
+        for name, text in self.fields.items():
+            if text:
+                document.add_text(name, text)
+        for token in self.filters:
+            document.add_text("filters", token)
+        return document
 
 
 def _documents(dialect: str) -> str:
@@ -86,7 +99,7 @@ def task_token(task: str) -> str:
 def prior_code(awards: list[tuple[int, str, str]]) -> int:
     """The mild prior of a paper of these awards (year, kind, name), as one small number for
     the index's fast field: its best standing (bot.domain.awards.standing, 0-2) times four,
-    plus how recent its latest award is (0-3). search_query.prior_bonus reads it."""
+    plus how recent its latest award is (0-3). query.prior_bonus reads it."""
     if not awards:
         return 0
     best = max(standing(kind, name) for _, kind, name in awards)
@@ -98,6 +111,14 @@ def prior_code(awards: list[tuple[int, str, str]]) -> int:
 def generation(conn: Connection) -> int:
     """The id of the latest audit row: which catalogue write the store is at."""
     return int(conn.execute("SELECT ifnull(max(id), 0) FROM audit").fetchone()[0])
+
+
+def generation_mark(conn: Connection, generation: int) -> str | None:
+    """What the audit row `generation` says: an index of another history is not followed."""
+    row = conn.execute(
+        "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)
+    ).fetchone()
+    return None if row is None else f"{row[0]}|{row[1]}|{row[2]}"
 
 
 def changed_papers(conn: Connection, since: int, until: int) -> set[int]:

@@ -19,8 +19,8 @@ from dataclasses import replace
 
 import tantivy
 
-from bot.store.search import PREFIX_MAX, Parsed, stems
-from bot.store.search_docs import area_token, filter_token
+from bot.store.search.documents import area_token, filter_token
+from bot.store.search.text import PREFIX_MAX, Parsed, stems
 
 WEIGHTS = {
     "title": 10.0,
@@ -46,7 +46,7 @@ SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
-# The prior, added to a paper's score after the search (from its fast field, search_docs'
+# The prior, added to a paper's score after the search (from its fast field, documents'
 # prior_code): small against a title word's BM25 (about 10 to 60 with its weight).
 STANDING_BONUS = (0.0, 0.5, 1.0)  # by bot.domain.awards.standing
 RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on

@@ -20,8 +20,8 @@ import tantivy
 from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
-from bot.store.search import stems, tokens
-from bot.store.search_docs import area_token, filter_token, task_token
+from bot.store.search.documents import area_token, filter_token, task_token
+from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
