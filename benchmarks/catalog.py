@@ -32,7 +32,7 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query
+from bot.store.search.text import match_query
 
 Call = Callable[[], Awaitable[Any]]
 Query = tuple[str, str]  # (kind, text)

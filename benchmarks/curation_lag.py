@@ -81,8 +81,8 @@ async def write(url: str, writes: int, gaps: tuple[float, float], seed: int) -> 
 
 async def read(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
     from bot.store.papers import PaperRepository
-    from bot.store.search_index import SearchIndex
-    from bot.store.search_store import store_of
+    from bot.store.search.index import SearchIndex
+    from bot.store.search.store import store_of
 
     lags: dict[str, list[float]] = {"search": [], "show": []}
     async with await _open(url) as db:

@@ -24,8 +24,8 @@ from bot.domain.models import AwardKind
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 
 Call = Callable[[PaperRepository, EditionRepository], Awaitable[object]]
 CALLS: dict[str, Call] = {

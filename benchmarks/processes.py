@@ -133,7 +133,7 @@ async def with_index(path: Path) -> Path:
     instead of rebuilding it while it is measured (a rebuild is a start's work, not its
     steady state)."""
     from bot.settings import SearchSettings
-    from bot.store.search_index import SearchIndex
+    from bot.store.search.index import SearchIndex
 
     index = SearchIndex(path, SearchSettings().index_for(path))
     await index.start(background_over=2**62)

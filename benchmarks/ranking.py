@@ -29,8 +29,8 @@ from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import parse
-from bot.store.search_index import SearchIndex
+from bot.store.search.index import SearchIndex
+from bot.store.search.text import parse
 
 JUDGED = Path(__file__).parent / "judged" / "search.toml"
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
@@ -113,7 +113,7 @@ async def run(show_misses: bool, only: str | None) -> None:
 
             async def new(text: str) -> list[int]:
                 parsed = parse(text, institutions, vocabulary)
-                return [] if parsed is None else index.search_now(parsed, limit=DEPTH) or []
+                return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
 
             async def fallback(text: str) -> list[int]:
                 return [p.id for p in await fts5.search(text, limit=DEPTH)]

@@ -1,7 +1,7 @@
 """The ranking before issue 27, frozen, for benchmarks/ranking.py to measure beside the new one
 in the same run: the derived index's documents (title, authors, affiliations, summaries,
 abstract, with edge n-grams) and its query (every word must match in some field, BM25 with
-field boosts, the last word as a prefix), as bot/store/search_query.py and search_docs.py built
+field boosts, the last word as a prefix), as bot/store/search/query.py and documents.py built
 them at commit d911d9c. Nothing of the bot imports this.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import tantivy
 
-from bot.store.search import MIN_PREFIX, PREFIX_MAX, fold, prefixes, tokens
+from bot.store.search.text import MIN_PREFIX, PREFIX_MAX, fold, prefixes, tokens
 from bot.store.sql import Connection
 
 WEIGHTS = {"title": 10.0, "authors": 4.0, "affiliations": 2.0, "summaries": 1.0, "abstract": 1.0}

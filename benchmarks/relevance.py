@@ -25,7 +25,7 @@ from bot.catalog.bundled import load_bundled_into
 from bot.domain.institutions import load_institutions
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
+from bot.store.search.index import SearchIndex
 from bot.store.sql import Connection
 
 KINDS = (

@@ -52,7 +52,7 @@ from benchmarks.standin import CpuSplit, ThreadedStandIn, lean_config
 from bot.catalog.bundled import load_bundled_into
 from bot.settings import BackupSettings, SearchSettings, Settings
 from bot.store.database import Database
-from bot.store.search_index import SearchIndex
+from bot.store.search.index import SearchIndex
 from laurel_console.harness import laurel_on
 
 Engine = Literal["fts5", "tantivy"]

@@ -23,9 +23,9 @@ from pathlib import Path
 from bot.catalog.bundled import load_bundled_into
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query
-from bot.store.search_index import SearchIndex
-from bot.store.search_sql import RANK
+from bot.store.search.fts5 import RANK
+from bot.store.search.index import SearchIndex
+from bot.store.search.text import match_query
 
 JUDGED = Path(__file__).parent / "judged" / "similar.toml"
 TOP = 3

@@ -57,8 +57,8 @@ from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class LaurelBot(commands.Bot):
         self.scheduler = scheduler
         self.clock = clock
         self.institutions = load_institutions()
-        # A derived index that follows the store (bot/store/search_index.py); started in
+        # A derived index that follows the store (bot/store/search/index.py); started in
         # setup_hook, FTS5 answering until it is ready (on SQLite; PostgreSQL has only it).
         self.search_index: SearchIndex | None = None
         if settings.search.engine == "tantivy":

@@ -119,7 +119,7 @@ MODULES = (
     ),
     Module(
         "search",
-        ("bot/store/search.py",),
+        ("bot/store/search/text.py",),
         ("tests/store/test_search.py", "tests/store/test_search_index.py"),
     ),
     Module("periods", ("bot/digests/periods.py",), ("tests/digests",)),

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.domain.identifiers import IdentifierError, parse_arxiv_id
-from bot.domain.models import Award, AwardKind, Links, Paper, Source
+from bot.domain.models import MAX_ALIASES, Award, AwardKind, Links, Paper, Source
 from bot.errors import UserError
 
 M = TypeVar("M", bound=BaseModel)
@@ -35,7 +35,9 @@ LIMITS = {
     "name": 200,
     "source": 2048,
     "arxiv": 200,
+    "aliases": 1000,
 }
+ALIAS_LIMIT = 200  # letters in one alias (the model's ShortText)
 MULTILINE = frozenset({"authors", "affiliations", "links", "abstract", "summary"})
 LINK_KINDS = tuple(Links.model_fields)
 _NAME_SEPARATORS = re.compile(r"\s*[\n;]\s*")
@@ -69,6 +71,19 @@ def checked(field: str, value: str | None) -> str | None:
         if unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co"} and ch not in allowed:
             raise UserError("curate-bad-characters", field=field, code=f"U+{ord(ch):04X}")
     return value.strip()
+
+
+def aliases_of(text: str | None) -> list[str]:
+    """A paper's aliases as a curator types them, separated by semicolons (or lines), each
+    once whatever its case; none for None. Refused: more than the model holds, or one longer."""
+    found: dict[str, str] = {}
+    for name in names(checked("aliases", text)):
+        found.setdefault(name.casefold(), name)
+    if len(found) > MAX_ALIASES:
+        raise UserError("curate-too-many-aliases", limit=MAX_ALIASES, count=len(found))
+    if (longest := max((len(name) for name in found.values()), default=0)) > ALIAS_LIMIT:
+        raise UserError("curate-too-long", field="aliases", limit=ALIAS_LIMIT, length=longest)
+    return list(found.values())
 
 
 def names(text: str | None) -> list[str]:

@@ -11,11 +11,17 @@ from bot.catalog.curation import TitleTaken, refusal
 from bot.commands.curate_access import Curation, CuratorGroup, actor
 from bot.commands.curate_input import (
     AwardOptions,
+    aliases_of,
     arxiv_id_of,
     format_links,
     paper_from_form,
 )
-from bot.commands.curate_summary import summary_form_values, with_area, with_summary
+from bot.commands.curate_summary import (
+    summary_form_values,
+    with_aliases,
+    with_area,
+    with_summary,
+)
 from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
 from bot.commands.options import (
     AUTOCOMPLETE_LIMIT,
@@ -165,16 +171,23 @@ class PaperCuration(CuratorGroup):
 
     @app_commands.command(
         name=_("edit"),
-        description=_("Correct a paper in a form, or its summary in one language, or its area"),
+        description=_("Correct a paper in a form, its summary in one language, area or aliases"),
     )
     @app_commands.describe(
         paper=_("Start typing a title and pick the paper"),
         summary=_("Edit the summary in this language instead (a form; leave it blank to clear)"),
         area=_("File the paper under this research area"),
         clear_area=_("File the paper under no research area"),
+        aliases=_("The names people use for the paper (AlexNet), separated by semicolons"),
+        clear_aliases=_("Remove the paper's aliases"),
     )
     @app_commands.rename(
-        paper=_("paper"), summary=_("summary"), area=_("area"), clear_area=_("clear-area")
+        paper=_("paper"),
+        summary=_("summary"),
+        area=_("area"),
+        clear_area=_("clear-area"),
+        aliases=_("aliases"),
+        clear_aliases=_("clear-aliases"),
     )
     @app_commands.choices(summary=LANGUAGE_CHOICES)
     async def edit(
@@ -184,14 +197,20 @@ class PaperCuration(CuratorGroup):
         summary: app_commands.Choice[str] | None = None,
         area: AreaOption | None = None,
         clear_area: bool = False,
+        aliases: app_commands.Range[str, 1, 1000] | None = None,
+        clear_aliases: bool = False,
     ) -> None:
         curation, language = self.curation, language_of(interaction.locale)
-        stored = await stored_paper(curation, paper)
         if area is not None and clear_area:
             raise UserError("curate-area-and-clear")
+        if aliases is not None and clear_aliases:
+            raise UserError("curate-aliases-and-clear")
+        named = None if aliases is None and not clear_aliases else aliases_of(aliases)
+        stored = await stored_paper(curation, paper)
         filed = area is not None or clear_area
         base = with_area(stored.paper, area) if filed else stored.paper
-        if summary is None and filed:
+        base = base if named is None else with_aliases(base, named)
+        if summary is None and (filed or named is not None):
             await self._save(interaction, stored.id, base, language)
             return
         values: dict[str, str] = form_values(stored.paper, with_doi=False)

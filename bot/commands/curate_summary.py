@@ -61,6 +61,16 @@ def with_area(paper: Paper, area: ResearchArea | None) -> Paper:
     return validated(Paper, data)
 
 
+def with_aliases(paper: Paper, aliases: list[str]) -> Paper:
+    """`paper` known by these names besides its own (none: no aliases); the sources that
+    vouched for the old ones no longer cover them."""
+    data: dict[str, Any] = paper.model_dump(mode="json", exclude_none=True)
+    data["aliases"] = aliases
+    if tuple(aliases) != paper.aliases:
+        data["sources"] = _uncovered(paper.sources, "aliases", every=[])
+    return validated(Paper, data)
+
+
 def _uncovered(sources: tuple[Source, ...], field: str, every: list[str]) -> list[Any]:
     """The sources as stored, none of them covering `field` any more.
 

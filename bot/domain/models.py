@@ -244,6 +244,9 @@ class Links(Model):
 PAPER_LINKS = ("arxiv", "pdf", "openreview", "project")
 
 
+MAX_ALIASES = 10
+
+
 class Paper(Model):
     title: Title
     authors: tuple[Name, ...] = Field(default=(), max_length=3_000)
@@ -259,6 +262,9 @@ class Paper(Model):
     summaries: dict[Language, Summary] = {}
     area: ResearchArea | None = None  # one primary research area, from the taxonomy
     task: ResearchTask | None = None  # one task category, from the taxonomy
+    # The names people use for it that it never gives itself (AlexNet): a curator's, or a
+    # bundled one whose source uses the name (a source covering `aliases`).
+    aliases: tuple[ShortText, ...] = Field(default=(), max_length=MAX_ALIASES)
     sources: tuple[Source, ...] = ()
     alternatives: tuple[Alternative, ...] = ()
 

@@ -1,6 +1,6 @@
 """The field's vocabulary for search: names that mean the same topic (RL, reinforcement
 learning, 強化學習), read from `vocabulary.toml` beside this module. A query that mentions one
-name of a ring matches papers saying any of them (bot/store/search.py)."""
+name of a ring matches papers saying any of them (bot/store/search/text.py)."""
 
 from __future__ import annotations
 

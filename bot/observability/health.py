@@ -25,7 +25,7 @@ class Store(Protocol):
 
 
 class SearchState(Protocol):
-    """What the check asks of the search index (`bot.store.search_index.SearchIndex`)."""
+    """What the check asks of the search index (`bot.store.search.index.SearchIndex`)."""
 
     def health(self) -> tuple[bool, str]: ...
 

@@ -67,6 +67,10 @@ def paper_embed(
         fields.append(
             Field(strings.text("paper-area", language), area_name(strings, paper.area, language))
         )
+    if paper.aliases:  # the names people know it by (AlexNet), which its title never says
+        fields.append(
+            Field(strings.text("paper-aliases", language), "; ".join(esc(a) for a in paper.aliases))
+        )
     fields.append(
         Field(strings.text("paper-links", language), paper_links(paper, strings, language))
     )

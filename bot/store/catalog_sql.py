@@ -43,7 +43,7 @@ def paper_columns(dialect: str) -> str:
              ORDER BY e.year DESC, e.venue, a.id))"""
     return f"""
     p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-    p.area, p.task, p.authors_incomplete, p.sources, p.alternatives,
+    p.area, p.task, p.aliases, p.authors_incomplete, p.sources, p.alternatives,
     {names_json("paper_authors", dialect)} AS authors,
     {names_json("paper_affiliations", dialect)} AS affiliations,
     {award_list} AS award_list

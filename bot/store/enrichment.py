@@ -35,7 +35,7 @@ _INCOMPLETE = {
 _SELECT = {
     d: f"""
     SELECT p.id, p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract,
-           p.summaries, p.area, p.task, p.authors_incomplete, p.sources, p.alternatives,
+           p.summaries, p.area, p.task, p.aliases, p.authors_incomplete, p.sources, p.alternatives,
            {names_json("paper_authors", d)} AS authors,
            {names_json("paper_affiliations", d)} AS affiliations,
            e.venue, e.year AS award_year, a.name AS award_name, a.kind, a.track

@@ -11,7 +11,7 @@ from bot.store.database import Database
 _PAPERS = {
     d: f"""
     SELECT p.title, p.year, p.arxiv, p.arxiv_version, p.doi, p.links, p.abstract, p.summaries,
-           p.area, p.task, p.authors_incomplete, p.sources, p.alternatives,
+           p.area, p.task, p.aliases, p.authors_incomplete, p.sources, p.alternatives,
            {names_json("paper_authors", d)} AS authors,
            {names_json("paper_affiliations", d)} AS affiliations
     FROM live_papers AS p

@@ -5,7 +5,7 @@ for it instead of validating it again: pydantic's validation of a paper (text cl
 checks) costs more than reading it. The key is the whole row, so a changed row can never be
 answered with a stale model; the models are frozen, so sharing them is safe. Bounded: the
 least recently used are forgotten first. Safe to share between threads: the derived index's
-searcher threads build the models of the pages they read (bot/store/search_index.py).
+searcher threads build the models of the pages they read (bot/store/search/index.py).
 """
 
 from __future__ import annotations

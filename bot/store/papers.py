@@ -18,17 +18,7 @@ from bot.store.database import Database, Params
 from bot.store.errors import StoreError
 from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
-from bot.store.search import match_query, parse
-from bot.store.search_index import SearchIndex
-from bot.store.search_similar import (
-    CANDIDATES,
-    Topic,
-    alike,
-    close_enough,
-    fts5_query,
-    topic_of,
-)
-from bot.store.search_sql import (
+from bot.store.search.fts5 import (
     CHOICE_COLUMNS,
     FTS_SIMILAR,
     PaperChoice,
@@ -38,6 +28,16 @@ from bot.store.search_sql import (
     fts_hits,
     fts_params,
 )
+from bot.store.search.index import SearchIndex
+from bot.store.search.similar import (
+    CANDIDATES,
+    Topic,
+    alike,
+    close_enough,
+    fts5_query,
+    topic_of,
+)
+from bot.store.search.text import match_query, parse
 from bot.store.sql import Connection, Row
 
 _PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
@@ -346,7 +346,7 @@ class PaperRepository(LeaderboardQueries):
         kind: AwardKind | None = None,
         area: ResearchArea | None = None,
     ) -> list[StoredPaper]:
-        """Papers about what this one is about (bot/store/search_similar.py), best first, not
+        """Papers about what this one is about (bot/store/search/similar.py), best first, not
         itself, within the filters given; none below the relevance floor, so fewer than
         `limit`, or none at all, rather than unrelated ones."""
         stored = await self.get(paper_id)
@@ -354,7 +354,6 @@ class PaperRepository(LeaderboardQueries):
             return []
         topic = topic_of(stored)
         found: list[StoredPaper] | None = None
-        rare: frozenset[str] = frozenset()
         scope = (venue, year, kind.value if kind else None, area.value if area else None)
         if self._db.dialect == "postgresql" or (self._index is not None and self._index.ready):
             index = self._index if self._db.dialect == "sqlite" else await self._ready_index()
@@ -371,10 +370,10 @@ class PaperRepository(LeaderboardQueries):
                 )
                 if answer is None:
                     raise _no_index()
-            found, rare = answer or (None, rare)
+            found = answer
         if found is None:
             found = await self._similar_fts5(topic, Scope(*scope), CANDIDATES * max(1, limit))
-        return [paper for paper in found if alike(topic, paper, rare)][: max(1, limit)]
+        return [paper for paper in found if alike(topic, paper)][: max(1, limit)]
 
     async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
         """Similar by FTS5 (SQLite, while the index is rebuilt), with the same floor."""

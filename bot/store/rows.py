@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.domain.models import Award, Edition, Paper, Venue
 from bot.domain.paper_names import own_names
-from bot.store.search import index_text
+from bot.store.search.text import index_text
 from bot.store.sql import Row
 
 VENUE_FIELDS = ("name", "full_name", "url", "aliases")
@@ -23,7 +23,8 @@ EDITION_FIELDS = (
 )  # fmt: skip
 PAPER_FIELDS = (
     "title", "year", "arxiv", "arxiv_version", "doi", "links", "abstract", "summaries",
-    "area", "task", "sources", "alternatives", "authors", "affiliations", "authors_incomplete",
+    "area", "task", "aliases", "sources", "alternatives", "authors", "affiliations",
+    "authors_incomplete",
 )  # fmt: skip
 AWARD_FIELDS = ("name", "sources", "alternatives")
 JSON_FIELDS = frozenset({"aliases", "sources", "alternatives", "links", "summaries", "counts"})
@@ -75,6 +76,7 @@ def search_document(paper: dict[str, Any]) -> tuple[str, str, str, str, str]:
     """The five columns of `paper_search` for a stored paper's values."""
     summaries = paper.get("summaries") or {}
     names = own_names(paper["title"], paper.get("abstract"))  # TRPO of "… (TRPO) …"
+    names += [name for name in paper.get("aliases") or [] if name not in names]  # AlexNet
     return (
         index_text(" ; ".join([paper["title"], *names])),
         index_text(" ; ".join(paper.get("authors") or [])),

@@ -102,6 +102,8 @@ title = "{OTHER}"
 read = "https://arxiv.org/abs/1906.00001"
 area = "Reinforcement Learning & Decision Making"
 task = "Reinforcement Learning & Planning"
+aliases = ["OtherNet"]
+aliases_source = "https://arxiv.org/abs/1906.00001"
 """
 
 
@@ -169,6 +171,17 @@ def test_the_code_link_is_of_kind_code_and_never_the_main_link(
     assert paper.links.project is None
 
 
+def test_an_alias_ships_with_the_page_that_uses_it(
+    shared: Path, data: Path, tmp_path: Path
+) -> None:
+    """Issue 27: a bundled alias (AlexNet) only with its source, which covers `aliases`."""
+    paper = _award(_convert(shared, data, FACTS, tmp_path), OTHER).paper
+    assert paper.aliases == ("OtherNet",)
+    covered = {c: s.url for s in paper.sources for c in s.covers}
+    assert covered["aliases"] == "https://arxiv.org/abs/1906.00001"
+    assert _award(_convert(shared, data, FACTS, tmp_path), TITLE).paper.aliases == ()
+
+
 def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> None:
     result = bundle.convert(shared, data, None, data / "no-such-folder")
     assert "summaries" not in result.files[Path("awards/acl.toml")]
@@ -183,6 +196,7 @@ def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> Non
         (FACTS.replace('"Reinforcement Learning & Decision Making"', '"Robotics"'), "area: Input"),
         (FACTS.replace('"Reinforcement Learning & Planning"', '"Planning"'), "task: Input"),
         (FACTS.replace('code_source = "https://aclanthology.org/P19-1426.pdf"\n', ""), "code"),
+        (FACTS.replace('aliases_source = "https://arxiv.org/abs/1906.00001"\n', ""), "aliases"),
         (FACTS.replace("year = 2019", "year = 2018", 1), "no paper of 2018 with this title"),
         (FACTS.replace(TITLE, TITLE.lower(), 1), f"the catalogue spells the title “{TITLE}”"),
         (FACTS.replace("summaries.en =", "summaries.fr ="), "summaries.fr"),

@@ -25,9 +25,9 @@ from bot.store.enrichment import EnrichmentRepository
 from bot.store.links import LinkRepository
 from bot.store.papers import PaperRepository
 from bot.store.postgres.database import PostgresDatabase
-from bot.store.search import parse
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
+from bot.store.search.text import parse
 from tests.support.postgres import Copies, PostgresServer
 
 # Every catalogue table, in an order that names each row once; the audit without its times

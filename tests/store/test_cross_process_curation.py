@@ -18,8 +18,8 @@ from bot.domain.models import CatalogBatch, Venue
 from bot.store import backends
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 from tests.support.awards import award, batch
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,6 +10,8 @@ from bot.domain.models import AwardKind
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 from tests.support.awards import award, batch
 from tests.support.searching import Searching
 
@@ -93,3 +95,44 @@ async def test_similar_keeps_to_the_filters(
     (gated,) = await papers.search("gated attention")
     found = await papers.similar(gated.id, venue="neurips")
     assert [p.paper.title for p in found] == ["Attention Sinks in Large Language Models Again"]
+
+
+_BAYESIAN = (
+    award(
+        "Calibrated Intervals as Bayesian Quadrature",
+        abstract="Calibrated intervals bound the losses of a black-box predictor, with"
+        " guarantees that are frequentist. Revisited from a Bayesian standpoint, they turn into"
+        " quadrature over the losses, easier to interpret.",
+    ),
+    award(
+        "Bayesian Design Principles for Frequentist Bandits",
+        abstract="A theory of frequentist regret for bandits from Bayesian principles: Bayesian"
+        " posteriors decide each round, and Bayesian algorithms run prior-free.",
+    ),
+    award(
+        "Stable Calibrated Intervals",
+        abstract="Calibrated intervals for black-box predictors whose guarantees survive a"
+        " perturbation of the losses.",
+    ),
+)
+
+
+@pytest.mark.parametrize("engine", ["store", "index"])
+async def test_one_title_word_in_common_is_no_close_match(
+    db: Database, catalog: CatalogRepository, searching: Searching, engine: str
+) -> None:
+    """Issue 27: "Conformal Prediction as Bayesian Quadrature" listed "Bayesian Design
+    Principles for Frequentist Sequential Learning", the two sharing "Bayesian" in their
+    titles and "frequentist" beside it; the paper on the same two title words is listed."""
+    others = (award(title, year=2020 + n) for n, title in enumerate(_OTHERS))
+    await catalog.apply(batch(*_BAYESIAN, *others), actor="t", policy="update")
+    index = SearchIndex(store_of(db), None)
+    if engine == "index":
+        await index.start()
+        papers = PaperRepository(db, index=index)
+    else:
+        papers = await searching.papers()
+    (quadrature,) = await papers.search("bayesian quadrature")
+    titles = [p.paper.title for p in await papers.similar(quadrature.id)]
+    await index.close()
+    assert titles == ["Stable Calibrated Intervals"]

@@ -10,7 +10,7 @@ import pytest
 from benchmarks.relevance import KINDS, evaluate, first, make_cases
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
+from bot.store.search.index import SearchIndex
 
 pytestmark = pytest.mark.sqlite_only(
     "compares with FTS5, SQLite's own search (on PostgreSQL: test_bundled_postgres.py)"

@@ -13,9 +13,9 @@ from bot.store import migrations
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import match_query, parse, prefixes, tokens
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
+from bot.store.search.text import match_query, parse, prefixes, tokens
 from tests.support.awards import award, batch
 
 Engine = Callable[[], Awaitable[PaperRepository]]
@@ -289,7 +289,7 @@ def test_an_institution_takes_one_of_the_twelve_terms() -> None:
     assert "routing" not in query
 
 
-# -- the derived index's query (bot/store/search_index.py reads it) --------------------------
+# -- the derived index's query (bot/store/search/index.py reads it) --------------------------
 def test_the_index_reads_twelve_terms_in_all_institutions_first() -> None:
     words = TWELVE
     alone = parse(" ".join(words))

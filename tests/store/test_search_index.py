@@ -19,15 +19,16 @@ from hypothesis import strategies as st
 
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
-from bot.store import search_docs, search_index
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import StoreError
 from bot.store.papers import PaperRepository
-from bot.store.search import parse
-from bot.store.search_docs import SearchDocument
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_errors, store_of
+from bot.store.search import documents as search_docs
+from bot.store.search import index as search_index
+from bot.store.search.documents import SearchDocument
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_errors, store_of
+from bot.store.search.text import parse
 from bot.store.sql import Connection
 from tests.support.awards import award, batch
 from tests.support.backends import open_again
@@ -237,11 +238,11 @@ def test_any_text_is_answered_without_raising(
     parsed = parse(text, load_institutions())
     if parsed is None:
         return
-    found = small_index.search_now(parsed, kind="best", limit=limit, offset=offset)
+    found = small_index.page_now(parsed, kind="best", limit=limit, offset=offset)
     assert found is not None
-    found = small_index.search_now(parsed, limit=limit, offset=offset)
+    found = small_index.page_now(parsed, limit=limit, offset=offset)
     assert found is not None
-    assert len(found) <= limit
+    assert len(found[0]) <= limit
 
 
 async def test_an_index_held_by_another_process_leaves_fts5_answering(
@@ -374,7 +375,7 @@ async def test_an_answer_is_ranked_and_read_in_one_hop_off_the_loop(
     choices = await papers.titles("graph")
     assert sorted(c.title for c in choices) == ["Graphs hop twice", "Hop once for graphs"]
     assert all(c.venue_name for c in choices)
-    opened = list(index._opened)
+    opened = list(index._readers._opened)
     assert 1 <= len(opened) <= search_index.SEARCHERS
     await index.close()
     with pytest.raises(store_errors()):  # closed

@@ -13,9 +13,10 @@ from bot.domain.vocabulary import load_vocabulary
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search import parse
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search import query as search_query
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
+from bot.store.search.text import parse
 from tests.support.awards import award, batch
 
 
@@ -185,3 +186,53 @@ async def test_pages_with_the_prior_are_the_pages_of_one_whole_ranking(
     pages = [p.id for o in range(0, 30, 4) for p in await papers.search("graph", limit=4, offset=o)]
     assert len(whole) == 30
     assert pages == whole
+
+
+async def test_a_short_word_no_paper_holds_costs_one_search_not_three(
+    papers: PaperRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: "Deep Le", a word still being typed, failed the search of every word and the
+    one within one edit before the any-word search answered (autocomplete p99 at 100k
+    papers); the papers with the other words answer at once, and a
+    command naming one paper (every word) still finds none."""
+    built: list[bool] = []
+    build = search_query.build_query
+
+    def counting(*args: object, **kwargs: object) -> object:
+        built.append(bool(kwargs.get("relaxed")))
+        return build(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_query, "build_query", counting)
+    with_fragment = await _titles(papers, "deep le")
+    assert built == [False]
+    assert sorted(with_fragment) == sorted(await _titles(papers, "deep"))  # "deep": a prefix
+    assert len(with_fragment) == 3
+    assert await papers.search("deep le", every_word=True) == []
+
+
+async def test_a_papers_task_is_searched_as_its_area_is(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """Issue 27: the taxonomy's task filed a paper under "Interpretability & Explainability",
+    and search read only its area."""
+    await catalog.apply(
+        batch(
+            award("Probing Hidden Units", task="Interpretability & Explainability"),
+            award("Hidden Units Grow Sparse", task="Model Efficiency & Architecture"),
+        ),
+        actor="t",
+        policy="update",
+    )
+    assert await _titles(papers, "explainability hidden") == ["Probing Hidden Units"]
+
+
+async def test_a_curated_alias_finds_the_paper_in_the_index_and_in_fts5(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    """Issue 27: 'AlexNet' found nothing, the title never saying it."""
+    title = "ImageNet Classification with Deep Convolutional Neural Networks"
+    await catalog.apply(batch(award(title, aliases=["AlexNet"])), actor="t", policy="update")
+    assert (await _titles(papers, "alexnet"))[:1] == [title]
+    assert (await _titles(papers, "AlexNet"))[:1] == [title]
+    if db.dialect == "sqlite":  # FTS5, while the index is rebuilt
+        assert [p.paper.title for p in await PaperRepository(db).search("alexnet")] == [title]

@@ -17,8 +17,8 @@ from bot.render.i18n import Strings
 from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 from tests.support.awards import award, batch
 from tests.support.postgres import PostgresServer
 

@@ -13,8 +13,8 @@ from typing import Self
 from bot.domain.institutions import InstitutionAliases
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
-from bot.store.search_index import SearchIndex
-from bot.store.search_store import store_of
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
 
 
 class Searching:

@@ -2,9 +2,10 @@
 
 Writers add to the datasets what they do not give: summaries in three languages (from the page
 named by `read`), a research area and task where the taxonomy gives none (our classification),
-the authors' code repository, and bylines and affiliations where the dataset's are missing,
-cut short or wrong. One `[[papers]]` table a paper, joined to the catalogue by the venue (the
-file's name), `year` and `title` as they stand in `data/awards/<venue>.toml`.
+the authors' code repository, the names people use for the paper (aliases), and bylines and
+affiliations where the dataset's are missing, cut short or wrong. One `[[papers]]` table a
+paper, joined to the catalogue by the venue (the file's name), `year` and `title` as they stand
+in `data/awards/<venue>.toml`.
 
 Reading is strict: an unknown key, an unknown venue, a fact without its source, an area or task
 outside the taxonomy's names, or two tables for one paper stop the converter with a line naming
@@ -23,7 +24,17 @@ from pydantic import Field, ValidationError, model_validator
 
 from bot.catalog.document import describe_errors
 from bot.domain.areas import ResearchArea, ResearchTask
-from bot.domain.models import Language, Model, Name, Summary, Title, Url, Year
+from bot.domain.models import (
+    MAX_ALIASES,
+    Language,
+    Model,
+    Name,
+    ShortText,
+    Summary,
+    Title,
+    Url,
+    Year,
+)
 
 
 class FactsError(ValueError):
@@ -51,6 +62,10 @@ class PaperFacts(Model):
     affiliations_source: Url | None = None
     code: Url | None = None
     code_source: Url | None = None
+    # The names people use for the paper that its title never says (AlexNet), each one the
+    # page at `aliases_source` uses for it.
+    aliases: tuple[ShortText, ...] = Field(default=(), max_length=MAX_ALIASES)
+    aliases_source: Url | None = None
 
     @model_validator(mode="after")
     def _sourced(self) -> Self:
@@ -60,6 +75,7 @@ class PaperFacts(Model):
             ("authors", self.authors_source),
             ("affiliations", self.affiliations_source),
             ("code", self.code_source),
+            ("aliases", self.aliases_source),
         ):
             if getattr(self, fact) and source is None:
                 raise ValueError(f"`{fact}` is given without `{fact}_source`")

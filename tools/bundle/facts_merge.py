@@ -150,6 +150,10 @@ def _with_facts(
         data.setdefault("links", {})["code"] = facts.code
         sources.append(Source(url=facts.code_source, covers=("links.code",)))
         counts["code"] += 1
+    if facts.aliases:
+        data["aliases"] = list(dict.fromkeys([*paper.aliases, *facts.aliases]))
+        sources.append(Source(url=facts.aliases_source, covers=("aliases",)))
+        counts["aliases"] += 1
     data["sources"] = _unique(sources)
     data["alternatives"] = alternatives
     return Paper.model_validate(data)
@@ -163,6 +167,8 @@ def _refuse_hand_written(hand: Paper | None, facts: PaperFacts, where: str) -> N
     clashes += [n for n in ("authors", "affiliations") if getattr(facts, n) and getattr(hand, n)]
     if facts.code and hand.links.code:
         clashes.append("code")
+    if facts.aliases and hand.aliases:
+        clashes.append("aliases")
     if clashes:
         raise FactsError(
             f"{where}: the hand-written catalogue already gives {', '.join(clashes)} for this "

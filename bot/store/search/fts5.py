@@ -79,7 +79,7 @@ def fts_hits(select: str) -> str:
     """  # noqa: S608
 
 
-# Similar by FTS5 (search_similar.fts5_query's match): scores within the filters, the paper
+# Similar by FTS5 (search/similar.py.fts5_query's match): scores within the filters, the paper
 # itself always among them (its own score is the floor's measure).
 FTS_SIMILAR = f"""
     SELECT rowid AS id, {RANK} AS score FROM paper_search

@@ -2,7 +2,7 @@
 
 tantivy trusts its files: random bytes in a segment's `.idx` make it panic (a Rust panic reaches
 Python as `pyo3_runtime.PanicException`, a BaseException), a garbled `.term` fails every search,
-and a garbled `.pos` may answer wrong without failing at all. So the index (`search_index`)
+and a garbled `.pos` may answer wrong without failing at all. So the index (`index`)
 checks its files before it trusts them: every file tantivy writes into a segment ends in a
 footer holding a CRC-32 of what precedes it, which is verified once per file (at start, and
 when a commit or a merge brings a new segment); after that a file's size and modification time
@@ -33,6 +33,24 @@ _TANTIVY_FILE = re.compile(
     r"^(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|laurel-generation\.json"
     r"|laurel-generation\.tmp|[0-9a-f]{32}(\.\d+)?\.[a-z]+|\.tmp.*)$"
 )
+
+
+_GENERATION_FILE = "laurel-generation.json"  # which catalogue write the index reflects
+
+
+def read_generation(path: Path) -> dict[str, object]:
+    """What the index at `path` last saved of the store's generation (FileNotFoundError: none
+    yet; ValueError: unreadable)."""
+    saved = json.loads((path / _GENERATION_FILE).read_text(encoding="utf-8"))
+    return saved if isinstance(saved, dict) else {}
+
+
+def save_generation(path: Path, saved: dict[str, object]) -> None:
+    """Written after each index commit, whole or not at all (a rename)."""
+    target = path / _GENERATION_FILE
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(json.dumps(saved), encoding="utf-8")
+    os.replace(temporary, target)
 
 
 class Damaged(Exception):

@@ -96,7 +96,7 @@ def _split_cjk(word: str) -> list[str]:
     return parts
 
 
-# -- the derived index (bot/store/search_index.py): the same words, folded in Python -----------
+# -- the derived index (bot/store/search/index.py): the same words, folded in Python -----------
 # Words longer than this are indexed by their first PREFIX_MAX letters as prefixes; a typed
 # prefix longer than that is looked up by its first PREFIX_MAX letters.
 PREFIX_MAX = 16

@@ -20,11 +20,13 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import tantivy
+
 from bot.domain.areas import AREA_NAMES, ResearchArea
 from bot.domain.awards import standing
 from bot.domain.paper_names import own_names
 from bot.store.catalog_sql import ids_in, names_json
-from bot.store.search import exact_key, prefixes, stems, tokens
+from bot.store.search.text import exact_key, prefixes, stems, tokens
 from bot.store.sql import Connection, Row
 
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
@@ -39,7 +41,18 @@ class SearchDocument:
     id: int
     fields: dict[str, str]
     filters: tuple[str, ...]
-    prior: int = 0  # search_docs.prior_code
+    prior: int = 0  # documents.prior_code
+
+    def as_tantivy(self) -> tantivy.Document:
+        document = tantivy.Document()
+        document.add_integer("id", self.id)
+        document.add_integer("prior", self.prior)
+        for name, text in self.fields.items():
+            if text:
+                document.add_text(name, text)
+        for token in self.filters:
+            document.add_text("filters", token)
+        return document
 
 
 def _documents(dialect: str) -> str:
@@ -56,7 +69,7 @@ def _documents(dialect: str) -> str:
                 JOIN venues AS v ON v.key = e.venue
                 WHERE a.paper_id = p.id)"""
     return f"""
-        SELECT p.id, p.title, p.abstract, p.summaries, p.area,
+        SELECT p.id, p.title, p.abstract, p.summaries, p.area, p.task, p.aliases,
             {names_json("paper_authors", dialect)} AS authors,
             {names_json("paper_affiliations", dialect)} AS affiliations,
             {awards} AS awards
@@ -79,10 +92,14 @@ def area_token(area: str) -> str:
     return f"area:{area}"
 
 
+def task_token(task: str) -> str:
+    return f"task:{task}"
+
+
 def prior_code(awards: list[tuple[int, str, str]]) -> int:
     """The mild prior of a paper of these awards (year, kind, name), as one small number for
     the index's fast field: its best standing (bot.domain.awards.standing, 0-2) times four,
-    plus how recent its latest award is (0-3). search_query.prior_bonus reads it."""
+    plus how recent its latest award is (0-3). query.prior_bonus reads it."""
     if not awards:
         return 0
     best = max(standing(kind, name) for _, kind, name in awards)
@@ -94,6 +111,14 @@ def prior_code(awards: list[tuple[int, str, str]]) -> int:
 def generation(conn: Connection) -> int:
     """The id of the latest audit row: which catalogue write the store is at."""
     return int(conn.execute("SELECT ifnull(max(id), 0) FROM audit").fetchone()[0])
+
+
+def generation_mark(conn: Connection, generation: int) -> str | None:
+    """What the audit row `generation` says: an index of another history is not followed."""
+    row = conn.execute(
+        "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)
+    ).fetchone()
+    return None if row is None else f"{row[0]}|{row[1]}|{row[2]}"
 
 
 def changed_papers(conn: Connection, since: int, until: int) -> set[int]:
@@ -128,6 +153,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     summaries = json.loads(row["summaries"] or "{}") or {}
     awards = json.loads(row["awards"])
     names = own_names(row["title"], row["abstract"])
+    names += [name for name in json.loads(row["aliases"] or "[]") if name not in names]
     words = {
         "title": tokens(row["title"]),
         "aliases": tokens(" ; ".join(names)),
@@ -135,7 +161,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         "affiliations": tokens(" ; ".join(json.loads(row["affiliations"]))),
         "summaries": tokens("\n".join(summaries.values())),
         "abstract": tokens(row["abstract"] or ""),
-        "meta": tokens(" ; ".join(_described(row["area"], awards))),
+        "meta": tokens(" ; ".join(_described(row["area"], row["task"], awards))),
     }
     fields = {name: " ".join(found) for name, found in words.items()}
     fields |= {
@@ -156,16 +182,20 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
                         filters.add(filter_token(v, y, k))
     if row["area"]:
         filters.add(area_token(row["area"]))
+    if row["task"]:
+        filters.add(task_token(row["task"]))
     prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
     return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
 
 
-def _described(area: str | None, awards: list[list[object]]) -> list[str]:
-    """What the paper is filed under: its area's names (AREA_NAMES), its venues' names and its
-    awards' names."""
+def _described(area: str | None, task: str | None, awards: list[list[object]]) -> list[str]:
+    """What the paper is filed under: its area's names (AREA_NAMES), its task's name (the
+    taxonomy's), its venues' names and its awards' names."""
     found: list[str] = []
     if area is not None and area in ResearchArea._value2member_map_:
         found += [area, *AREA_NAMES[ResearchArea(area)]]
+    if task:
+        found.append(task)
     for _venue, _year, _kind, name, venue_name, full_name in awards:
         found += [str(name), str(venue_name), str(full_name or "")]
     return list(dict.fromkeys(found))

@@ -1,7 +1,7 @@
 """A derived search index (tantivy) that follows the catalogue's change sequence.
 
 SQLite is the truth; this index is a copy that can always be thrown away and rebuilt. It holds
-the generation (the latest audit id, `search_docs.generation`) it reflects, in a file beside its
+the generation (the latest audit id, `documents.generation`) it reflects, in a file beside its
 segments, written after each index commit. At start it is opened and checked against the store:
 missing, unreadable, of another format or of another history (the audit row it names differs),
 it is rebuilt; behind, it catches up by reading the audit rows since its generation. The same
@@ -14,23 +14,20 @@ index's commit and the generation file replays changes that are already in, whic
 Until the index is ready (a rebuild of a large catalogue runs in the background), `search`
 answers None and the caller asks FTS5.
 
-A damaged index heals (bot/store/search_files.py says how damage is found): any failure of the
+A damaged index heals (bot/store/search/files.py says how damage is found): any failure of the
 index to read or write — an error, damaged files, a directory deleted, a panic inside tantivy —
 takes it out of service at once (FTS5 answers on SQLite; on PostgreSQL a search waits for the
 rebuild), is counted (`on_fault`), shows in /health (`health`), and starts a rebuild in the
 background into a fresh directory (in memory if the directory fails again).
 
-Its schema and how a query is ranked: bot/store/search_query.py.
+Its schema and how a query is ranked: bot/store/search/query.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import os
-import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,28 +37,36 @@ from typing import Any, TypeVar
 
 import tantivy
 
-from bot.store import search_docs, search_store
-from bot.store.search import Parsed
-from bot.store.search_docs import SearchDocument
-from bot.store.search_files import IndexFault, IndexFiles, Stopped, guarded, wipe
-from bot.store.search_heal import Healing
-from bot.store.search_query import page, schema
-from bot.store.search_similar import Topic, similar_ranked
-from bot.store.search_store import SNAPSHOT, Store
+from bot.store.search import documents, store
+from bot.store.search.documents import SearchDocument
+from bot.store.search.files import (
+    IndexFault,
+    IndexFiles,
+    Stopped,
+    guarded,
+    read_generation,
+    save_generation,
+    wipe,
+)
+from bot.store.search.heal import Healing
+from bot.store.search.query import page, schema
+from bot.store.search.readers import StoreReaders
+from bot.store.search.similar import Topic, similar_ranked
+from bot.store.search.store import SNAPSHOT, Store
+from bot.store.search.text import Parsed
 from bot.store.sql import Connection
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 3  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 5  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
 REBUILD_OVER = 20_000
 WRITER_HEAP = 64_000_000
 SEARCHERS = 2  # threads answering searches: one per core
-_GENERATION_FILE = "laurel-generation.json"
-_STORE_ERRORS = search_store.store_errors()
+_STORE_ERRORS = store.store_errors()
 # What leaves the index unready or behind, said in the log, instead of failing the bot.
 _FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *_STORE_ERRORS)
 
@@ -102,10 +107,7 @@ class SearchIndex(Healing):
         self._closed = False
         self._rebuilding = False
         self._dirty = False
-        # Each searcher thread's own read-only connection to the store (`search_then`).
-        self._readers = threading.local()
-        self._opened: list[Connection] = []
-        self._opened_lock = threading.Lock()
+        self._readers = StoreReaders(store)  # each searcher thread's own (`page_then`)
 
     # -- starting, following, stopping ---------------------------------------------------------
 
@@ -201,10 +203,7 @@ class SearchIndex(Healing):
                     await task
         await asyncio.to_thread(self._executor.shutdown, True)
         await asyncio.to_thread(self._searchers.shutdown, True)
-        with self._opened_lock:
-            opened, self._opened = self._opened, []
-        for conn in opened:  # no searcher runs any more
-            search_store.close(conn)
+        self._readers.close()  # no searcher runs any more
         self._writer = None
         self._index = None
 
@@ -214,7 +213,7 @@ class SearchIndex(Healing):
     # -- the worker's side ------------------------------------------------------------------
 
     def _connect(self, *, same_thread: bool = True) -> Connection:
-        return search_store.connect(self.store, same_thread=same_thread)
+        return store.connect(self.store, same_thread=same_thread)
 
     def _open(self) -> int | None:
         """Open or make the index; None if it can follow the store, else papers to rebuild."""
@@ -223,7 +222,7 @@ class SearchIndex(Healing):
         if self.path is not None:
             self.path.mkdir(parents=True, exist_ok=True)
             try:
-                saved = json.loads((self.path / _GENERATION_FILE).read_text(encoding="utf-8"))
+                saved = read_generation(self.path)
                 if saved.get("format") == FORMAT and tantivy.Index.exists(str(self.path)):
                     guarded(self._files.check if self._files else lambda: None)
                     index = tantivy.Index.open(str(self.path))
@@ -243,13 +242,15 @@ class SearchIndex(Healing):
         conn = self._connect()
         try:
             generation = saved.get("generation")
-            if isinstance(generation, int) and saved.get("mark") == _mark(conn, generation):
+            if isinstance(generation, int) and saved.get("mark") == documents.generation_mark(
+                conn, generation
+            ):
                 self.generation = generation
-                if generation <= search_docs.generation(conn):
+                if generation <= documents.generation(conn):
                     return None
             return int(conn.execute("SELECT count(*) FROM live_papers").fetchone()[0])
         finally:
-            search_store.close(conn)
+            store.close(conn)
 
     def _catch_up(self, rebuild: bool) -> None:
         assert self._writer is not None
@@ -260,14 +261,14 @@ class SearchIndex(Healing):
         conn = self._connect()
         try:
             conn.execute(SNAPSHOT[conn.dialect])  # the generation and the documents agree
-            latest = search_docs.generation(conn)
+            latest = documents.generation(conn)
             if not rebuild and latest == self.generation:
                 conn.execute("COMMIT")
                 self.ready = True
                 return
             ids: set[int] | None = None
             if not rebuild:
-                ids = search_docs.changed_papers(conn, self.generation, latest)
+                ids = documents.changed_papers(conn, self.generation, latest)
                 rebuild = len(ids) > REBUILD_OVER
             try:
                 if rebuild:
@@ -275,24 +276,25 @@ class SearchIndex(Healing):
                     # committed index goes on answering, as it is, until the rebuild commits).
                     self.ready = self.ready and not self._fallback
                     self._writer.delete_all_documents()
-                    count = self._add(search_docs.documents(conn))
+                    count = self._add(documents.documents(conn))
                 else:
                     assert ids is not None
                     for paper_id in ids:
                         self._writer.delete_documents_by_term("id", paper_id)
-                    count = self._add(search_docs.documents(conn, ids))
-                mark = _mark(conn, latest)
+                    count = self._add(documents.documents(conn, ids))
+                mark = documents.generation_mark(conn, latest)
                 conn.execute("COMMIT")
             except BaseException:
                 self._writer.rollback()  # nothing half-applied reaches the next commit
                 raise
         finally:
-            search_store.close(conn)
+            store.close(conn)
         self._writer.commit()
         self._index.reload()
         if self._files is not None:
             self._files.check()  # the new segment's files, verified once here, not by a search
-        self._save(latest, mark)
+        if self.path is not None:
+            save_generation(self.path, {"format": FORMAT, "generation": latest, "mark": mark})
         self.generation = latest
         self._must_rebuild = False
         self.ready = True
@@ -306,26 +308,9 @@ class SearchIndex(Healing):
         for doc in docs:
             if self._closed:
                 raise Stopped("the index was closed")
-            document = tantivy.Document()
-            document.add_integer("id", doc.id)
-            document.add_integer("prior", doc.prior)
-            for name, text in doc.fields.items():
-                if text:
-                    document.add_text(name, text)
-            for token in doc.filters:
-                document.add_text("filters", token)
-            self._writer.add_document(document)
+            self._writer.add_document(doc.as_tantivy())
             count += 1
         return count
-
-    def _save(self, generation: int, mark: str | None) -> None:
-        if self.path is None:
-            return
-        target = self.path / _GENERATION_FILE
-        temporary = target.with_suffix(".tmp")
-        saved = {"format": FORMAT, "generation": generation, "mark": mark}
-        temporary.write_text(json.dumps(saved), encoding="utf-8")
-        os.replace(temporary, target)
 
     # -- searching ----------------------------------------------------------------------------
 
@@ -344,24 +329,14 @@ class SearchIndex(Healing):
         limit: int = 10,
         offset: int = 0,
     ) -> list[int] | None:
-        """`search_now` on a thread of its own: tantivy lets go of the GIL while it searches,
-        so the event loop answers other interactions meanwhile (a common word at 100,000
-        papers takes milliseconds)."""
-        return await self.search_then(
+        """The ids `page_now` ranks first, on a thread of its own: tantivy lets go of the GIL
+        while it searches, so the event loop answers other interactions meanwhile (a common
+        word at 100,000 papers takes milliseconds). None while the index is not ready."""
+        found = await self.page_then(
             parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
             limit=limit, offset=offset,
         )  # fmt: skip
-
-    async def search_then(
-        self, parsed: Parsed, load: Callable[[Connection, list[int]], T], **filters: Any
-    ) -> T | None:
-        """The ids `search_now` ranks first, then `load(conn, ids)` on the same thread, with a
-        read-only connection of that thread's to the store: one hop off the event loop for a
-        whole answer (ranking, reading the page, building its models), not one for the index
-        and another for the store. None while the index is not ready. (`filters`: venue,
-        year, kind, area, limit, offset, as `page_then` takes them.)"""
-        page = await self.page_then(parsed, load, **filters)
-        return None if page is None else page[0]
+        return None if found is None else found[0]
 
     async def page_then(
         self,
@@ -377,9 +352,12 @@ class SearchIndex(Healing):
         count: bool = True,
         any_word: bool = True,
     ) -> tuple[T, int] | None:
-        """`search_then`'s answer and how many papers matched in all (-1 unless `count`:
-        autocomplete needs no count, and counting every match of a common word costs);
-        `any_word` as `search_query.page` takes it."""
+        """The ids `page_now` ranks, then `load(conn, ids)` on the same thread with a read-only
+        connection of that thread's to the store (`StoreReaders`): one hop off the event loop
+        for a whole answer (ranking, reading the page, building its models); and how many
+        papers matched in all (-1 unless `count`: autocomplete needs no count, and counting
+        every match of a common word costs); `any_word` as `query.page` takes it. None while
+        the index is not ready."""
         if not self.ready:
             return None
 
@@ -390,7 +368,7 @@ class SearchIndex(Healing):
                     offset=offset, count=count, any_word=any_word,
                 )
             )  # fmt: skip
-            return None if found is None else (self._load(load, found[0]), found[1])
+            return None if found is None else (self._readers.load(load, found[0]), found[1])
 
         return await self._searching(search_and_load)
 
@@ -401,19 +379,19 @@ class SearchIndex(Healing):
         *,
         limit: int = 5,
         scope: tuple[str | None, int | None, str | None, str | None] = (None, None, None, None),
-    ) -> tuple[T, frozenset[str]] | None:
-        """`load(conn, ids)` of the papers about `topic` (search_similar), best first, within
+    ) -> T | None:
+        """`load(conn, ids)` of the papers about `topic` (search/similar.py), best first, within
         `scope` (venue, year, kind, area), none below the relevance floor, the topic's own
-        paper left out, and the topic's rare words; None while the index is not ready."""
+        paper left out; None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
         index = self._index
 
-        def search_and_load() -> tuple[T, frozenset[str]]:
-            ids, rare = self._checked(
+        def search_and_load() -> T:
+            ids = self._checked(
                 lambda: similar_ranked(index.searcher(), self.schema, topic, scope, limit)
             )
-            return self._load(load, ids), rare
+            return self._readers.load(load, ids)
 
         return await self._searching(search_and_load)
 
@@ -438,50 +416,6 @@ class SearchIndex(Healing):
 
         return guarded(run)
 
-    def _load(self, load: Callable[[Connection, list[int]], T], ids: list[int]) -> T:
-        conn = self._reader()
-        try:
-            return load(conn, ids)
-        except _STORE_ERRORS:
-            self._forget_reader(conn)  # a lost server: the next search connects again
-            raise
-
-    def _reader(self) -> Connection:
-        """This searcher thread's read-only connection to the store, opened at its first use."""
-        conn: Connection | None = getattr(self._readers, "conn", None)
-        if conn is None:
-            conn = self._connect(same_thread=False)  # closed by `close`, from another thread
-            search_store.read_only(conn)
-            self._readers.conn = conn
-            with self._opened_lock:
-                self._opened.append(conn)
-        return conn
-
-    def _forget_reader(self, conn: Connection) -> None:
-        self._readers.conn = None
-        with self._opened_lock:
-            if conn in self._opened:
-                self._opened.remove(conn)
-        with contextlib.suppress(*_STORE_ERRORS):
-            search_store.close(conn)
-
-    def search_now(
-        self,
-        parsed: Parsed,
-        *,
-        venue: str | None = None,
-        year: int | None = None,
-        kind: str | None = None,
-        area: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
-    ) -> list[int] | None:
-        """Paper ids, best first (ties by id), or None while the index is not ready."""
-        found = self.page_now(
-            parsed, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset
-        )
-        return None if found is None else found[0]
-
     def page_now(
         self,
         parsed: Parsed,
@@ -496,7 +430,7 @@ class SearchIndex(Healing):
         any_word: bool = True,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
-        (search_query.page). None while the index is not ready."""
+        (query.page). None while the index is not ready."""
         index = self._index  # once: a rebuild after a failure may let go of it meanwhile
         if not self.ready or index is None:
             return None
@@ -504,11 +438,3 @@ class SearchIndex(Healing):
         return page(
             searcher, self.schema, parsed, filters, limit, offset, count=count, any_word=any_word
         )
-
-
-def _mark(conn: Connection, generation: int) -> str | None:
-    """What the audit row `generation` says: an index of another history is not followed."""
-    row = conn.execute(
-        "SELECT at, entity, entity_id FROM audit WHERE id = ?", (generation,)
-    ).fetchone()
-    return None if row is None else f"{row[0]}|{row[1]}|{row[2]}"

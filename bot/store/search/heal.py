@@ -1,6 +1,6 @@
-"""How the derived search index heals (bot/store/search_index.py is the index).
+"""How the derived search index heals (bot/store/search/index.py is the index).
 
-Any failure of the index to read or write (bot/store/search_files.py says what counts) takes
+Any failure of the index to read or write (bot/store/search/files.py says what counts) takes
 it out of service at once: SQLite's FTS5 answers, and on PostgreSQL a search waits for the
 rebuild. The failure is counted (`on_fault`, the metrics), shows in /health as degraded
 (`health`), and a rebuild starts in the background into a fresh directory, in memory if the
@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import tantivy
 
-from bot.store import search_store
-from bot.store.search_files import IndexFault, IndexFiles, Stopped, wipe
+from bot.store.search import store
+from bot.store.search.files import IndexFault, IndexFiles, Stopped, wipe
 
-log = logging.getLogger("bot.store.search_index")
+log = logging.getLogger("bot.store.search.index")
 T = TypeVar("T")
 # Rebuilds of a damaged index in a row before it is given up until the next start.
 HEAL_ATTEMPTS = 3
-_FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *search_store.store_errors())
+_FAILURES: tuple[type[Exception], ...] = (OSError, ValueError, *store.store_errors())
 
 
 class Healing:

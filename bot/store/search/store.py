@@ -1,6 +1,6 @@
 """The derived search index's own connections to the store, which it only reads.
 
-The index (bot/store/search_index.py) reads the store from its worker thread and from each
+The index (bot/store/search/index.py) reads the store from its worker thread and from each
 searcher thread, each on a connection of its own: a SQLite file opened read-only, or a
 PostgreSQL database in read-only transactions. Either answers the same statements through
 `bot.store.sql.Connection`.

@@ -15,10 +15,12 @@ than one title word's match. When nothing has every word, papers with any are ra
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import tantivy
 
-from bot.store.search import PREFIX_MAX, Parsed, stems
-from bot.store.search_docs import area_token, filter_token
+from bot.store.search.documents import area_token, filter_token
+from bot.store.search.text import PREFIX_MAX, Parsed, stems
 
 WEIGHTS = {
     "title": 10.0,
@@ -44,7 +46,7 @@ SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
-# The prior, added to a paper's score after the search (from its fast field, search_docs'
+# The prior, added to a paper's score after the search (from its fast field, documents'
 # prior_code): small against a title word's BM25 (about 10 to 60 with its weight).
 STANDING_BONUS = (0.0, 0.5, 1.0)  # by bot.domain.awards.standing
 RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on
@@ -136,6 +138,8 @@ def page(
     `count`): the papers with every word as typed; when none has, every word within one
     edit (a typo costs only the search that has one); when none has and `any_word`, any of
     the words (`relaxed`: a member's search, not a command naming one paper)."""
+    if any_word:
+        parsed = _without_dead_words(searcher, parsed)
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
     if any_word and words > 1:
@@ -148,6 +152,29 @@ def page(
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
+
+
+def _without_dead_words(searcher: tantivy.Searcher, parsed: Parsed) -> Parsed:
+    """`parsed` without the typed words no paper holds in any field that are too short to be
+    found within one edit ("Networks Le", a word still being typed): such a word fails the
+    query of every word, then the one within one edit, and only the any-word query answers,
+    ranking every paper with one of the others (three searches, the dearest last); without
+    it the first query answers with the papers holding the others. Kept when it is the only
+    word."""
+
+    def dead(term: tuple[str, ...]) -> bool:
+        if len(term) != 1 or len(term[0]) >= FUZZY_MIN:
+            return False
+        (word,) = term
+        stem = stems([word])
+        held = [(field, word) for field in WEIGHTS]
+        held += [(field, stem[0]) for field in STEM_WEIGHTS if stem]
+        return not any(searcher.doc_freq(field, text) for field, text in held)
+
+    alive = tuple(term for term in parsed.terms if not dead(term))
+    if len(alive) == len(parsed.terms) or not (alive or parsed.topics or parsed.prefix):
+        return parsed
+    return replace(parsed, terms=alive)
 
 
 def ranked(

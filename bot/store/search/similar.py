@@ -1,8 +1,8 @@
 """Similar by topic (issue 27): papers about what a paper is about, with a relevance floor.
 
 A paper's topic is its telling words — English stems of its title and own names (weighed
-most), of its summaries and abstract, its authors (a shared author says much), and its area.
-The derived index ranks every paper by BM25 over those words; each score is then read as a
+most), of its summaries and abstract, its authors (a shared author says much), its area and
+its task. The derived index ranks every paper by BM25 over those words; each score is then read as a
 share of the paper's own score against the same query (a paper is as close to itself as
 anything gets), and only papers at or above FLOOR are shown: fewer than five rather than
 unrelated ones, none ("no close match") when nothing is close. FTS5, SQLite's fallback while
@@ -20,8 +20,8 @@ import tantivy
 from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
-from bot.store.search import stems, tokens
-from bot.store.search_docs import area_token, filter_token
+from bot.store.search.documents import area_token, filter_token, task_token
+from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
@@ -33,6 +33,7 @@ TITLE_WEIGHT = 3.0
 TEXT_WEIGHT = 1.0
 AUTHOR_WEIGHT = 2.0
 AREA_WEIGHT = 1.0
+TASK_WEIGHT = 1.0  # the same task (a finer label than the area): as much again
 _LATIN = re.compile(r"^[a-z][a-z0-9]+$")
 # Words of the field too general to say two papers are about the same thing, as stems.
 GENERIC = frozenset(
@@ -192,6 +193,7 @@ class Topic:
     text: tuple[str, ...]
     authors: tuple[tuple[str, ...], ...]
     area: str | None
+    task: str | None = None
 
 
 def topic_of(stored: StoredPaper) -> Topic:
@@ -204,6 +206,7 @@ def topic_of(stored: StoredPaper) -> Topic:
         text=tuple(_telling(text)),
         authors=tuple(t for name in paper.authors if (t := tuple(tokens(name)))),
         area=paper.area.value if paper.area else None,
+        task=paper.task.value if paper.task else None,
     )
 
 
@@ -256,6 +259,9 @@ def topic_query(
             if other != topic.area:
                 elsewhere = tantivy.Query.term_query(schema, "filters", area_token(other))
                 query.append((tantivy.Occur.MustNot, elsewhere))
+    if topic.task is not None:
+        same = tantivy.Query.term_query(schema, "filters", task_token(topic.task))
+        query.append((should, tantivy.Query.const_score_query(same, TASK_WEIGHT)))
     venue, year, kind, area = scope
     if venue is not None or year is not None or kind is not None:
         token = filter_token(venue, year, kind)
@@ -287,29 +293,26 @@ def fts5_query(topic: Topic) -> str | None:
     return " OR ".join(parts) or None
 
 
-MIN_SHARED = 2  # telling words two papers share at least (or an author), to be alike
+TITLE_SHARED = 2  # of the topic's title words (its title and own names) the other paper uses
+TEXT_SHARED = 2  # more words of the two summaries and abstracts in common, beside one title word
+TEXT_ONLY = 4  # words of the two summaries and abstracts in common, without a title word
 
 
-RARE = 5  # papers at most: a word this rare counts twice when two papers share it
-
-
-def alike(topic: Topic, other: StoredPaper, rare: frozenset[str] = frozenset()) -> bool:
-    """Whether `other` shares at least MIN_SHARED of the topic's telling words (a `rare` one
-    counting twice: "reframing"; the same area counting as one more), or an author: one
-    common word shared ("Segment Anything", "Chinese Word Segmentation") is a coincidence."""
+def alike(topic: Topic, other: StoredPaper) -> bool:
+    """Whether `other` is about what the topic is about, past the ranking's floor: it shares
+    an author, or uses TITLE_SHARED of the topic's title words (its title and own names), or
+    one of them and TEXT_SHARED more words the two summaries and abstracts share, or TEXT_ONLY
+    of those. One title word in common and little else ("Bayesian", "Segment", "Recovery")
+    is a coincidence, however rare the word and however much of the score it makes."""
     theirs = topic_of(other)
-    shared = set(topic.title + topic.text) & set(theirs.title + theirs.text)
-    same_area = topic.area is not None and topic.area == theirs.area
-    weight = len(shared) + len(shared & rare) + (same_area and bool(shared))
-    return weight >= MIN_SHARED or bool(set(topic.authors) & set(theirs.authors))
-
-
-def rare_words(searcher: tantivy.Searcher, topic: Topic) -> frozenset[str]:
-    """The topic's words that at most RARE papers use."""
-    return frozenset(
-        word
-        for word in set(topic.title + topic.text)
-        if searcher.doc_freq("title_stems", word) + searcher.doc_freq("text_stems", word) <= RARE
+    if set(topic.authors) & set(theirs.authors):
+        return True
+    title = set(topic.title) & set(theirs.title + theirs.text)
+    text = (set(topic.text) & set(theirs.text)) - title
+    return (
+        len(title) >= TITLE_SHARED
+        or (len(title) >= 1 and len(text) >= TEXT_SHARED)
+        or len(text) >= TEXT_ONLY
     )
 
 
@@ -319,14 +322,13 @@ def similar_ranked(
     topic: Topic,
     scope: tuple[str | None, int | None, str | None, str | None],
     limit: int,
-) -> tuple[list[int], frozenset[str]]:
+) -> list[int]:
     """The ids of the papers about `topic` within `scope`, best first, none below the floor,
-    the topic's own paper left out; and the topic's rare words (for `alike`)."""
+    the topic's own paper left out."""
     query = topic_query(schema, searcher, topic, scope)
     every = topic_query(schema, searcher, topic, (None, None, None, None))
-    rare = rare_words(searcher, topic)
     if query is None or every is None:
-        return [], rare
+        return []
     must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
     own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
     others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
@@ -334,4 +336,4 @@ def similar_ranked(
     ids = searcher.fast_field_values("id", [address for _, address in hits])
     scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
     top = own.hits[0][0] if own.hits else 0.0
-    return close_enough(scored, top, limit), rare
+    return close_enough(scored, top, limit)
