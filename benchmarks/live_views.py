@@ -22,9 +22,9 @@ from pathlib import Path
 from benchmarks.catalog import Synth
 from benchmarks.interactions import build
 from bot.domain.models import AwardKind
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from bot.store.sql import Connection
 
 Call = Callable[[PaperRepository, EditionRepository], Awaitable[object]]

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.models import AwardKind
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
 

@@ -31,7 +31,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.backups import schedule_backups
-from bot.catalog.arxiv import ArxivClient
+from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.curation import CurationService
 from bot.commands.command_sync import same_commands
 from bot.commands.components import answer_unclaimed, note_unclaimed
@@ -49,14 +49,14 @@ from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
-from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database, SqliteDatabase
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
 from bot.store.subscriptions import SubscriptionRepository
@@ -215,7 +215,7 @@ class LaurelBot(commands.Bot):
             if not self.scheduler.running:  # a test may hand in one it started paused
                 self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
-            from bot.catalog.enrich_job import enrich_in_background  # only then: not at start
+            from bot.catalog.arxiv.enrich_job import enrich_in_background  # only then: not at start
 
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(

@@ -37,8 +37,8 @@ from bot.render.stats import (
     venue_bars,
 )
 from bot.render.years import year_spans
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 
 TREND_PNG = "trend.png"
 COMPARE_PNG = "compare.png"

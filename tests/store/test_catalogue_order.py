@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import psycopg
 
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 # (table, column) that the catalogue's reads order, group or take the least of.

@@ -7,9 +7,9 @@ import pytest
 from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit
 from bot.domain.models import Award, AwardKind, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import batch
 
 TWICE = "2101.00001"

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
 from bot.store import search_docs, search_index
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import StoreError
-from bot.store.papers import PaperRepository
 from bot.store.search import parse
 from bot.store.search_docs import SearchDocument
 from bot.store.search_index import SearchIndex

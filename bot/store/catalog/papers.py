@@ -13,10 +13,10 @@ from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.domain.vocabulary import load_vocabulary
 from bot.store import rows
+from bot.store.catalog.leaderboards import LeaderboardQueries
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
 from bot.store.errors import StoreError
-from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
 from bot.store.search import match_query, parse
 from bot.store.search_index import SearchIndex
