@@ -52,6 +52,7 @@ from bot.settings import DISCORD_API, Settings
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database, SqliteDatabase
@@ -139,6 +140,7 @@ class LaurelBot(commands.Bot):
             )
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
+        self.leaderboards = LeaderboardRepository(db, self.institutions)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
         self.catalog = CatalogRepository(db, clock)  # audit stamps

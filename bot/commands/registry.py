@@ -27,6 +27,7 @@ from bot.render.i18n import Strings
 from bot.settings import Settings
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 
@@ -46,6 +47,8 @@ class Parts(Protocol):
     def papers(self) -> PaperRepository: ...
     @property
     def editions(self) -> EditionRepository: ...
+    @property
+    def leaderboards(self) -> LeaderboardRepository: ...
     @property
     def catalog(self) -> CatalogRepository: ...
     @property
@@ -76,7 +79,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
         Awards(bot, papers, editions, strings),
         Stats(
             editions,
-            papers,
+            parts.leaderboards,
             strings,
             parts.chart_fonts,
             parts.institutions,

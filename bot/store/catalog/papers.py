@@ -13,7 +13,6 @@ from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.domain.vocabulary import load_vocabulary
 from bot.store import rows
-from bot.store.catalog.leaderboards import LeaderboardQueries
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
 from bot.store.errors import StoreError
@@ -52,7 +51,7 @@ _CHOICES_BY_IDS = {
 T = TypeVar("T")
 
 
-class PaperRepository(LeaderboardQueries):
+class PaperRepository:
     def __init__(
         self,
         db: Database,
@@ -64,8 +63,6 @@ class PaperRepository(LeaderboardQueries):
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         self._vocabulary = load_vocabulary()
-        # SQLite lower() of every institution name → its English name, as a JSON object.
-        self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
         self._columns = _PAPER_COLUMNS[db.dialect]
 
     async def get(self, paper_id: int) -> StoredPaper | None:
