@@ -64,8 +64,6 @@ LONG_FILES: dict[str, str] = {
     "bot/store/search_index.py": "the index's building, following, healing (issue 22) and "
     "ranked reads (issue 27) met in one merge; the reads go to a class of their own next "
     "(issue 26), not a mixin cut to the line count",
-    "bot/store/catalog/papers.py": "the resolver's every-word search and Similar's PostgreSQL "
-    "retry landed together; the leaderboard mixin's removal (issue 26) splits it by meaning",
 }
 LONG_FUNCTIONS: dict[str, str] = {}
 

@@ -36,9 +36,9 @@ import bot
 assert bot.__file__.startswith(sys.argv[2]), bot.__file__
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.models import CatalogBatch, Edition
-from bot.store.catalog.repository import CatalogRepository
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
-from bot.store.catalog.papers import PaperRepository
+from bot.store.papers import PaperRepository
 
 async def main():
     async with await Database.open(Path(sys.argv[1])) as db:

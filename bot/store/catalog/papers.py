@@ -37,7 +37,7 @@ from bot.store.search_sql import (
     fts_hits,
     fts_params,
 )
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection
 
 _PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
 _BY_IDS = {
@@ -289,7 +289,7 @@ class PaperRepository:
         if not paper_ids:
             return []
         found = conn.execute(_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
-        by_id = {r["id"]: self._models.get(r, _stored_paper) for r in found}
+        by_id = {r["id"]: self._models.get(r, rows.stored_paper) for r in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
     async def ids(
@@ -402,7 +402,7 @@ class PaperRepository:
             """,  # noqa: S608
             paper_ids,
         )
-        return [(int(r["id"]), int(r["paper_id"]), _award_ref(r)) for r in found]
+        return [(int(r["id"]), int(r["paper_id"]), rows.award_ref(r)) for r in found]
 
     async def count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM live_papers")
@@ -411,7 +411,7 @@ class PaperRepository:
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
         """Papers with their awards (the `award_list` column): one round trip to the store."""
         found = await self._db.fetchall(sql, params)
-        return [self._models.get(r, _stored_paper) for r in found]
+        return [self._models.get(r, rows.stored_paper) for r in found]
 
 
 def _no_index() -> StoreError:
@@ -426,38 +426,3 @@ def _choices_now(conn: Connection, paper_ids: list[int]) -> list[PaperChoice]:
     found = conn.execute(_CHOICES_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
     by_id = {choice.id: choice for choice in choices(found)}
     return [by_id[i] for i in paper_ids if i in by_id]
-
-
-def _stored_paper(r: Row) -> StoredPaper:
-    return StoredPaper(
-        id=int(r["id"]),
-        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
-        awards=tuple(
-            AwardRef(
-                venue=venue,
-                venue_name=venue_name,
-                year=year,
-                name=name,
-                kind=AwardKind(kind),
-                track=track,
-                alternatives=alternatives or (),
-                sources=sources or (),
-            )
-            for venue, venue_name, year, name, kind, track, alternatives, sources in json.loads(
-                r["award_list"]
-            )
-        ),
-    )
-
-
-def _award_ref(r: Row) -> AwardRef:
-    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
-    return AwardRef(
-        venue=r["venue"],
-        venue_name=r["venue_name"],
-        year=r["year"],
-        name=r["name"],
-        kind=AwardKind(r["kind"]),
-        track=r["track"],
-        alternatives=json.loads(alternatives) if alternatives else (),
-    )
