@@ -1,6 +1,6 @@
 """/curate: keeping the catalogue from Discord. This module holds the group and its commands
 over the whole catalogue (import, export, history, undo); papers, awards and statistics have
-modules of their own (curate_paper, curate_award)."""
+modules of their own in this package (paper.py, award.py)."""
 
 from __future__ import annotations
 
