@@ -29,9 +29,9 @@ from typing import Any
 
 from benchmarks.report import save
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.text import match_query
 
 Call = Callable[[], Awaitable[Any]]

@@ -53,8 +53,8 @@ async def _open(url: str) -> Any:
 
 
 async def write(url: str, writes: int, gaps: tuple[float, float], seed: int) -> None:
-    from bot.store.catalog import CatalogRepository
-    from bot.store.papers import PaperRepository
+    from bot.store.catalog.papers import PaperRepository
+    from bot.store.catalog.repository import CatalogRepository
 
     chance = random.Random(seed)
     async with await _open(url) as db:
@@ -80,7 +80,7 @@ async def write(url: str, writes: int, gaps: tuple[float, float], seed: int) -> 
 
 
 async def read(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
-    from bot.store.papers import PaperRepository
+    from bot.store.catalog.papers import PaperRepository
     from bot.store.search.index import SearchIndex
     from bot.store.search.store import store_of
 

@@ -50,7 +50,7 @@ from benchmarks.report import save
 from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
 from bot.domain.models import Award, CatalogBatch, Venue
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.config import Config

@@ -21,20 +21,22 @@ from pathlib import Path
 
 from benchmarks.catalog import Synth
 from benchmarks.interactions import build
+from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from bot.store.sql import Connection
 
-Call = Callable[[PaperRepository, EditionRepository], Awaitable[object]]
+Call = Callable[[PaperRepository, EditionRepository, LeaderboardRepository], Awaitable[object]]
 CALLS: dict[str, Call] = {
-    "author leaderboard": lambda p, e: p.author_awards(),
-    "institution leaderboard": lambda p, e: p.institution_credit(),
-    "awarded paper ids": lambda p, e: p.ids(),
-    "papers with an award kind": lambda p, e: p.with_award(AwardKind.BEST, limit=50),
-    "search 'learning'": lambda p, e: p.search("learning", kind=AwardKind.BEST),
-    "coverage (/about)": lambda p, e: e.coverage(),
+    "author leaderboard": lambda p, e, b: b.author_awards(),
+    "institution leaderboard": lambda p, e, b: b.institution_credit(),
+    "awarded paper ids": lambda p, e, b: p.ids(),
+    "papers with an award kind": lambda p, e, b: p.with_award(AwardKind.BEST, limit=50),
+    "search 'learning'": lambda p, e, b: p.search("learning", kind=AwardKind.BEST),
+    "coverage (/about)": lambda p, e, b: e.coverage(),
 }
 
 UNFILTERED = (
@@ -53,15 +55,20 @@ def _unfilter(conn: Connection) -> None:
 async def _compare(live: Path, plain: Path, call: Call, repeat: int) -> tuple[float, float]:
     """Median seconds of `call` on each file, the two timed alternately so that a busy
     machine slows both alike."""
+    aliases = load_institutions()
     async with await Database.open(live) as one, await Database.open(plain) as other:
-        repositories = [(PaperRepository(db), EditionRepository(db)) for db in (one, other)]
+        repositories = [
+            (PaperRepository(db), EditionRepository(db), LeaderboardRepository(db, aliases))
+            for db in (one, other)
+        ]
         times: list[list[float]] = [[], []]
-        for papers, editions in repositories:
-            await call(papers, editions)  # warm the page cache and the statement cache
+        for papers, editions, leaderboards in repositories:
+            # warm the page cache and the statement cache
+            await call(papers, editions, leaderboards)
         for _ in range(repeat):
-            for side, (papers, editions) in enumerate(repositories):
+            for side, (papers, editions, leaderboards) in enumerate(repositories):
                 start = time.perf_counter()
-                await call(papers, editions)
+                await call(papers, editions, leaderboards)
                 times[side].append(time.perf_counter() - start)
         return statistics.median(times[0]), statistics.median(times[1])
 

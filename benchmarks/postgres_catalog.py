@@ -20,26 +20,28 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 
-Call = Callable[[PaperRepository, EditionRepository], Awaitable[object]]
+Call = Callable[[PaperRepository, EditionRepository, LeaderboardRepository], Awaitable[object]]
 CALLS: dict[str, Call] = {
-    "search 'learning' (index + page)": lambda p, e: p.search("learning"),
-    "search 'graph neural' at ICML": lambda p, e: p.search("graph neural", venue="icml"),
-    "autocomplete 'diffu'": lambda p, e: p.titles("diffu"),
-    "/paper show (one paper)": lambda p, e: p.get(5),
-    "awards of an edition": lambda p, e: p.awarded_at("neurips", 2023),
-    "test of time": lambda p, e: p.test_of_time(),
-    "papers with an award kind": lambda p, e: p.with_award(AwardKind.BEST, limit=50),
-    "awarded paper ids": lambda p, e: p.ids(),
-    "institution leaderboard": lambda p, e: p.institution_credit(),
-    "author leaderboard": lambda p, e: p.author_awards(),
-    "coverage (/about)": lambda p, e: e.coverage(),
+    "search 'learning' (index + page)": lambda p, e, b: p.search("learning"),
+    "search 'graph neural' at ICML": lambda p, e, b: p.search("graph neural", venue="icml"),
+    "autocomplete 'diffu'": lambda p, e, b: p.titles("diffu"),
+    "/paper show (one paper)": lambda p, e, b: p.get(5),
+    "awards of an edition": lambda p, e, b: p.awarded_at("neurips", 2023),
+    "test of time": lambda p, e, b: p.test_of_time(),
+    "papers with an award kind": lambda p, e, b: p.with_award(AwardKind.BEST, limit=50),
+    "awarded paper ids": lambda p, e, b: p.ids(),
+    "institution leaderboard": lambda p, e, b: b.institution_credit(),
+    "author leaderboard": lambda p, e, b: b.author_awards(),
+    "coverage (/about)": lambda p, e, b: e.coverage(),
 }
 
 
@@ -54,9 +56,14 @@ async def _load(db: Database) -> tuple[float, SearchIndex]:
     return seconds, index
 
 
-async def _time(call: Call, papers: PaperRepository, editions: EditionRepository) -> float:
+async def _time(
+    call: Call,
+    papers: PaperRepository,
+    editions: EditionRepository,
+    leaderboards: LeaderboardRepository,
+) -> float:
     started = time.perf_counter()
-    await call(papers, editions)
+    await call(papers, editions, leaderboards)
     return (time.perf_counter() - started) * 1000
 
 
@@ -76,15 +83,19 @@ async def run(folder: Path, repeat: int) -> None:
         for name, (seconds, _index) in loaded.items():
             print(f"{name}: bundled catalogue loaded in {seconds:.2f} s, index ready")
         repositories = {
-            name: (PaperRepository(db, index=loaded[name][1]), EditionRepository(db))
+            name: (
+                PaperRepository(db, index=loaded[name][1]),
+                EditionRepository(db),
+                LeaderboardRepository(db, load_institutions()),
+            )
             for name, db in engines.items()
         }
         times: dict[tuple[str, str], list[float]] = {}
         for _ in range(repeat):
             for call_name, call in CALLS.items():
-                for name, (papers, editions) in repositories.items():
+                for name, (papers, editions, leaderboards) in repositories.items():
                     times.setdefault((call_name, name), []).append(
-                        await _time(call, papers, editions)
+                        await _time(call, papers, editions, leaderboards)
                     )
         print(f"\n{'call':36} {'SQLite ms':>10} {'PostgreSQL ms':>14} {'ratio':>6}")
         for call_name in CALLS:

@@ -27,8 +27,8 @@ from benchmarks.ranking_before import BeforeIndex
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 

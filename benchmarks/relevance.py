@@ -23,8 +23,8 @@ from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.institutions import load_institutions
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.sql import Connection
 

@@ -21,8 +21,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.fts5 import RANK
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import match_query

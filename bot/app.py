@@ -31,7 +31,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.backups import schedule_backups
-from bot.catalog.arxiv import ArxivClient
+from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.curation import CurationService
 from bot.commands.command_sync import same_commands
 from bot.commands.components import answer_unclaimed, note_unclaimed
@@ -49,14 +49,15 @@ from bot.observability.metrics import Metrics
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import LaurelTranslator, Strings
 from bot.settings import DISCORD_API, Settings
-from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database, SqliteDatabase
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from bot.store.subscriptions import SubscriptionRepository
@@ -110,16 +111,8 @@ class LaurelBot(commands.Bot):
         self.metrics = metrics or Metrics(enabled=settings.metrics.enabled)
         # Laurel never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        super().__init__(
-            command_prefix=commands.when_mentioned,  # slash commands only; no message content
-            intents=laurel_intents(),
-            max_messages=None,  # no message cache: Laurel reads no messages from the gateway
-            allowed_mentions=discord.AllowedMentions.none(),
-            help_command=None,
-            tree_cls=LaurelTree,
-            guild_ready_timeout=guild_ready_timeout,
-            **_shard_options(settings, sharded=isinstance(self, commands.AutoShardedBot)),
-        )
+        sharded = isinstance(self, commands.AutoShardedBot)
+        super().__init__(**_client_options(settings, guild_ready_timeout, sharded=sharded))
         self.settings = settings
         # Who this process is, to the leases it takes in the shared database.
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -128,26 +121,20 @@ class LaurelBot(commands.Bot):
         self.scheduler = scheduler
         self.clock = clock
         self.institutions = load_institutions()
-        # A derived index that follows the store (bot/store/search/index.py); started in
-        # setup_hook, FTS5 answering until it is ready (on SQLite; PostgreSQL has only it).
-        self.search_index: SearchIndex | None = None
-        if settings.search.engine == "tantivy":
-            file = db.path if isinstance(db, SqliteDatabase) else None
-            where = settings.search.index_for(file, settings.discord.shards)
-            self.search_index = SearchIndex(
-                store_of(db), where, on_fault=self.metrics.search_index_fault
-            )
+        self.search_index = _search_index(settings, db, self.metrics)
+        # One repository per aggregate, all on this database.
         self.papers = PaperRepository(db, self.institutions, self.search_index)
         self.editions = EditionRepository(db)
-        self.bot_state = BotStateRepository(db)
-        self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
+        self.leaderboards = LeaderboardRepository(db, self.institutions)
         self.catalog = CatalogRepository(db, clock)  # audit stamps
         self.audit = AuditRepository(db)
+        self.subscriptions = SubscriptionRepository(db)
+        self.bot_state = BotStateRepository(db)
+        self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
         # Made in setup_hook (a session belongs to a running loop), closed in close().
         self.http_session: aiohttp.ClientSession | None = None
         self.arxiv: ArxivClient | None = None
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
-        self.subscriptions = SubscriptionRepository(db)
         self.delivery = DiscordDelivery(
             self,
             # Discord's global rate is the bot's, not a process's: this one paces its shards'.
@@ -215,7 +202,7 @@ class LaurelBot(commands.Bot):
             if not self.scheduler.running:  # a test may hand in one it started paused
                 self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
-            from bot.catalog.enrich_job import enrich_in_background  # only then: not at start
+            from bot.catalog.arxiv.enrich_job import enrich_in_background  # only then: not at start
 
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
@@ -372,10 +359,34 @@ def laurel_bot_class(settings: Settings) -> type[LaurelBot]:
     return ShardedLaurelBot if settings.discord.shards is not None else LaurelBot
 
 
-def _shard_options(settings: Settings, *, sharded: bool) -> dict[str, Any]:
+def _client_options(
+    settings: Settings, guild_ready_timeout: float, *, sharded: bool
+) -> dict[str, Any]:
+    """How the discord.py client behind Laurel is set up: slash commands only, no message
+    cache, no mentions unless a message opts in, and the shards `settings` name."""
+    options: dict[str, Any] = {
+        "command_prefix": commands.when_mentioned,  # slash commands only; no message content
+        "intents": laurel_intents(),
+        "max_messages": None,  # no message cache: Laurel reads no messages from the gateway
+        "allowed_mentions": discord.AllowedMentions.none(),
+        "help_command": None,
+        "tree_cls": LaurelTree,
+        "guild_ready_timeout": guild_ready_timeout,
+    }
     shards = settings.discord.shards
     if shards is None:
-        return {}
+        return options
     if not sharded:
         raise TypeError("shards are set: build the bot with laurel_bot_class(settings)")
-    return {"shard_ids": list(shards.ids), "shard_count": shards.count}
+    return options | {"shard_ids": list(shards.ids), "shard_count": shards.count}
+
+
+def _search_index(settings: Settings, db: Database, metrics: Metrics) -> SearchIndex | None:
+    """The derived index that follows the store (bot/store/search/index.py), or None when
+    [search] engine is FTS5 alone. Started in setup_hook; FTS5 answers until it is ready (on
+    SQLite; PostgreSQL has only it)."""
+    if settings.search.engine != "tantivy":
+        return None
+    file = db.path if isinstance(db, SqliteDatabase) else None
+    where = settings.search.index_for(file, settings.discord.shards)
+    return SearchIndex(store_of(db), where, on_fault=metrics.search_index_fault)

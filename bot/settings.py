@@ -230,7 +230,7 @@ class ArxivSettings(_Section):
     retries: int = Field(3, ge=0, le=10)
     backoff_seconds: float = Field(5.0, ge=0, le=600)
     ids_per_request: int = Field(100, ge=1, le=2000)
-    # A starting bot runs enrich in the background (bot.catalog.enrich_job).
+    # A starting bot runs enrich in the background (bot.catalog.arxiv.enrich_job).
     enrich_on_start: bool = False
 
 

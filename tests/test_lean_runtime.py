@@ -23,7 +23,7 @@ NOT_AT_START = (
     "bot.catalog.importers",  # the first import of a file
     "bot.catalog.yaml_reader",
     "tools",  # development tools (the converter, tools.bundle): never the bot
-    "bot.catalog.enrich_job",  # [arxiv] enrich_on_start, or `laurel enrich`
+    "bot.catalog.arxiv.enrich_job",  # [arxiv] enrich_on_start, or `laurel enrich`
     "tqdm",  # progress bars of the command line
 )
 

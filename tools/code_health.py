@@ -40,7 +40,7 @@ class FunctionSize:
 
 @dataclass(frozen=True, slots=True)
 class Import:
-    source: str  # the importing module, dotted: bot.store.catalog
+    source: str  # the importing module, dotted: bot.store.catalog.repository
     target: str  # the imported module, dotted (a name imported from a package counts as its
     #             module when there is one: `from bot import errors` -> bot.errors)
     line: int
@@ -136,7 +136,7 @@ def _targets(node: ast.AST, source: str, is_package: bool, modules: set[str]) ->
 
 def unit(module: str) -> str:
     """The part of the code a module belongs to: its package under bot/, or the top-level
-    module itself (bot.store.catalog -> store; bot.settings -> settings)."""
+    module itself (bot.store.catalog.repository -> store; bot.settings -> settings)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else parts[0]
 

@@ -88,7 +88,7 @@ MODULES = (
     ),
     Module(
         "curate_access",
-        ("bot/commands/curate_access.py",),
+        ("bot/commands/curate/access.py",),
         (
             "tests/commands/test_curate_access.py",
             "tests/e2e/test_curate_refusals.py",
@@ -134,8 +134,8 @@ MODULES = (
         ),
     ),
     Module("reconciler", ("bot/digests/reconciler.py",), DIGEST_TESTS),
-    Module("audit", ("bot/store/audit.py",), WRITE_TESTS),
-    Module("catalog_edits", ("bot/store/catalog_edits.py",), WRITE_TESTS),
+    Module("audit", ("bot/store/catalog/audit.py",), WRITE_TESTS),
+    Module("catalog_edits", ("bot/store/catalog/edits.py",), WRITE_TESTS),
     Module(
         "backups",
         ("bot/backups.py", "bot/store/backup_files.py"),
@@ -143,7 +143,11 @@ MODULES = (
     ),
     Module(
         "catalog_writer",
-        ("bot/store/catalog_writer.py", "bot/store/record_writer.py", "bot/store/catalog_merge.py"),
+        (
+            "bot/store/catalog/writer.py",
+            "bot/store/catalog/record_writer.py",
+            "bot/store/catalog_merge.py",
+        ),
         WRITE_TESTS,
     ),
 )

@@ -16,9 +16,9 @@ from bot.catalog.document import DocumentError, merge, read_document
 from bot.domain.models import CatalogBatch
 from bot.domain.plan import Plan
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
 
 DATA: Traversable = resources.files("bot") / "_data"
 # The same folder as a path (pip installs packages unzipped), for callers that walk files.

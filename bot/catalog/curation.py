@@ -11,8 +11,8 @@ from __future__ import annotations
 from bot.domain.models import Award, CatalogBatch, Rejection
 from bot.domain.plan import Plan
 from bot.errors import UserError
-from bot.store.catalog import CatalogRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 
 
 def refusal(rejection: Rejection) -> UserError:

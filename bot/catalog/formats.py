@@ -14,7 +14,7 @@ from bot.store import special_files
 
 Format = Literal["toml", "csv", "ai-bestpapers"]
 FORMATS: tuple[str, ...] = get_args(Format)
-# Our own formats are authoritative; foreign ones only fill gaps (see store.catalog_writer).
+# Our own formats are authoritative; foreign ones only fill gaps (see store.catalog.writer).
 POLICY = {"toml": "update", "csv": "fill", "ai-bestpapers": "fill"}
 
 

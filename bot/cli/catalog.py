@@ -16,11 +16,11 @@ from bot.domain.models import CatalogBatch, Coverage
 from bot.domain.plan import Plan
 from bot.errors import LaurelError
 from bot.settings import Settings
-from bot.store.catalog import CatalogRepository
-from bot.store.editions import EditionRepository
-from bot.store.field_coverage import field_coverage
-from bot.store.links import LinkCoverage, LinkRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.coverage import field_coverage
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.links import LinkCoverage, LinkRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 
 
 def register(commands: Any) -> None:

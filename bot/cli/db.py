@@ -17,8 +17,8 @@ from bot.settings import Settings
 from bot.store import migrations
 from bot.store.backends import shown
 from bot.store.backup_files import restore
-from bot.store.catalog import CatalogRepository
-from bot.store.links import LinkRepository
+from bot.store.catalog.links import LinkRepository
+from bot.store.catalog.repository import CatalogRepository
 
 
 def register(commands: Any) -> None:

@@ -22,10 +22,10 @@ import aiohttp
 from tqdm import tqdm
 
 from bot import __version__
-from bot.catalog.arxiv import ArxivClient
-from bot.catalog.arxiv_enrich import EnrichReport
-from bot.catalog.enrich_job import plan_enrich
-from bot.catalog.enrich_job import run_enrich as run_job
+from bot.catalog.arxiv.client import ArxivClient
+from bot.catalog.arxiv.enrich import EnrichReport
+from bot.catalog.arxiv.enrich_job import plan_enrich
+from bot.catalog.arxiv.enrich_job import run_enrich as run_job
 from bot.cli.common import clock_of, open_database
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.render.about import about_embed, help_embed
 from bot.render.i18n import Strings, language_of
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 
 # A command group that some members see in /help without its default permissions.
 Audience = Callable[[discord.Interaction], Awaitable[bool]]

@@ -38,8 +38,8 @@ from bot.render.awards import (
 from bot.render.i18n import Strings, language_of
 from bot.render.stats import covered_years
 from bot.render.years import year_spans
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 
 Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, test of time
 MAX_PAGE = 9999  # the largest page number PAGE_ID reads

@@ -19,7 +19,7 @@ from bot.domain.models import AwardKind, Venue
 from bot.errors import UserError
 from bot.render.areas import area_name, area_names, find_area
 from bot.render.i18n import Strings, language_of
-from bot.store.editions import EditionRepository
+from bot.store.catalog.editions import EditionRepository
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 Year = app_commands.Range[int, 1950, 2100]

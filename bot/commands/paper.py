@@ -36,7 +36,7 @@ from bot.domain.text import visible
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
-from bot.store.papers import PaperRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.search.fts5 import PaperChoice
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name

@@ -23,7 +23,7 @@ from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import abstract_embed, list_embed, paper_embed, sources_embed
-from bot.store.papers import PaperRepository
+from bot.store.catalog.papers import PaperRepository
 
 PAGE_SIZE = 5
 CUSTOM_ID_LIMIT = 100  # Discord's limit

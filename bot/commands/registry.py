@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Protocol
 from discord.ext import commands
 
 from bot.catalog.curation import CurationService
-from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
-from bot.commands.curate import Curate
-from bot.commands.curate_access import Curation
-from bot.commands.digest import Digest
+from bot.commands.curate.access import Curation
+from bot.commands.curate.cog import Curate
+from bot.commands.digest import cog as digest
+from bot.commands.digest.cog import Digest
 from bot.commands.paper import PaperCommands
 from bot.commands.stats import Stats
 from bot.digests.service import DigestService
@@ -25,13 +25,14 @@ from bot.domain.institutions import InstitutionAliases
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import Strings
 from bot.settings import Settings
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 
 if TYPE_CHECKING:
-    from bot.catalog.arxiv import ArxivClient
+    from bot.catalog.arxiv.client import ArxivClient
 
 
 class Parts(Protocol):
@@ -46,6 +47,8 @@ class Parts(Protocol):
     def papers(self) -> PaperRepository: ...
     @property
     def editions(self) -> EditionRepository: ...
+    @property
+    def leaderboards(self) -> LeaderboardRepository: ...
     @property
     def catalog(self) -> CatalogRepository: ...
     @property
@@ -76,7 +79,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
         Awards(bot, papers, editions, strings),
         Stats(
             editions,
-            papers,
+            parts.leaderboards,
             strings,
             parts.chart_fonts,
             parts.institutions,

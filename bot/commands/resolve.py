@@ -12,7 +12,7 @@ from bot.domain.identifiers import IdentifierError, parse_arxiv_id
 from bot.domain.models import StoredPaper
 from bot.errors import UserError
 from bot.render.markdown import esc
-from bot.store.papers import PaperRepository
+from bot.store.catalog.papers import PaperRepository
 
 _LONGEST_ID = 18  # a row id typed as digits; longer digit runs are words (or years)
 

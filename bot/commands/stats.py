@@ -37,8 +37,8 @@ from bot.render.stats import (
     venue_bars,
 )
 from bot.render.years import year_spans
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
 
 TREND_PNG = "trend.png"
 COMPARE_PNG = "compare.png"
@@ -85,7 +85,7 @@ class Stats(commands.Cog):
     def __init__(
         self,
         editions: EditionRepository,
-        papers: PaperRepository,
+        leaderboards: LeaderboardRepository,
         strings: Strings,
         fonts: ChartFonts,
         institutions: InstitutionAliases,
@@ -96,18 +96,18 @@ class Stats(commands.Cog):
         self._institutions = institutions
         self._defer_after = defer_after
         self._editions = editions
-        self._papers = papers
+        self._leaderboards = leaderboards
         self._strings = strings
         self._fonts = fonts
         self._charts = ChartCache()
         self._institution_board = Board(
-            papers.institution_credit,
+            leaderboards.institution_credit,
             self._institutions_embed,
             "leaders-error-no-institutions",
             "affiliations",
         )
         self._author_board = Board(
-            papers.author_awards, self._authors_embed, "leaders-error-no-authors", "authors"
+            leaderboards.author_awards, self._authors_embed, "leaders-error-no-authors", "authors"
         )
 
     @stats.command(
@@ -280,7 +280,9 @@ class Stats(commands.Cog):
         if not any(_within(year, scope) for year in years):
             raise UserError("leaders-error-no-awards", scope=shown, years=year_spans(years) or "—")
         papers = sum(c.papers for c in covered if _within(c.year, scope))
-        known = await self._papers.credited_years(board.names, venue=venue.key if venue else None)
+        known = await self._leaderboards.credited_years(
+            board.names, venue=venue.key if venue else None
+        )
         if not known:
             raise UserError(f"{board.empty}-anywhere", scope=shown, papers=papers)
         raise UserError(board.empty, scope=shown, papers=papers, years=year_spans(known))

@@ -19,10 +19,10 @@ from bot.errors import UserError
 from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, Post, paper_body
 from bot.render.i18n import Strings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import Choice, Chooser
-from bot.store.papers import PaperRepository
 
 __all__ = ["BODIES_TTL", "CANDIDATES_TTL", "ContentGone", "DigestContent"]
 

@@ -33,10 +33,10 @@ from bot.domain.shards import Shards
 from bot.render.chart_fonts import ChartFonts
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 

@@ -1,5 +1,5 @@
 """One change to the catalogue as the audit log holds it: who made it, when, and the record
-before and after (read by `bot.store.audit`, shown by `bot.render.curate`)."""
+before and after (read by `bot.store.catalog.audit`, shown by `bot.render.curate`)."""
 
 from __future__ import annotations
 

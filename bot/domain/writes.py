@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-# What a record does when it meets one already stored (bot/store/catalog_writer.py says more):
+# What a record does when it meets one already stored (bot/store/catalog/writer.py says more):
 # `update` replaces, `fill` only fills gaps (keeping disagreements as alternatives), `bundle`
 # updates but leaves what curators changed or removed as they left it.
 Policy = Literal["update", "fill", "bundle"]

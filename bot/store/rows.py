@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.domain.models import Award, Edition, Paper, Venue
+from bot.domain.models import Award, AwardKind, AwardRef, Edition, Paper, StoredPaper, Venue
 from bot.domain.paper_names import own_names
 from bot.store.search.text import index_text
 from bot.store.sql import Row
@@ -101,3 +101,40 @@ def edition_model(venue: str, year: int, stored: dict[str, Any]) -> Edition:
 def venue_model(key: str, stored: dict[str, Any]) -> Venue:
     data = {k: v for k, v in stored.items() if v not in (None, [], {})}
     return Venue.model_validate({"key": key, **data})
+
+
+def stored_paper(r: Row) -> StoredPaper:
+    """A paper row (`paper_columns`) as its model, with the awards of its `award_list`."""
+    return StoredPaper(
+        id=int(r["id"]),
+        paper=paper_model(from_row(r, PAPER_FIELDS), trusted=True),
+        awards=tuple(
+            AwardRef(
+                venue=venue,
+                venue_name=venue_name,
+                year=year,
+                name=name,
+                kind=AwardKind(kind),
+                track=track,
+                alternatives=alternatives or (),
+                sources=sources or (),
+            )
+            for venue, venue_name, year, name, kind, track, alternatives, sources in json.loads(
+                r["award_list"]
+            )
+        ),
+    )
+
+
+def award_ref(r: Row) -> AwardRef:
+    """An award row joined to its edition and venue as the award a paper holds."""
+    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
+    return AwardRef(
+        venue=r["venue"],
+        venue_name=r["venue_name"],
+        year=r["year"],
+        name=r["name"],
+        kind=AwardKind(r["kind"]),
+        track=r["track"],
+        alternatives=json.loads(alternatives) if alternatives else (),
+    )

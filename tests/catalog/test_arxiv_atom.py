@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog.arxiv_atom import ArxivEntry, parse_feed
-from bot.catalog.arxiv_errors import ArxivBadResponseError, ArxivQueryError
+from bot.catalog.arxiv.atom import ArxivEntry, parse_feed
+from bot.catalog.arxiv.errors import ArxivBadResponseError, ArxivQueryError
 from bot.domain.identifiers import ArxivId
 from laurel_console.localarxiv.feeds import error_feed
 from tests.support.shared_dir import SHARED

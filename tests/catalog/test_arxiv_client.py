@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.catalog.arxiv import (
+from bot.catalog.arxiv.client import (
     ArxivClient,
     ArxivNotFoundError,
     ArxivQueryError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.catalog.arxiv_errors import (
+from bot.catalog.arxiv.errors import (
     ArxivBadResponseError,
     ArxivError,
     ArxivNotFoundError,

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
-from bot.catalog.arxiv_atom import parse_feed
-from bot.catalog.arxiv_errors import ArxivQueryError
+from bot.catalog.arxiv.atom import parse_feed
+from bot.catalog.arxiv.errors import ArxivQueryError
 from laurel_console.localarxiv.server import LocalArxiv
 
 

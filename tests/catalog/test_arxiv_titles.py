@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from bot.catalog.arxiv_atom import ArxivEntry
-from bot.catalog.arxiv_titles import Outcome, match_title
+from bot.catalog.arxiv.atom import ArxivEntry
+from bot.catalog.arxiv.titles import Outcome, match_title
 from bot.domain.identifiers import ArxivId
 
 

@@ -13,10 +13,10 @@ import pytest
 from bot.catalog.bundled import documents, load_bundled
 from bot.catalog.document import merge, read_document
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 
 BUNDLED = load_bundled()
 HAND_WRITTEN = merge(

@@ -11,9 +11,9 @@ import pytest
 from bot.catalog.bundled import documents, load_bundled
 from bot.catalog.document import merge, read_document
 from bot.domain.models import Award
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 
 BUNDLED = load_bundled()
 # The hand-written documents alone: the generated ones (data/awards/) only add to these.

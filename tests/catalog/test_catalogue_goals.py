@@ -16,9 +16,9 @@ from bot.catalog.bundled import load_bundled
 from bot.catalog.summary_numbers import mismatched
 from bot.domain.coverage import FieldCoverage
 from bot.domain.models import LANGUAGES, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.coverage import field_coverage
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.field_coverage import field_coverage
 
 S2TW, T2S = opencc.OpenCC("s2tw"), opencc.OpenCC("t2s")
 GOALS = tomllib.loads((Path(__file__).parent / "catalogue_goals.toml").read_text("utf-8"))

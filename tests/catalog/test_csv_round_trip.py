@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.catalog import formats
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.importers import csv_format
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 
 

@@ -16,17 +16,17 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog.curation import CurationService
-from bot.commands.curate_input import AwardOptions, paper_from_form
+from bot.commands.curate.inputs import AwardOptions, paper_from_form
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch, Paper, Venue
 from bot.domain.text import clean_text
 from bot.domain.writes import WriteContext
 from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.store import rows
-from bot.store.catalog import CatalogRepository
-from bot.store.catalog_edits import EditWriter
+from bot.store.catalog.edits import EditWriter
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.sql import Connection
 from tests.support.awards import award
 

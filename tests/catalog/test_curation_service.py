@@ -10,9 +10,9 @@ import pytest
 from bot.catalog.curation import CurationService, TitleTaken
 from bot.domain.models import Award, AwardKind, Paper, Source
 from bot.errors import UserError
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.clock import ManualClock
 
 TITLE = "A *made-up* paper on [links](https://example.org)"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from bot.catalog import formats
 from bot.catalog.bundled import load_bundled
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
 
 
 async def test_all_574_awards_accounted_for_and_a_second_import_changes_nothing(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import bundled
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 
 TYPO = ("Online Boosting", "Online Bosting")

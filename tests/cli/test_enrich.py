@@ -14,15 +14,15 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.catalog.arxiv import ArxivClient
-from bot.catalog.arxiv_atom import parse_feed
-from bot.catalog.arxiv_enrich import enrich, to_enrich
+from bot.catalog.arxiv.atom import parse_feed
+from bot.catalog.arxiv.client import ArxivClient
+from bot.catalog.arxiv.enrich import enrich, to_enrich
 from bot.cli import build_parser
 from bot.domain.models import Paper
 from bot.settings import ArxivSettings, Settings
+from bot.store.catalog.enrichment import EnrichmentRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.enrichment import EnrichmentRepository
-from bot.store.papers import PaperRepository
 from laurel_console.localarxiv.server import LocalArxiv
 from tests.support.clock import ManualClock
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog.arxiv_enrich import to_enrich
+from bot.catalog.arxiv.enrich import to_enrich
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from laurel_console.localarxiv.recordings import entries_of, load
 from laurel_console.localarxiv.server import LocalArxiv
 from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for, with_awards

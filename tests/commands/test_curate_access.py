@@ -10,14 +10,14 @@ import discord
 import pytest
 
 from bot.catalog.curation import CurationService
-from bot.commands.curate_access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
+from bot.commands.curate.access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from tests.support.clock import ManualClock
 
 OWNER, CURATOR, STRANGER, ROLE = 1, 2, 3, 40

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands.curate import _written
+from bot.commands.curate.cog import _written
 from bot.domain.models import LANGUAGES, CatalogBatch
 from bot.errors import UserError
 from bot.render.i18n import Strings

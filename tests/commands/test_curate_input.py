@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands.curate_input import (
+from bot.commands.curate.inputs import (
     AwardOptions,
     arxiv_id_of,
     format_links,

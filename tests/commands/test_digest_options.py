@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from bot.commands.digest_checks import digest_filter, schedule
-from bot.commands.digest_options import (
+from bot.commands.digest.checks import digest_filter, schedule
+from bot.commands.digest.options import (
     COMMON_ZONES,
     TimeZoneTransformer,
     days_code,

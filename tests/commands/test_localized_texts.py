@@ -22,14 +22,14 @@ import bot
 from bot.catalog import formats
 from bot.catalog.curation import refusal
 from bot.catalog.document import DocumentError
-from bot.commands.curate import _read_upload
+from bot.commands.curate.cog import _read_upload
 from bot.commands.errors import answer_for
 from bot.domain.models import LANGUAGES, Rejection
 from bot.domain.plan import Change, Plan
 from bot.errors import StoreError, StoreFull, UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import Strings
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from tests.support.awards import award, batch
 

@@ -24,11 +24,11 @@ from bot.observability.metrics import Metrics
 from bot.render.digest_posts import Post, hidden_marker
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
 from tests.support.clock import ManualClock
 

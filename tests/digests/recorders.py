@@ -18,10 +18,10 @@ from bot.observability.metrics import Metrics
 from bot.render.digest_posts import Post
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from tests.digests.conftest import RecordingDeliverer, Rig
 
 

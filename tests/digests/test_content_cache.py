@@ -13,9 +13,9 @@ from bot.domain.subscriptions import DigestFilter, Theme
 from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, marker_in, paper_post
 from bot.render.i18n import Strings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from tests.digests.conftest import Rig
 from tests.support.clock import ManualClock
 

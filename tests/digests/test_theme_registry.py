@@ -21,10 +21,10 @@ from bot.errors import UserError
 from bot.render.digest_posts import Frame, Post, framed
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
-from bot.store.papers import PaperRepository
 from tests.digests.conftest import START, Rig
 
 SHIPPED = ThemeRegistry.shipped()

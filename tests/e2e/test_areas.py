@@ -9,7 +9,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.domain.areas import ResearchArea
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.awards import award, batch

@@ -117,7 +117,7 @@ NOT_CUSTOM_IDS = {"discord:"}
 def prefixes_in_source() -> set[str]:
     """Every `word:word` (or `word:` before a placeholder) a string in bot/commands opens with."""
     found: set[str] = set()
-    for path in Path(bot.commands.__file__).parent.glob("*.py"):
+    for path in Path(bot.commands.__file__).parent.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r'[rf]{0,2}"([a-z]+:)([a-z]+|\{)', text):
             found.add(match[1] + ("" if match[2] == "{" else match[2]))

@@ -16,7 +16,7 @@ from bot.app import LaurelBot
 from bot.catalog.document import read_document
 from bot.catalog.importers import csv_format
 from bot.domain.models import Award, CatalogBatch
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from bot.app import LaurelBot
 from bot.commands import awards, paper_buttons
-from bot.commands.curate import Curate
-from bot.commands.curate_access import Curation
-from bot.commands.curate_views import HistoryPages, history_buttons
+from bot.commands.curate.access import Curation
+from bot.commands.curate.cog import Curate
+from bot.commands.curate.views import HistoryPages, history_buttons
 from bot.commands.custom_ids import MAX_ID, at_most
 from bot.domain.models import AwardKind
 

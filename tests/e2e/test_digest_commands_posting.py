@@ -15,7 +15,7 @@ from bot.app import LaurelBot
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import Subscription
 from bot.settings import DigestSettings, Settings
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord

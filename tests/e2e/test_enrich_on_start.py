@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog.arxiv_titles import UNRESOLVED
+from bot.catalog.arxiv.titles import UNRESOLVED
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.settings import Settings
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
@@ -120,6 +120,6 @@ async def test_arxiv_down_is_a_warning_and_the_bot_serves_on(
         assert bot.enrich_task.exception() is None
         about = await server.slash("about", {})
         assert (await about.message())["embeds"]
-    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.catalog.enrich_job"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.catalog.arxiv.enrich_job"]
     assert any("arXiv stopped answering" in m for m in warnings)
     assert not [r for r in caplog.records if r.levelname == "ERROR"]

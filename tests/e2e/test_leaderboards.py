@@ -9,7 +9,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
 
@@ -65,7 +65,7 @@ async def test_institutions_of_2025_with_fractional_credit(
         "split equally among its institutions."
     )
     # Every institution's credit together is the number of awarded papers with affiliations.
-    everything = await laurel.papers.institution_credit(first=2025, last=2025, limit=1000)
+    everything = await laurel.leaderboards.institution_credit(first=2025, last=2025, limit=1000)
     assert len(everything.entries) == everything.ranked == 44
     assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 31
 
@@ -96,7 +96,7 @@ async def test_institutions_in_traditional_chinese(
 
     (embed,) = message["embeds"]
     total = await awarded_in(db, "e.year <= 2025")
-    covered = await laurel.papers.institution_credit(last=2025)
+    covered = await laurel.leaderboards.institution_credit(last=2025)
     assert embed["title"] == (
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )

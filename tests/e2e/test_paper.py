@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.daily import paper_of_the_day
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.sql import Connection
 from laurel_console.harness import laurel_on

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import LaurelBot
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_curate import EPHEMERAL, ada, button, curate, curator_bot

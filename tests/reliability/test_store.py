@@ -23,7 +23,7 @@ from bot.catalog import formats
 from bot.cli import main
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database, SqliteDatabase
 from bot.store.sql import Connection
 from laurel_console.harness import laurel_on

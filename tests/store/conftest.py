@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.domain.models import CatalogBatch
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from tests.support.awards import VENUES
 

@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.domain.models import Award, AwardKind, Links, Paper
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
-from bot.store.catalog_edits import UndoRefused
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.edits import UndoRefused
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
 from bot.store.sql import Connection, integrity_errors
 from tests.support.awards import award, batch
 from tests.support.searching import Searching

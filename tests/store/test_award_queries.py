@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.domain.models import Award, AwardKind, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import AwardTally, EditionRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import AwardTally, EditionRepository
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 

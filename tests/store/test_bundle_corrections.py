@@ -1,13 +1,13 @@
 """The `bundle` policy meets a release that corrects what an earlier one said (issue 22): a
 title's typo fixed, an award's kind changed. What a curator removed stays removed; a live
-paper is corrected in place (bot/store/curated.py: a record's identity across releases)."""
+paper is corrected in place (bot/store/catalog/curated.py: a record's identity across releases)."""
 
 from __future__ import annotations
 
 from bot.domain.models import AwardKind
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 BUNDLED = "bundled data"

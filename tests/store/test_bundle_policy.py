@@ -1,13 +1,13 @@
 """The `bundle` policy on both backends: a new release's bundled catalogue meets what curators
-did, which the audit says (bot/store/curated.py reads it, with JSON functions each engine spells
-its own way)."""
+did, which the audit says (bot/store/catalog/curated.py reads it, with JSON functions each
+engine spells its own way)."""
 
 from __future__ import annotations
 
 from bot.domain.models import Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 BUNDLED = "bundled data"

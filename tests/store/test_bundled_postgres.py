@@ -17,13 +17,14 @@ from bot.domain.areas import ResearchArea
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import DigestFilter
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.enrichment import EnrichmentRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.links import LinkRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
-from bot.store.enrichment import EnrichmentRepository
-from bot.store.links import LinkRepository
-from bot.store.papers import PaperRepository
 from bot.store.postgres.database import PostgresDatabase
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
@@ -119,7 +120,13 @@ async def test_the_index_built_from_postgresql_ranks_every_query_as_from_sqlite(
 
 
 _FILTER = DigestFilter(venue="icml", year_from=2010, year_to=2024)
+
+
 # Every read of the catalogue the commands, digests and CLI make, with and without filters.
+def _boards(db: Database) -> LeaderboardRepository:
+    return LeaderboardRepository(db, load_institutions())
+
+
 _READS: list[tuple[str, Callable[[Database], Awaitable[object]]]] = [
     ("paper", lambda db: PaperRepository(db).get(5)),
     ("by arXiv", lambda db: PaperRepository(db).by_arxiv("2310.06114")),
@@ -141,10 +148,10 @@ _READS: list[tuple[str, Callable[[Database], Awaitable[object]]]] = [
     ("by ids", lambda db: PaperRepository(db).by_ids([7, 3, 99, 5000])),
     ("awards of", lambda db: PaperRepository(db).awards_of([1, 2, 3, 50])),
     ("count", lambda db: PaperRepository(db).count()),
-    ("institutions", lambda db: PaperRepository(db).institution_credit(limit=100)),
-    ("institutions at", lambda db: PaperRepository(db).institution_credit(venue="neurips")),
-    ("authors", lambda db: PaperRepository(db).author_awards(limit=100)),
-    ("authors in years", lambda db: PaperRepository(db).author_awards(first=2010, last=2020)),
+    ("institutions", lambda db: _boards(db).institution_credit(limit=100)),
+    ("institutions at", lambda db: _boards(db).institution_credit(venue="neurips")),
+    ("authors", lambda db: _boards(db).author_awards(limit=100)),
+    ("authors in years", lambda db: _boards(db).author_awards(first=2010, last=2020)),
     ("venues", lambda db: EditionRepository(db).venues()),
     ("coverage", lambda db: EditionRepository(db).coverage()),
     ("editions", lambda db: EditionRepository(db).editions("icml")),

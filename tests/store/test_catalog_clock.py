@@ -9,10 +9,10 @@ import pytest
 
 from bot.domain.models import CatalogBatch
 from bot.domain.writes import WriteContext
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import VENUES, award, batch
 from tests.support.clock import ManualClock
 

@@ -1,6 +1,6 @@
 """Curators' edits through CatalogRepository, on SQLite and on PostgreSQL: what an undo of an
 edition says, an undo of an undo, an edit that changes nothing, and the policy an award edit
-writes with. Found by mutation testing of bot/store/catalog_edits.py (docs/mutation.md).
+writes with. Found by mutation testing of bot/store/catalog/edits.py (docs/mutation.md).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 from tests.support.searching import Searching
 

@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper, Source, Venue
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 from tests.support.searching import Searching
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import psycopg
 
-from bot.store.catalog import CatalogRepository
+from bot.domain.institutions import load_institutions
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 # (table, column) that the catalogue's reads order, group or take the least of.
@@ -45,8 +46,8 @@ async def test_names_are_grouped_spelled_and_ordered_byte_by_byte(
         actor="t",
         policy="update",
     )
-    papers = PaperRepository(db)
-    board = await papers.author_awards()
+    boards = LeaderboardRepository(db, load_institutions())
+    board = await boards.author_awards()
     # Grouped by ASCII case alone ("Émile" and "émile" are two names, as SQLite's lower()
     # sees them), spelled as the least in byte order, listed by that key in byte order.
     assert [(a.name, a.papers) for a in board.entries] == [
@@ -54,5 +55,5 @@ async def test_names_are_grouped_spelled_and_ordered_byte_by_byte(
         ("Émile Roux", 1),
         ("émile roux", 1),
     ]
-    (institution,) = (await papers.institution_credit()).entries
+    (institution,) = (await boards.institution_credit()).entries
     assert institution.name == "ACME Lab"  # capitals come first in byte order

@@ -17,7 +17,7 @@ from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
 from bot.store import backends
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.copy import Snapshot, copy_into, mismatches, read_snapshot
 from bot.store.database import Database
 from bot.store.ledger import Choice, LedgerRepository

@@ -16,8 +16,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.domain.models import CatalogBatch, Venue
 from bot.store import backends
-from bot.store.catalog import CatalogRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch
@@ -30,9 +30,6 @@ BOUND_SECONDS = 10.0
 # The other process: a curator renames the paper through the one way in, then says when.
 CURATOR = """
 import asyncio, json, sys, time
-from bot.store import backends
-from bot.store.catalog import CatalogRepository
-from bot.store.papers import PaperRepository
 
 async def main(url, paper_id, title):
     async with await backends.open_database(url) as db:

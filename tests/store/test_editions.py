@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from bot.domain.models import Accepted, CatalogBatch, Counts, Edition, Submitted
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.editions import EditionRepository
 
 
 async def test_editions_in_year_gives_every_venue_of_that_year(

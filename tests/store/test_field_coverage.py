@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.models import Source
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.coverage import field_coverage
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.field_coverage import field_coverage
 from tests.support.awards import award, batch
 
 READ = "https://arxiv.org/abs/1502.05477"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.institutions import InstitutionAliases
+from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit
 from bot.domain.models import Award, AwardKind, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.leaderboards import LeaderboardRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import batch
 
 TWICE = "2101.00001"
@@ -41,7 +41,7 @@ async def test_a_paper_splits_its_credit_among_its_institutions(
         actor="test",
         policy="update",
     )
-    board = await PaperRepository(db).institution_credit()
+    board = await LeaderboardRepository(db, load_institutions()).institution_credit()
 
     assert board.entries[0] == InstitutionCredit("Alpha", pytest.approx(4 / 3), 2)  # type: ignore[arg-type]
     assert [(e.name, round(e.credit, 4)) for e in board.entries[1:]] == [
@@ -73,17 +73,17 @@ async def test_a_paper_counts_once_per_edition_that_awarded_it(
         actor="test",
         policy="update",
     )
-    papers = PaperRepository(db)
+    boards = LeaderboardRepository(db, load_institutions())
 
-    everything = await papers.institution_credit()
+    everything = await boards.institution_credit()
     assert everything.entries == (InstitutionCredit("Alpha", 2.0, 1),)
     assert everything.papers == 2  # the paper at two editions
 
-    at_icml = await papers.institution_credit(venue="icml")
+    at_icml = await boards.institution_credit(venue="icml")
     assert at_icml.entries == (InstitutionCredit("Alpha", 1.0, 1),)
-    later = await papers.institution_credit(first=2030)
+    later = await boards.institution_credit(first=2030)
     assert later.entries == (InstitutionCredit("Alpha", 1.0, 1),)
-    assert (await papers.institution_credit(first=2026, last=2034)).entries == ()
+    assert (await boards.institution_credit(first=2026, last=2034)).entries == ()
 
 
 async def test_institution_names_group_regardless_of_case_but_not_more(
@@ -98,7 +98,7 @@ async def test_institution_names_group_regardless_of_case_but_not_more(
         actor="test",
         policy="update",
     )
-    board = await PaperRepository(db, InstitutionAliases([])).institution_credit()
+    board = await LeaderboardRepository(db, InstitutionAliases([])).institution_credit()
 
     assert board.entries == (
         InstitutionCredit("MIT", 2.0, 2),  # "MIT" and "mit" on one paper are one institution
@@ -114,7 +114,7 @@ async def test_the_leaderboard_is_cut_at_its_limit_but_counts_everyone(
         actor="test",
         policy="update",
     )
-    board = await PaperRepository(db).institution_credit(limit=2)
+    board = await LeaderboardRepository(db, load_institutions()).institution_credit(limit=2)
     assert [e.name for e in board.entries] == ["Lab 0", "Lab 1"]  # ties by name
     assert (board.ranked, board.papers) == (5, 5)
 
@@ -132,9 +132,9 @@ async def test_authors_by_distinct_awarded_papers_then_awards(
         actor="test",
         policy="update",
     )
-    papers = PaperRepository(db)
+    boards = LeaderboardRepository(db, load_institutions())
 
-    board = await papers.author_awards()
+    board = await boards.author_awards()
     assert board.entries == (
         AuthorAwards("Ada Lovelace", papers=2, awards=3),
         AuthorAwards("Alan Turing", papers=1, awards=2),
@@ -142,12 +142,12 @@ async def test_authors_by_distinct_awarded_papers_then_awards(
     )
     assert (board.ranked, board.papers) == (3, 3)
 
-    in_2025_at_icml = await papers.author_awards(venue="icml", first=2025, last=2025)
+    in_2025_at_icml = await boards.author_awards(venue="icml", first=2025, last=2025)
     assert [(e.name, e.papers) for e in in_2025_at_icml.entries] == [
         ("Ada Lovelace", 1),
         ("Alan Turing", 1),
     ]
-    assert (await papers.author_awards(last=2000)).entries == ()
+    assert (await boards.author_awards(last=2000)).entries == ()
 
 
 async def test_an_institutions_names_count_as_one_under_its_english_name(
@@ -163,7 +163,7 @@ async def test_an_institutions_names_count_as_one_under_its_english_name(
         actor="test",
         policy="update",
     )
-    board = await PaperRepository(db).institution_credit()
+    board = await LeaderboardRepository(db, load_institutions()).institution_credit()
     assert board.entries == (
         InstitutionCredit("Tsinghua University", 3.0, 3),
         InstitutionCredit("Peking University", 1.0, 1),

@@ -7,10 +7,10 @@ from __future__ import annotations
 from bot.domain.awards import is_main_award
 from bot.domain.models import Award, AwardKind, Paper
 from bot.domain.subscriptions import DigestFilter
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
-from bot.store.papers import PaperRepository
 from tests.support.awards import batch
 
 

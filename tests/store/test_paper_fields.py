@@ -12,9 +12,9 @@ from pydantic import ValidationError
 from bot.catalog.document import read_document, write_document
 from bot.domain.areas import RESEARCH_AREAS, ResearchArea
 from bot.domain.models import Paper, Source
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from tests.support.awards import award, batch
 
 

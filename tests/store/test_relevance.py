@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.relevance import KINDS, evaluate, first, make_cases
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 
 pytestmark = pytest.mark.sqlite_only(

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from bot.domain.institutions import Institution, InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind
 from bot.store import migrations
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from bot.store.search.text import match_query, parse, prefixes, tokens

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.errors import StoreError
-from bot.store.papers import PaperRepository
 from bot.store.search import documents as search_docs
 from bot.store.search import index as search_index
 from bot.store.search.documents import SearchDocument

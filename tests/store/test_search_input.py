@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch

@@ -10,9 +10,9 @@ import pytest
 
 from bot.domain.models import Award, AwardKind, Paper
 from bot.domain.vocabulary import load_vocabulary
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search import query as search_query
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of

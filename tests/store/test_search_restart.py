@@ -14,9 +14,9 @@ import pytest
 
 from bot.commands.errors import describe
 from bot.render.i18n import Strings
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch

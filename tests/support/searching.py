@@ -11,8 +11,8 @@ from types import TracebackType
 from typing import Self
 
 from bot.domain.institutions import InstitutionAliases
+from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
-from bot.store.papers import PaperRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 

@@ -27,10 +27,10 @@ from bot.domain.subscriptions import Cadence, DigestFilter, Subscription
 from bot.render.chart_fonts import ChartFonts
 from bot.render.digest_posts import Frame, Post
 from bot.render.i18n import Strings
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.editions import EditionRepository
 from bot.store.ledger import Chooser
-from bot.store.papers import PaperRepository
 
 _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 

@@ -20,13 +20,13 @@ from bot.domain.clock import Clock
 from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.audit import AuditRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 
 if TYPE_CHECKING:
-    from bot.catalog.arxiv import ArxivClient
+    from bot.catalog.arxiv.client import ArxivClient
 
 # A preview's buttons wait this long for the curator (Discord keeps a token 15 minutes).
 CONFIRM_TIMEOUT = 600.0

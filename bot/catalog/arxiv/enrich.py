@@ -5,7 +5,7 @@ actor "enrich"), so an interruption loses at most the batch in flight. Papers al
 are never asked for again, nor are ids arXiv did not know or could not complete (an author list
 a source cut short that arXiv's does not extend, say), remembered in bot_state until a run with
 `retry_missing`: a second run does only what the first did not finish. Papers with no
-arXiv id are looked up by title (bot.catalog.arxiv_titles) and written the same way.
+arXiv id are looked up by title (bot.catalog.arxiv.titles) and written the same way.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from bot.catalog.arxiv import ArxivClient, ArxivError
-from bot.catalog.arxiv_paper import missing_from
+from bot.catalog.arxiv.client import ArxivClient, ArxivError
+from bot.catalog.arxiv.paper import missing_from
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Award, CatalogBatch, Paper, Rejection
 from bot.domain.writes import Policy
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.enrichment import EnrichmentRepository, Incomplete
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.enrichment import EnrichmentRepository, Incomplete
 
 ACTOR = "enrich"
 # bot_state: the arXiv ids arXiv answered nothing for, or nothing that completes the paper

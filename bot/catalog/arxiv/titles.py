@@ -18,16 +18,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.catalog.arxiv import ArxivClient, ArxivEntry, ArxivError
-from bot.catalog.arxiv_enrich import EnrichReport, Filled, TitleMiss, filled, write_gaps
-from bot.catalog.arxiv_paper import arxiv_source, missing_from
+from bot.catalog.arxiv.client import ArxivClient, ArxivEntry, ArxivError
+from bot.catalog.arxiv.enrich import EnrichReport, Filled, TitleMiss, filled, write_gaps
+from bot.catalog.arxiv.paper import arxiv_source, missing_from
 from bot.domain.models import Award
 from bot.domain.text import title_key
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog import CatalogRepository
+from bot.store.catalog.enrichment import EnrichmentRepository, Incomplete
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.enrichment import EnrichmentRepository, Incomplete
-from bot.store.papers import PaperRepository
 
 UNRESOLVED = "enrich.title_unresolved"  # bot_state: ids of papers a title lookup did not settle
 YEARS_BEFORE = 2  # an arXiv preprint may come out this many years before the paper's venue

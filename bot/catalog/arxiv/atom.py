@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.catalog.arxiv_errors import ArxivBadResponseError, ArxivQueryError
+from bot.catalog.arxiv.errors import ArxivBadResponseError, ArxivQueryError
 from bot.domain.identifiers import ArxivId, IdentifierError, normalize_doi, parse_arxiv_id
 from bot.domain.text import clean_text
 

@@ -16,7 +16,6 @@ from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database, Params
 from bot.store.errors import StoreError
-from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
 from bot.store.search.fts5 import (
     CHOICE_COLUMNS,
@@ -38,7 +37,7 @@ from bot.store.search.similar import (
     topic_of,
 )
 from bot.store.search.text import match_query, parse
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection
 
 _PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
 _BY_IDS = {
@@ -52,7 +51,7 @@ _CHOICES_BY_IDS = {
 T = TypeVar("T")
 
 
-class PaperRepository(LeaderboardQueries):
+class PaperRepository:
     def __init__(
         self,
         db: Database,
@@ -64,8 +63,6 @@ class PaperRepository(LeaderboardQueries):
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         self._vocabulary = load_vocabulary()
-        # SQLite lower() of every institution name → its English name, as a JSON object.
-        self._grouping = json.dumps(self._institutions.grouping(), ensure_ascii=False)
         self._columns = _PAPER_COLUMNS[db.dialect]
 
     async def get(self, paper_id: int) -> StoredPaper | None:
@@ -292,7 +289,7 @@ class PaperRepository(LeaderboardQueries):
         if not paper_ids:
             return []
         found = conn.execute(_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
-        by_id = {r["id"]: self._models.get(r, _stored_paper) for r in found}
+        by_id = {r["id"]: self._models.get(r, rows.stored_paper) for r in found}
         return [by_id[i] for i in paper_ids if i in by_id]
 
     async def ids(
@@ -404,7 +401,7 @@ class PaperRepository(LeaderboardQueries):
             """,  # noqa: S608
             paper_ids,
         )
-        return [(int(r["id"]), int(r["paper_id"]), _award_ref(r)) for r in found]
+        return [(int(r["id"]), int(r["paper_id"]), rows.award_ref(r)) for r in found]
 
     async def count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM live_papers")
@@ -413,7 +410,7 @@ class PaperRepository(LeaderboardQueries):
     async def _load(self, sql: str, params: Params) -> list[StoredPaper]:
         """Papers with their awards (the `award_list` column): one round trip to the store."""
         found = await self._db.fetchall(sql, params)
-        return [self._models.get(r, _stored_paper) for r in found]
+        return [self._models.get(r, rows.stored_paper) for r in found]
 
 
 def _no_index() -> StoreError:
@@ -428,38 +425,3 @@ def _choices_now(conn: Connection, paper_ids: list[int]) -> list[PaperChoice]:
     found = conn.execute(_CHOICES_BY_IDS[conn.dialect], (json.dumps(paper_ids),)).fetchall()
     by_id = {choice.id: choice for choice in choices(found)}
     return [by_id[i] for i in paper_ids if i in by_id]
-
-
-def _stored_paper(r: Row) -> StoredPaper:
-    return StoredPaper(
-        id=int(r["id"]),
-        paper=rows.paper_model(rows.from_row(r, rows.PAPER_FIELDS), trusted=True),
-        awards=tuple(
-            AwardRef(
-                venue=venue,
-                venue_name=venue_name,
-                year=year,
-                name=name,
-                kind=AwardKind(kind),
-                track=track,
-                alternatives=alternatives or (),
-                sources=sources or (),
-            )
-            for venue, venue_name, year, name, kind, track, alternatives, sources in json.loads(
-                r["award_list"]
-            )
-        ),
-    )
-
-
-def _award_ref(r: Row) -> AwardRef:
-    alternatives = r["alternatives"] if "alternatives" in r.keys() else None  # noqa: SIM118
-    return AwardRef(
-        venue=r["venue"],
-        venue_name=r["venue_name"],
-        year=r["year"],
-        name=r["name"],
-        kind=AwardKind(r["kind"]),
-        track=r["track"],
-        alternatives=json.loads(alternatives) if alternatives else (),
-    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from bot.catalog.arxiv_atom import ArxivEntry
+from bot.catalog.arxiv.atom import ArxivEntry
 from bot.domain.models import Links, Paper, Source
 
 # The catalogue holds at most this many authors a paper (a few physics collaborations list more).

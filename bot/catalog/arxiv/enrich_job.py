@@ -12,11 +12,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.catalog.arxiv import ArxivClient
-from bot.catalog.arxiv_enrich import EnrichReport, enrich, to_enrich
-from bot.catalog.arxiv_titles import resolve_titles, to_resolve
+from bot.catalog.arxiv.client import ArxivClient
+from bot.catalog.arxiv.enrich import EnrichReport, enrich, to_enrich
+from bot.catalog.arxiv.titles import resolve_titles, to_resolve
+from bot.store.catalog.enrichment import Incomplete
 from bot.store.database import Database
-from bot.store.enrichment import Incomplete
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
+from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.store.catalog_sql import ascii_lower
 from bot.store.database import Database
@@ -30,12 +32,14 @@ _ROUNDED_CREDIT = {
 }
 
 
-class LeaderboardQueries:
-    """Part of `PaperRepository`: it sets `_db` and `_grouping`."""
+class LeaderboardRepository:
+    """Who the awarded papers credit: institutions (each name counted under the English name
+    the institution table gives it) and authors."""
 
-    _db: Database
-    # SQLite lower() of every institution name → its English name, as a JSON object.
-    _grouping: str
+    def __init__(self, db: Database, institutions: InstitutionAliases) -> None:
+        self._db = db
+        # SQL lower() of every institution name → its English name, as a JSON object.
+        self._grouping = json.dumps(institutions.grouping(), ensure_ascii=False)
 
     async def institution_credit(
         self,

@@ -4,8 +4,8 @@ The bundled data, every importer and every curator's command hand a `CatalogBatc
 models, and the `WriteContext` of the write (who, which policy, which batch, when), to
 `apply_batch` (by way of `CatalogRepository`), which runs inside the transaction
 `Database.write` (or, for a dry run, `Database.rehearse`) opened. Each record is written under a
-savepoint (`bot.store.record_writer`): it lands whole, with its audit row, or is rejected with a
-reason and leaves nothing behind.
+savepoint (`bot.store.catalog.record_writer`): it lands whole, with its audit row, or is
+rejected with a reason and leaves nothing behind.
 
 Three policies decide what happens when a record meets one already stored:
 - `update` (our own documents and curators): the values it gives replace the stored ones;
@@ -28,9 +28,9 @@ from bot.domain.plan import Plan
 from bot.domain.text import title_key
 from bot.domain.writes import WriteContext
 from bot.store import rows
+from bot.store.catalog.curated import Carried, corrected_paper, rekinded_award, renamed_papers
+from bot.store.catalog.record_writer import KeptRemoved, RecordWriter, Rejected
 from bot.store.catalog_merge import latest, merge
-from bot.store.curated import Carried, corrected_paper, rekinded_award, renamed_papers
-from bot.store.record_writer import KeptRemoved, RecordWriter, Rejected
 from bot.store.sql import Connection, Row
 
 
@@ -255,7 +255,7 @@ class CatalogWriter(RecordWriter):
 
     def _former_title(self, key: str, edition_id: int) -> int | None:
         """A paper of the edition that a curator renamed from this title, or whose title this
-        release corrected (under `bundle`: bot/store/curated.py)."""
+        release corrected (under `bundle`: bot/store/catalog/curated.py)."""
         if self._renamed is None:
             self._renamed = renamed_papers(self.conn, self.context.actor)
         for paper_id in self._renamed.get(key, []):

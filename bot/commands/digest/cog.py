@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.commands.digest_checks import (
+from bot.commands.digest.checks import (
     admin_guild,
     check_can_post,
     check_filter_matches,
@@ -27,7 +27,7 @@ from bot.commands.digest_checks import (
     role_note,
     schedule,
 )
-from bot.commands.digest_options import (
+from bot.commands.digest.options import (
     DaysOption,
     DigestChannel,
     SubscriptionOption,
@@ -55,8 +55,8 @@ from bot.domain.subscriptions import (
 from bot.errors import UserError
 from bot.render import digest_admin as render
 from bot.render.i18n import Strings, language_of
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 
 DEFAULT_TIME = dt.time(9)
 DEFAULT_ZONE = "UTC"

@@ -21,15 +21,15 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from bot.catalog.arxiv_atom import ArxivEntry, Feed, parse_feed
-from bot.catalog.arxiv_errors import (
+from bot.catalog.arxiv.atom import ArxivEntry, Feed, parse_feed
+from bot.catalog.arxiv.errors import (
     ArxivBadResponseError,
     ArxivError,
     ArxivNotFoundError,
     ArxivQueryError,
     ArxivUnavailableError,
 )
-from bot.catalog.arxiv_paper import paper_from_arxiv
+from bot.catalog.arxiv.paper import paper_from_arxiv
 from bot.domain.clock import Clock
 from bot.domain.identifiers import ArxivId
 from bot.settings import ArxivSettings

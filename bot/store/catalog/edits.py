@@ -18,8 +18,8 @@ from bot.domain.plan import Action, Entity
 from bot.domain.text import title_key
 from bot.domain.writes import WriteContext
 from bot.store import rows
-from bot.store.catalog_writer import CatalogWriter
-from bot.store.record_writer import Rejected
+from bot.store.catalog.record_writer import Rejected
+from bot.store.catalog.writer import CatalogWriter
 from bot.store.sql import Connection
 
 Removable = Literal["paper", "award"]

@@ -6,23 +6,23 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.catalog.arxiv import paper_from_arxiv
+from bot.catalog.arxiv.client import paper_from_arxiv
 from bot.catalog.curation import TitleTaken, refusal
-from bot.commands.curate_access import Curation, CuratorGroup, actor
-from bot.commands.curate_input import (
+from bot.commands.curate.access import Curation, CuratorGroup, actor
+from bot.commands.curate.inputs import (
     AwardOptions,
     aliases_of,
     arxiv_id_of,
     format_links,
     paper_from_form,
 )
-from bot.commands.curate_summary import (
+from bot.commands.curate.summary import (
     summary_form_values,
     with_aliases,
     with_area,
     with_summary,
 )
-from bot.commands.curate_views import ConfirmView, PaperForm, send_preview
+from bot.commands.curate.views import ConfirmView, PaperForm, send_preview
 from bot.commands.options import (
     AUTOCOMPLETE_LIMIT,
     LANGUAGE_CHOICES,

@@ -1,6 +1,6 @@
 """/curate: keeping the catalogue from Discord. This module holds the group and its commands
 over the whole catalogue (import, export, history, undo); papers, awards and statistics have
-modules of their own (curate_paper, curate_award)."""
+modules of their own in this package (paper.py, award.py)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from discord.ext import commands
 
 from bot.catalog import formats
 from bot.catalog.document import DocumentError
-from bot.commands.curate_access import Curation, actor
-from bot.commands.curate_award import AwardCuration, StatsCuration, show_write
-from bot.commands.curate_paper import PaperCuration, paper_choices, stored_paper
-from bot.commands.curate_views import (
+from bot.commands.curate.access import Curation, actor
+from bot.commands.curate.award import AwardCuration, StatsCuration, show_write
+from bot.commands.curate.paper import PaperCuration, paper_choices, stored_paper
+from bot.commands.curate.views import (
     ConfirmView,
     first_history,
     history_buttons,
@@ -38,7 +38,7 @@ from bot.domain.writes import Policy
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import language_of
-from bot.store.catalog_edits import UndoRefused
+from bot.store.catalog.edits import UndoRefused
 
 log = logging.getLogger(__name__)
 

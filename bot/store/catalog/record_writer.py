@@ -1,6 +1,6 @@
 """Writing records one at a time inside an open transaction: each under a savepoint, with its
-audit row, or rejected with a reason and nothing left behind (`bot.store.catalog_writer` and
-`bot.store.catalog_edits` build on it)."""
+audit row, or rejected with a reason and nothing left behind (`bot.store.catalog.writer` and
+`bot.store.catalog.edits` build on it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.domain.models import Rejection
 from bot.domain.plan import Action, Change, Entity
 from bot.domain.writes import WriteContext
 from bot.store import rows
-from bot.store.curated import curated_fields
+from bot.store.catalog.curated import curated_fields
 from bot.store.sql import Connection, integrity_errors
 
 # The tables whose rows have an `id` an insert returns (venues are keyed by `key`).

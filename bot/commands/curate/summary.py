@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands.curate_input import checked, validated
+from bot.commands.curate.inputs import checked, validated
 from bot.domain.areas import ResearchArea
 from bot.domain.models import Language, Paper, Source
 from bot.errors import UserError

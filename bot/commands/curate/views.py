@@ -19,14 +19,14 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.commands.buttons import Press
-from bot.commands.curate_access import (
+from bot.commands.curate.access import (
     CONFIRM_TIMEOUT,
     Curation,
     CuratorModal,
     CuratorView,
     require_invoker,
 )
-from bot.commands.curate_input import LIMITS, MULTILINE
+from bot.commands.curate.inputs import LIMITS, MULTILINE
 from bot.commands.custom_ids import ID, parse_id
 from bot.commands.paginator import PageButton, Shown, Step
 from bot.commands.writes import before_write, replace_message

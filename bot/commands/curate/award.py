@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.catalog.curation import refusal
-from bot.commands.curate_access import Curation, CuratorGroup, actor
-from bot.commands.curate_input import AwardOptions, checked, validated
-from bot.commands.curate_paper import paper_choices, stored_paper
-from bot.commands.curate_views import ConfirmView, send_preview
+from bot.commands.curate.access import Curation, CuratorGroup, actor
+from bot.commands.curate.inputs import AwardOptions, checked, validated
+from bot.commands.curate.paper import paper_choices, stored_paper
+from bot.commands.curate.views import ConfirmView, send_preview
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, award_options
 from bot.commands.writes import answer, before_write
 from bot.domain.models import AwardKind, CatalogBatch, Edition, Language, Source

@@ -11,8 +11,8 @@ from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.domain.plan import Plan
 from bot.domain.writes import Policy, WriteContext
 from bot.store import rows
-from bot.store.catalog_edits import EditWriter, Removable, run_edit, undo_batch
-from bot.store.catalog_writer import apply_batch
+from bot.store.catalog.edits import EditWriter, Removable, run_edit, undo_batch
+from bot.store.catalog.writer import apply_batch
 from bot.store.database import Database
 from bot.store.sql import Connection
 

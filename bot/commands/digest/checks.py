@@ -15,8 +15,8 @@ from bot.domain.subscriptions import ALL_DAYS, MONDAY, Cadence, DigestFilter
 from bot.errors import UserError
 from bot.render.digest_admin import days_label, filters_text
 from bot.render.i18n import Strings
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
+from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.papers import PaperRepository
 
 AnyChannel = app_commands.AppCommandChannel | app_commands.AppCommandThread
 

@@ -15,7 +15,7 @@ from typing import Protocol, cast
 import discord
 from discord import app_commands
 
-from bot.commands.digest_checks import admin_guild, is_admin
+from bot.commands.digest.checks import admin_guild, is_admin
 from bot.commands.options import AUTOCOMPLETE_LIMIT
 from bot.domain.models import Language
 from bot.domain.subscriptions import ALL_DAYS, Subscription, check_timezone

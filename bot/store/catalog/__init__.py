@@ -1,0 +1,1 @@
+"""The catalogue's repositories: the one write path, papers, editions, leaderboards, the audit."""
