@@ -68,6 +68,11 @@ WITHOUT_SUMMARY = {
     "Flow Matching on General Geometries",
     "Robust agents learn causal world models",
     "LLMs Get Lost In Multi-Turn Conversation",
+    # Issue 23: read only on researchtrend.ai; no arXiv, OpenReview or proceedings copy is stored.
+    "Stochastic Taylor Derivative Estimator: Efficient amortization for arbitrary"
+    " differential operators",
+    # Issue 23: read only on emergentmind.com; no arXiv, OpenReview, NeurIPS or authors' copy.
+    "Artificial Hivemind: The Open-Ended Homogeneity of Language Models (and Beyond)",
 }
 
 
