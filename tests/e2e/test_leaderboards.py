@@ -61,12 +61,12 @@ async def test_institutions_of_2025_with_fractional_credit(
     assert lines[1] == (2, "Google", 2.0, 2)
     assert [rank for rank, *_ in lines[3:5]] == [4, 4]  # ties at 1.50 share a rank
     assert embed["footer"]["text"] == (
-        "Top 15 of 44 institutions. Each of 31 awarded papers gives 1 credit, "
+        "Top 15 of 43 institutions. Each of 31 awarded papers gives 1 credit, "
         "split equally among its institutions."
     )
     # Every institution's credit together is the number of awarded papers with affiliations.
     everything = await laurel.leaderboards.institution_credit(first=2025, last=2025, limit=1000)
-    assert len(everything.entries) == everything.ranked == 44
+    assert len(everything.entries) == everything.ranked == 43
     assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 31
 
 
@@ -101,9 +101,9 @@ async def test_institutions_in_traditional_chinese(
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** 卡內基美隆大學 — **27.11**（46 篇論文）"  # named in zh-TW
-    assert "普林斯頓大學 — **7.70**（14 篇論文）" in embed["description"]
-    assert embed["footer"]["text"].startswith("497 個機構中的前 15 名。")  # variants grouped
+    assert first == "**1.** 卡內基美隆大學 — **27.95**（48 篇論文）"  # named in zh-TW
+    assert "普林斯頓大學 — **7.95**（15 篇論文）" in embed["description"]
+    assert embed["footer"]["text"].startswith("498 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -113,10 +113,12 @@ async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
     assert embed["title"] == "Most-awarded authors — every venue, 2025"
     lines = embed["description"].split("\n")
     assert len(lines) == 15
-    # Nobody in the bundled catalogue has two awarded papers: all tie, by name.
-    assert lines[0] == "**1.** Abderrahim Bendahi — papers: **1**, awards: 1"
-    assert all(line.startswith("**1.** ") for line in lines)
-    assert embed["footer"]["text"] == "Top 15 of 196 authors of 42 awarded papers."
+    # One author has two awarded papers in 2025 (SAM 2 at ICLR, Faster R-CNN's test of time at
+    # NeurIPS); everyone else ties on one, by name.
+    assert lines[0] == "**1.** Ross Girshick — papers: **2**, awards: 2"
+    assert lines[1] == "**2.** Abderrahim Bendahi — papers: **1**, awards: 1"
+    assert all(line.startswith("**2.** ") for line in lines[1:])
+    assert embed["footer"]["text"] == "Top 15 of 221 authors of 44 awarded papers."
 
 
 async def test_authors_at_a_venue_in_traditional_chinese(
