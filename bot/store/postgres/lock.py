@@ -104,7 +104,12 @@ class PostgresInstanceLock:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             with contextlib.suppress(psycopg.Error):  # a lost one holds nothing any more
-                conn.close()  # the server lets the lock go with the session
+                # Let go in so many words: the server drops a closed session's locks a moment
+                # later, and a bot started at once after this one stopped would find it held.
+                unlock = "pg_advisory_unlock_shared" if self._shared else "pg_advisory_unlock"
+                conn.execute(f"SELECT {unlock}(%s)", (INSTANCE_LOCK,))
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
 
     def __enter__(self) -> Self:
         self.acquire()
