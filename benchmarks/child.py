@@ -27,6 +27,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.dburl import SqliteTarget
+from bot.store.backends import open_database
+from bot.store.catalog import CatalogRepository
+
 
 def say(**fields: Any) -> None:
     print(json.dumps(fields), flush=True)
@@ -93,15 +97,14 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
     from bot.catalog.bundled import load_bundled_into
     from bot.domain.clock import SystemClock
     from bot.settings import DiscordSettings, Settings
-    from bot.store.database import Database
     from bot.store.lock import InstanceLock
 
     phase("imported")
     endpoint = DiscordSettings(api_base_url=rest, gateway_url=gateway)
     settings = Settings(discord=endpoint)
     with InstanceLock(path):
-        async with await Database.open(path) as db:
-            await load_bundled_into(db, only_if_empty=True)
+        async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()), only_if_empty=True)
             phase("database")
             use_endpoints(rest, gateway)
             scheduler = AsyncIOScheduler(timezone="UTC")

@@ -21,8 +21,10 @@ from pathlib import Path
 
 from benchmarks.catalog import Synth
 from benchmarks.interactions import build
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.models import AwardKind
-from bot.store.database import Database
+from bot.store.backends import open_database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
 from bot.store.sql import Connection
@@ -53,7 +55,10 @@ def _unfilter(conn: Connection) -> None:
 async def _compare(live: Path, plain: Path, call: Call, repeat: int) -> tuple[float, float]:
     """Median seconds of `call` on each file, the two timed alternately so that a busy
     machine slows both alike."""
-    async with await Database.open(live) as one, await Database.open(plain) as other:
+    async with (
+        await open_database(SqliteTarget(live), clock=SystemClock()) as one,
+        await open_database(SqliteTarget(plain), clock=SystemClock()) as other,
+    ):
         repositories = [(PaperRepository(db), EditionRepository(db)) for db in (one, other)]
         times: list[list[float]] = [[], []]
         for papers, editions in repositories:
@@ -72,7 +77,7 @@ async def run(args: argparse.Namespace) -> None:
         synth = Synth(args.seed)
         await build(live, [synth.award(i) for i in range(args.papers)])
         shutil.copy(live, plain)
-        async with await Database.open(plain) as db:
+        async with await open_database(SqliteTarget(plain), clock=SystemClock()) as db:
             await db.write(_unfilter)
         print(f"\n{'query':<28} {'views / tables':>15}  (medians of {args.repeat}, alternating)")
         for name, call in CALLS.items():

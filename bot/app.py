@@ -52,13 +52,14 @@ from bot.settings import DISCORD_API, Settings
 from bot.store.audit import AuditRepository
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
+from bot.store.sqlite import SqliteDatabase
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
@@ -219,7 +220,7 @@ class LaurelBot(commands.Bot):
 
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
-                    self.db, self.arxiv, batch=self.settings.arxiv.ids_per_request
+                    self.db, self.catalog, self.arxiv, batch=self.settings.arxiv.ids_per_request
                 ),
                 name="laurel-enrich",
             )

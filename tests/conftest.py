@@ -7,10 +7,13 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.clock import SystemClock
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.limits import SpecValidatorProtocol
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.backends import open_sqlite
 from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
 from tests.support.shared_dir import SHARED, SPEC
@@ -44,8 +47,8 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "laurel.db"
 
     async def build() -> None:
-        async with await Database.open(path) as db:
-            await load_bundled_into(db)
+        async with await open_sqlite(path) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
 
     asyncio.run(build())
     return path
@@ -64,7 +67,7 @@ async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
     """A copy of the bundled catalogue for this test alone."""
     copy = tmp_path / "laurel.db"
     copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as database:
+    async with await open_sqlite(copy) as database:
         yield database
 
 

@@ -24,7 +24,7 @@ async def open_database(
     [database] busy_timeout_ms for a lock."""
     return await backends.open_database(
         settings.database.target,
+        clock=clock_of(args),
         create=create,
         busy_timeout_ms=settings.database.busy_timeout_ms,
-        clock=clock_of(args),
     )

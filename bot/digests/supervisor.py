@@ -18,7 +18,7 @@ from typing import Any
 from bot.digests.reconciler import Reconciler
 from bot.digests.schedule import Due, DueSet
 from bot.domain.subscriptions import Subscription
-from bot.store.errors import StoreError
+from bot.errors import StoreError
 from bot.store.ledger import LedgerEntry
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,10 @@ from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.models import AwardKind, AwardRef, StoredPaper
 from bot.domain.vocabulary import load_vocabulary
+from bot.errors import StoreError
 from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
-from bot.store.database import Database, Params
-from bot.store.errors import StoreError
+from bot.store.database import Database
 from bot.store.leaderboard_queries import LeaderboardQueries
 from bot.store.model_cache import ModelCache
 from bot.store.search import match_query, parse
@@ -38,7 +38,7 @@ from bot.store.search_sql import (
     fts_hits,
     fts_params,
 )
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Params, Row
 
 _PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
 _BY_IDS = {

@@ -30,6 +30,7 @@ from bot.store.editions import EditionRepository
 from bot.store.ledger import LedgerRepository
 from bot.store.papers import PaperRepository
 from bot.store.subscriptions import SubscriptionRepository
+from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
 
 
@@ -172,7 +173,7 @@ START = dt.datetime(2026, 1, 5, 0, 0, tzinfo=dt.UTC)
 async def rig(template_db: Path, tmp_path: Path) -> AsyncIterator[Rig]:
     copy = tmp_path / "laurel.db"
     copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as db:
+    async with await open_sqlite(copy) as db:
         clock, metrics = ManualClock(START), Metrics()
         deliverer = RecordingDeliverer(clock)
         subscriptions = SubscriptionRepository(db)

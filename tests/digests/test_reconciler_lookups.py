@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 from bot.digests.delivery import ChannelGone, TransientError
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import Theme
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
@@ -229,7 +230,7 @@ async def test_a_pending_row_whose_paper_was_removed_since_is_failed_saying_so(r
     await rig.run_until(rig.clock.now() + 2 * MINUTE, MINUTE)
     (entry,) = await rig.engine.ledger.pending()
     paper = entry.content["paper"]
-    await CatalogRepository(rig.db).remove("paper", paper, actor="curator")
+    await CatalogRepository(rig.db, SystemClock()).remove("paper", paper, actor="curator")
     sends = rig.deliverer.sends
     rig.clock.set(rig.clock.now() + MINUTE)
     await rig.engine.reconciler.settle(entry)

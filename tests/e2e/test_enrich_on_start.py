@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.arxiv_titles import UNRESOLVED
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.settings import Settings
 from bot.store.bot_state import BotStateRepository
@@ -53,7 +54,7 @@ async def add_papers(db: Database) -> None:
             award(Paper(title="Property-Based Mutation Testing", year=2023)),
         )
     )
-    await CatalogRepository(db).apply(batch, actor="test", policy="fill")
+    await CatalogRepository(db, SystemClock()).apply(batch, actor="test", policy="fill")
 
 
 async def test_a_starting_bot_fills_papers_by_id_and_by_title(

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.errors import StoreError
 from bot.store import migrations
 from bot.store.backup_files import Restored, restore
-from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 

@@ -21,6 +21,7 @@ from psycopg.conninfo import conninfo_to_dict
 from bot.errors import StoreBusy, StoreError, StoreReadOnly
 from bot.store.postgres.database import WRITE_LOCK, PostgresDatabase
 from bot.store.sql import Connection
+from tests.support.backends import open_postgres
 from tests.support.postgres import PostgresServer
 
 PATH = "store write (PostgreSQL)"
@@ -130,7 +131,7 @@ async def test_a_serialization_failure_in_a_group_retries_the_whole_group(
 async def test_a_write_lock_held_too_long_is_busy_then_the_write_lands_once(
     postgres_url: str, checked: Callable[[str], None]
 ) -> None:
-    async with await PostgresDatabase.connect(postgres_url, busy_timeout_ms=100) as db:
+    async with await open_postgres(postgres_url, busy_timeout_ms=100) as db:
         with psycopg.connect(postgres_url, autocommit=True) as other:
             other.execute("SELECT pg_advisory_lock(%s)", (WRITE_LOCK,))  # another Laurel writing
             write = Write(lambda conn: None)

@@ -14,13 +14,14 @@ from pathlib import Path
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.domain.clock import SystemClock
 from bot.domain.models import CatalogBatch, Venue
-from bot.store import backends
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 from bot.store.search_index import SearchIndex
 from bot.store.search_store import store_of
 from tests.support.awards import award, batch
+from tests.support.backends import open_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLLOW_SECONDS = 0.25
@@ -30,7 +31,7 @@ BOUND_SECONDS = 10.0
 # The other process: a curator renames the paper through the one way in, then says when.
 CURATOR = """
 import asyncio, json, sys, time
-from bot.store import backends
+from tests.support.backends import open_postgres
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
 
@@ -59,8 +60,8 @@ async def curate_elsewhere(url: str, paper_id: int, title: str) -> float:
 async def test_a_write_in_another_process_reaches_show_at_once_and_search_by_following(
     postgres_url: str,
 ) -> None:
-    async with await backends.open_database(postgres_url) as db:
-        catalog = CatalogRepository(db)
+    async with await open_postgres(postgres_url) as db:
+        catalog = CatalogRepository(db, SystemClock())
         await catalog.apply(
             CatalogBatch(venues=(Venue(key="icml", name="ICML"),)), actor="t", policy="update"
         )

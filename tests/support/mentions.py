@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from bot.domain.subscriptions import Subscription
+from bot.errors import StoreError
 from bot.store.database import Database
-from bot.store.errors import StoreError
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.localdiscord.rest import RecordedRequest
 

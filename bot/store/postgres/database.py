@@ -26,14 +26,15 @@ from typing import Any, ClassVar, Self, TypeVar
 import psycopg
 
 from bot.dburl import parse, shown
-from bot.domain.clock import Clock, SystemClock
+from bot.domain.clock import Clock
 from bot.errors import StoreError
+from bot.store.database import Database
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
 from bot.store.postgres.errors import lost, refused, retryable, server_error
 from bot.store.postgres.rows import Row, row_factory
 from bot.store.postgres.translate import translate
-from bot.store.sql import Connection, Database, Dialect, Params
+from bot.store.sql import Connection, Dialect, Params
 from bot.store.sql import Row as SqlRow
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,11 @@ ATTEMPTS = 6  # a write's tries, ~3 s of back-off in all: a server restart fits 
 class PostgresDatabase(Database):
     dialect: ClassVar[Dialect] = "postgresql"
 
-    def __init__(
-        self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, clock: Clock | None = None
-    ) -> None:
+    def __init__(self, url: str, *, clock: Clock, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         super().__init__()
         self.url = url
         self.busy_timeout_ms = busy_timeout_ms
-        self._clock: Clock = clock or SystemClock()
+        self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
         self._writer: psycopg.Connection[Row] | None = None
         self._closed = False
@@ -74,10 +73,10 @@ class PostgresDatabase(Database):
         cls,
         url: str,
         *,
+        clock: Clock,
         create: bool = True,
         readers: int = READERS,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-        clock: Clock | None = None,
     ) -> Self:
         """Connect to the database at `url` and bring its schema up to date (with `create`,
         also make it in an empty database; without, an empty one is refused)."""
