@@ -12,7 +12,7 @@ from bot.store.database import Database
 
 
 def clock_of(args: argparse.Namespace) -> Clock:
-    """The run's clock: made once by `build_parser` (a test hands its own to `main`)."""
+    """The run's clock: made once by `bot.cli.main` (a test hands its own to `main_on`)."""
     clock: Clock = args.clock
     return clock
 

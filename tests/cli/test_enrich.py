@@ -17,7 +17,8 @@ import pytest
 from bot.catalog.arxiv import ArxivClient
 from bot.catalog.arxiv_atom import parse_feed
 from bot.catalog.arxiv_enrich import enrich, to_enrich
-from bot.cli import build_parser
+from bot.cli import build_parser, parse
+from bot.domain.clock import SystemClock
 from bot.domain.models import Paper
 from bot.settings import ArxivSettings, Settings
 from bot.store.catalog import CatalogRepository
@@ -79,7 +80,7 @@ def settings_for(db_path: Path, url: str, **arxiv: object) -> Settings:
 
 
 async def laurel(settings: Settings, *argv: str) -> int:
-    args = build_parser().parse_args(list(argv))
+    args = parse(list(argv), SystemClock())
     code: int = await args.handler(settings, args)
     return code
 

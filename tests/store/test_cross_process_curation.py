@@ -31,15 +31,17 @@ BOUND_SECONDS = 10.0
 # The other process: a curator renames the paper through the one way in, then says when.
 CURATOR = """
 import asyncio, json, sys, time
-from tests.support.backends import open_postgres
+from bot.domain.clock import SystemClock
 from bot.store.catalog import CatalogRepository
 from bot.store.papers import PaperRepository
+from tests.support.backends import open_postgres
 
 async def main(url, paper_id, title):
-    async with await backends.open_database(url) as db:
+    async with await open_postgres(url) as db:
         stored = await PaperRepository(db).get(paper_id)
         edited = stored.paper.model_copy(update={"title": title})
-        await CatalogRepository(db).replace_paper(paper_id, edited, actor="curator:7")
+        catalog = CatalogRepository(db, SystemClock())
+        await catalog.replace_paper(paper_id, edited, actor="curator:7")
         print(json.dumps({"committed": time.time()}), flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
