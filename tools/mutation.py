@@ -143,7 +143,11 @@ MODULES = (
     ),
     Module(
         "catalog_writer",
-        ("bot/store/catalog_writer.py", "bot/store/record_writer.py", "bot/store/catalog_merge.py"),
+        (
+            "bot/store/catalog_writer.py",
+            "bot/store/record_writer.py",
+            "bot/domain/catalog_merge.py",
+        ),
         WRITE_TESTS,
     ),
 )

@@ -13,6 +13,7 @@ import discord
 from bot.digests.pickers import next_in_cycle
 from bot.digests.themes import ContentGone, ThemeContext, ThemeRegistry, ThemeSpec
 from bot.domain.clock import Clock
+from bot.domain.ledger import Choice, Chooser
 from bot.domain.models import Language
 from bot.domain.subscriptions import CycleState, DigestFilter, Subscription
 from bot.errors import UserError
@@ -21,7 +22,6 @@ from bot.render.digest_posts import Frame, Post, paper_body
 from bot.render.i18n import Strings
 from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
-from bot.store.ledger import Choice, Chooser
 from bot.store.papers import PaperRepository
 
 __all__ = ["BODIES_TTL", "CANDIDATES_TTL", "ContentGone", "DigestContent"]

@@ -10,7 +10,7 @@ from bot.domain.areas import ResearchArea
 from bot.domain.awards import TEST_OF_TIME_WORDS, is_main_award
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
-from bot.domain.models import AwardKind, AwardRef, StoredPaper
+from bot.domain.models import AwardKind, AwardRef, PaperChoice, StoredPaper
 from bot.domain.vocabulary import load_vocabulary
 from bot.errors import StoreError
 from bot.store import rows
@@ -31,7 +31,6 @@ from bot.store.search_similar import (
 from bot.store.search_sql import (
     CHOICE_COLUMNS,
     FTS_SIMILAR,
-    PaperChoice,
     Scope,
     choices,
     fts_count,

@@ -10,11 +10,10 @@ from bot.digests.delivery import ChannelGone, RejectedError, TransientError
 from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.domain.shards import Shards
-from bot.domain.subscriptions import DigestFilter, Subscription, Theme
+from bot.domain.subscriptions import DigestFilter, ScheduledRow, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.subscriptions import ScheduledRow
 from tests.digests.conftest import Rig
 
 DAY = dt.timedelta(days=1)

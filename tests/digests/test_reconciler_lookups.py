@@ -10,11 +10,11 @@ from typing import Any
 
 from bot.digests.delivery import ChannelGone, TransientError
 from bot.domain.clock import SystemClock
+from bot.domain.ledger import LedgerEntry
 from bot.domain.subscriptions import Theme
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
-from bot.store.ledger import LedgerEntry
 from tests.digests.conftest import Rig
 from tests.digests.recorders import Lookups, by_theme, heard_by
 

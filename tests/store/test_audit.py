@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.domain.audit import UndoRefused
 from bot.domain.models import Award, AwardKind, Links, Paper
 from bot.store.audit import AuditRepository
 from bot.store.catalog import CatalogRepository
-from bot.store.catalog_edits import UndoRefused
 from bot.store.database import Database
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository

@@ -13,6 +13,7 @@ import pytest
 
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.clock import SystemClock
+from bot.domain.ledger import Choice
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
@@ -20,7 +21,7 @@ from bot.store.bot_state import BotStateRepository
 from bot.store.catalog import CatalogRepository
 from bot.store.copy import Snapshot, copy_into, mismatches, read_snapshot
 from bot.store.database import Database
-from bot.store.ledger import Choice, LedgerRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.shard_layout import ShardLayout
 from bot.store.sql import Connection
 from bot.store.subscriptions import SubscriptionRepository
