@@ -22,6 +22,7 @@ from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
 from bot.commands.paginator import PageButton as PaginatorButton
 from bot.commands.paginator import Shown, Step, page_view
 from bot.commands.paper_buttons import OpenButton
+from bot.commands.parts import parts_of
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
@@ -219,7 +220,7 @@ class PageButton(PaginatorButton[Listing], template=PAGE_ID):
             raise UserError("awards-not-yours")
 
     async def show(self, press: Press) -> Shown:
-        return await render(cast(Services, press.interaction.client), self.target, press.language)
+        return await render(parts_of(press.interaction.client), self.target, press.language)
 
 
 class Awards(

@@ -5,11 +5,8 @@ A new group is one module under bot/commands/ plus one line here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
-
 from discord.ext import commands
 
-from bot.catalog.curation import CurationService
 from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
@@ -17,53 +14,8 @@ from bot.commands.curate import Curate
 from bot.commands.curate_access import Curation
 from bot.commands.digest import Digest
 from bot.commands.paper import PaperCommands
+from bot.commands.parts import Parts
 from bot.commands.stats import Stats
-from bot.digests.service import DigestService
-from bot.digests.subscriptions import SubscriptionService
-from bot.domain.clock import Clock
-from bot.domain.institutions import InstitutionAliases
-from bot.render.chart_fonts import ChartFonts
-from bot.render.i18n import Strings
-from bot.settings import Settings
-from bot.store.audit import AuditRepository
-from bot.store.catalog import CatalogRepository
-from bot.store.editions import EditionRepository
-from bot.store.papers import PaperRepository
-
-if TYPE_CHECKING:
-    from bot.catalog.arxiv import ArxivClient
-
-
-class Parts(Protocol):
-    """What the composition root (`LaurelBot`) holds that the command groups are built from;
-    each group is handed only the parts it uses."""
-
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def strings(self) -> Strings: ...
-    @property
-    def papers(self) -> PaperRepository: ...
-    @property
-    def editions(self) -> EditionRepository: ...
-    @property
-    def catalog(self) -> CatalogRepository: ...
-    @property
-    def audit(self) -> AuditRepository: ...
-    @property
-    def digests(self) -> DigestService: ...
-    @property
-    def subscription_service(self) -> SubscriptionService: ...
-    @property
-    def curation_service(self) -> CurationService: ...
-    @property
-    def chart_fonts(self) -> ChartFonts: ...
-    @property
-    def institutions(self) -> InstitutionAliases: ...
-    @property
-    def arxiv(self) -> ArxivClient | None: ...
-    @property
-    def clock(self) -> Clock: ...
 
 
 def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
