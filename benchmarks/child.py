@@ -27,10 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.dburl import SqliteTarget
-from bot.store.backends import open_database
-from bot.store.catalog import CatalogRepository
-
 
 def say(**fields: Any) -> None:
     print(json.dumps(fields), flush=True)
@@ -91,12 +87,16 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
         import matplotlib.figure
         import matplotlib.patches
         import matplotlib.ticker  # noqa: F401
+    import aiohttp
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
     from bot.app import LaurelBot, use_endpoints
     from bot.catalog.bundled import load_bundled_into
+    from bot.dburl import SqliteTarget
     from bot.domain.clock import SystemClock
     from bot.settings import DiscordSettings, Settings
+    from bot.store.backends import open_database
+    from bot.store.catalog import CatalogRepository
     from bot.store.lock import InstanceLock
 
     phase("imported")
@@ -108,14 +108,17 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
             phase("database")
             use_endpoints(rest, gateway)
             scheduler = AsyncIOScheduler(timezone="UTC")
-            bot = LaurelBot(
-                settings=settings,
-                db=db,
-                scheduler=scheduler,
-                clock=SystemClock(),
-                guild_ready_timeout=0.01,
-            )
-            async with bot:
+            async with (
+                aiohttp.ClientSession() as session,
+                LaurelBot(
+                    settings=settings,
+                    db=db,
+                    scheduler=scheduler,
+                    clock=SystemClock(),
+                    http_session=session,
+                    guild_ready_timeout=0.01,
+                ) as bot,
+            ):
                 running = asyncio.create_task(bot.start(token))
                 await bot.wait_until_ready()
                 phase("ready")

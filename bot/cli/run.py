@@ -89,8 +89,9 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
                 shard_watch(db, settings, clock) as watch,
+                aiohttp.ClientSession() as session,  # the bot's outgoing HTTP (arXiv)
                 laurel_bot_class(settings)(
-                    settings=settings, db=db, scheduler=scheduler, clock=clock
+                    settings=settings, db=db, scheduler=scheduler, clock=clock, http_session=session
                 ) as bot,
                 OpsServer(
                     settings,

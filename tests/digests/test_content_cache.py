@@ -16,8 +16,8 @@ from bot.render.i18n import Strings
 from bot.store.digest_content import DigestContentRepository
 from bot.store.editions import EditionRepository
 from bot.store.papers import PaperRepository
-from tests.digests.conftest import Rig
 from tests.support.clock import ManualClock
+from tests.support.digests import Rig
 
 
 class CountingContent(DigestContentRepository):

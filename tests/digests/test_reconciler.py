@@ -14,7 +14,7 @@ from bot.domain.subscriptions import DigestFilter, ScheduledRow, Subscription, T
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
-from tests.digests.conftest import Rig
+from tests.support.digests import Rig
 
 DAY = dt.timedelta(days=1)
 MINUTE = dt.timedelta(minutes=1)

@@ -15,8 +15,8 @@ from bot.domain.subscriptions import Theme
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.catalog import CatalogRepository
-from tests.digests.conftest import Rig
-from tests.digests.recorders import Lookups, by_theme, heard_by
+from tests.support.digest_recorders import Lookups, by_theme, heard_by
+from tests.support.digests import Rig
 
 MINUTE = dt.timedelta(minutes=1)
 POTD = Theme.PAPER_OF_THE_DAY.value

@@ -26,9 +26,9 @@ from bot.render.digest_posts import Post
 from bot.settings import DigestSettings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
-from tests.digests.conftest import START, RecordingDeliverer, make_engine
 from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
+from tests.support.digests import START, RecordingDeliverer, make_engine
 
 SHARD_COUNT = 4
 GUILDS = 40  # ten on each of the four shards
