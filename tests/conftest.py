@@ -77,16 +77,14 @@ def config() -> Config:
 
 
 @pytest.fixture
-def laurels_db(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Database, OptInHistory] | None:
+def laurels_db(request: pytest.FixtureRequest) -> tuple[Database, OptInHistory] | None:
     """The test's `db` when it has one: then it is a test of Laurel on the stand-in (tests of
     the stand-in alone have none), and `db` outlives `server`, so its teardown can read it;
     with the roles subscriptions opted in to before they were edited or removed."""
     if "db" not in request.fixturenames:
         return None
     database: Database = request.getfixturevalue("db")
-    return database, OptInHistory(monkeypatch)
+    return database, OptInHistory(database)
 
 
 @pytest.fixture
@@ -98,6 +96,8 @@ async def server(
     """The stand-in in this process; teardown fails on a spec violation, an unhandled route or
     an error of its own, and, in a test of Laurel, on any message that could ping someone
     (tests/support/mentions.py)."""
+    if laurels_db is not None:
+        await laurels_db[1].install()
     local = await LocalDiscord(config=config, validator=spec_validator).start()
     try:
         yield local
@@ -108,7 +108,7 @@ async def server(
     assert [str(v) for v in local.violations] == []
     if laurels_db is not None:
         database, history = laurels_db
-        opted_in = await opted_in_roles(database, history.roles)
+        opted_in = await opted_in_roles(database, history)
         assert unsafe_messages(local.requests, opted_in) == [], "a message could ping"
 
 

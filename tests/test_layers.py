@@ -184,8 +184,8 @@ def test_an_import_against_the_direction_is_caught(importer: str, imported: str)
 def test_imports_are_found_wherever_they_stand() -> None:
     """Function-level, relative and TYPE_CHECKING imports are edges too."""
     found = {(e.source, e.target) for e in IMPORTS}
-    # registry.py imports ArxivClient only for its type, under `if TYPE_CHECKING:`.
-    assert ("bot.commands.registry", "bot.catalog.arxiv") in found
+    # parts.py imports ArxivClient only for its type, under `if TYPE_CHECKING:`.
+    assert ("bot.commands.parts", "bot.catalog.arxiv") in found
     # `from bot.store import rows` is an import of the module bot.store.rows.
     assert ("bot.store.catalog", "bot.store.rows") in found
 
