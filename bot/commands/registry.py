@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from bot.commands import digest
 from bot.commands.about import About
 from bot.commands.awards import Awards
 from bot.commands.curate import Curate
@@ -25,7 +24,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
     strings, papers, editions = parts.strings, parts.papers, parts.editions
     return [
         About(editions, papers, strings, bot.tree, {"curate": curate.shown_to}),
-        Awards(bot, papers, editions, strings),
+        Awards(bot, parts),
         Stats(
             editions,
             papers,
@@ -43,9 +42,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
             digests=parts.digests,
         ),
         curate,
-        Digest(
-            digest.Services(parts.subscription_service, parts.digests, editions, papers, strings)
-        ),
+        Digest(parts),
     ]
 
 
