@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.report import save
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
+from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -281,7 +284,9 @@ async def profiled(db: Database, call: Call) -> pstats.Stats:
 
 
 async def profile(db: Database, batch: CatalogBatch) -> None:
-    apply = partial(CatalogRepository(db).apply, batch, actor="benchmark", policy="update")
+    apply = partial(
+        CatalogRepository(db, SystemClock()).apply, batch, actor="benchmark", policy="update"
+    )
     for label in ("import", "re-import (unchanged)"):
         stats = await profiled(db, apply)
         print(f"\n== cProfile, {label} of {len(batch.awards):,} awards ==")
@@ -293,7 +298,9 @@ async def imports(
     db: Database, path: Path, batch: CatalogBatch, figures: dict[str, Any]
 ) -> list[tuple[str, str]]:
     n, seconds = len(batch.awards), []
-    apply = partial(CatalogRepository(db).apply, batch, actor="benchmark", policy="update")
+    apply = partial(
+        CatalogRepository(db, SystemClock()).apply, batch, actor="benchmark", policy="update"
+    )
     for _ in range(2):
         ms, plan = await timed(apply)
         seconds.append(ms / 1e3)
@@ -418,7 +425,7 @@ async def run(args: argparse.Namespace) -> None:
     del raw
     with tempfile.TemporaryDirectory(prefix="laurel-bench-") as tmp:
         path = Path(tmp) / "laurel.db"
-        async with await Database.open(path) as db:
+        async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
             if args.profile:
                 await profile(db, batch)
                 return

@@ -87,32 +87,38 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
         import matplotlib.figure
         import matplotlib.patches
         import matplotlib.ticker  # noqa: F401
+    import aiohttp
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
     from bot.app import LaurelBot, use_endpoints
     from bot.catalog.bundled import load_bundled_into
+    from bot.dburl import SqliteTarget
     from bot.domain.clock import SystemClock
     from bot.settings import DiscordSettings, Settings
-    from bot.store.database import Database
+    from bot.store.backends import open_database
+    from bot.store.catalog.repository import CatalogRepository
     from bot.store.lock import InstanceLock
 
     phase("imported")
     endpoint = DiscordSettings(api_base_url=rest, gateway_url=gateway)
     settings = Settings(discord=endpoint)
     with InstanceLock(path):
-        async with await Database.open(path) as db:
-            await load_bundled_into(db, only_if_empty=True)
+        async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()), only_if_empty=True)
             phase("database")
             use_endpoints(rest, gateway)
             scheduler = AsyncIOScheduler(timezone="UTC")
-            bot = LaurelBot(
-                settings=settings,
-                db=db,
-                scheduler=scheduler,
-                clock=SystemClock(),
-                guild_ready_timeout=0.01,
-            )
-            async with bot:
+            async with (
+                aiohttp.ClientSession() as session,
+                LaurelBot(
+                    settings=settings,
+                    db=db,
+                    scheduler=scheduler,
+                    clock=SystemClock(),
+                    http_session=session,
+                    guild_ready_timeout=0.01,
+                ) as bot,
+            ):
                 running = asyncio.create_task(bot.start(token))
                 await bot.wait_until_ready()
                 phase("ready")

@@ -34,6 +34,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from benchmarks.report import Rows, machine_line, print_rows, save
+from bot.dburl import PostgresTarget
+from bot.domain.clock import SystemClock
+from bot.store.catalog.repository import CatalogRepository
 
 POLL = 0.02  # seconds between two looks of the reader
 WORD = "quokkalag"  # + a number: a title word no bundled paper has
@@ -46,7 +49,7 @@ def token(n: int) -> str:
 async def _open(url: str) -> Any:
     from bot.store import backends
 
-    return await backends.open_database(url)
+    return await backends.open_database(PostgresTarget(url), clock=SystemClock())
 
 
 # -- the writer process -----------------------------------------------------------------------
@@ -58,7 +61,7 @@ async def write(url: str, writes: int, gaps: tuple[float, float], seed: int) -> 
 
     chance = random.Random(seed)
     async with await _open(url) as db:
-        papers, catalog = PaperRepository(db), CatalogRepository(db)
+        papers, catalog = PaperRepository(db), CatalogRepository(db, SystemClock())
         ids = [int(r[0]) for r in await db.fetchall("SELECT id FROM live_papers ORDER BY id")]
         print(json.dumps({"ready": True}), flush=True)
         for n, paper_id in enumerate(chance.sample(ids, writes)):
@@ -184,7 +187,7 @@ async def prepare(folder: Path) -> tuple[Any, str]:
         admin.execute("CREATE DATABASE laurel_lag")
     url: str = server.get_uri("laurel_lag")
     async with await _open(url) as db:
-        await load_bundled_into(db)
+        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
     return server, url
 
 

@@ -42,12 +42,15 @@ from benchmarks.report import Rows, machine_line, print_rows, save
 from benchmarks.standin import ProcessCpu, ProcessStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
+from bot.dburl import SqliteTarget
 from bot.digests import content
 from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.settings import DigestSettings, MetricsSettings, Settings
+from bot.store.backends import open_database
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
@@ -333,7 +336,7 @@ async def world(template: Path, folder: Path, subs: int) -> tuple[ProcessStandIn
     shutil.copyfile(template, path)
     stand = await ProcessStandIn(("benchmarks.digests", "build_world"), subs).start()
     places = [(int(g), int(c)) for g, c in stand.made]
-    db = await Database.open(path)
+    db = await open_database(SqliteTarget(path), clock=SystemClock())
     start = time.perf_counter()
     await subscribe(db, places, DAY)
     print(f"{subs:,} subscriptions in {-(-subs // 25):,} guilds "
@@ -351,8 +354,8 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         template = folder / "template.db"
-        async with await Database.open(template) as made:
-            await load_bundled_into(made)
+        async with await open_database(SqliteTarget(template), clock=SystemClock()) as made:
+            await load_bundled_into(made, CatalogRepository(made, SystemClock()))
         stand, db = await world(template, folder, args.small)
         try:
             # The process's first fan-out pays its first-time costs (lazy imports, caches):

@@ -25,9 +25,11 @@ from typing import Any, Protocol
 
 import aiohttp
 
+from bot.dburl import PostgresTarget, SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import Subscription, Theme
-from bot.store.database import SqliteDatabase
-from bot.store.sql import Database
+from bot.store.backends import open_database
+from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -110,7 +112,7 @@ class SqliteStore:
         return 0.0
 
     async def open(self) -> Database:
-        return await SqliteDatabase.open(self.path, create=False)
+        return await open_database(SqliteTarget(self.path), clock=SystemClock(), create=False)
 
 
 class PostgresStore:
@@ -138,9 +140,8 @@ class PostgresStore:
         return tree_cpu_seconds(pid)
 
     async def open(self) -> Database:
-        from bot.store.postgres.database import PostgresDatabase
 
-        return await PostgresDatabase.connect(self.url, create=False)
+        return await open_database(PostgresTarget(self.url), clock=SystemClock(), create=False)
 
     def stop(self) -> None:
         self.server.stop()

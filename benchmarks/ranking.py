@@ -25,10 +25,13 @@ from pathlib import Path
 
 from benchmarks.ranking_before import BeforeIndex
 from bot.catalog.bundled import load_bundled_into
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
+from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 
@@ -95,14 +98,15 @@ def _p(values: list[float], q: float) -> float:
 
 async def run(show_misses: bool, only: str | None) -> None:
     with tempfile.TemporaryDirectory(prefix="laurel-ranking-") as tmp:
-        async with await Database.open(Path(tmp) / "laurel.db") as db:
-            await load_bundled_into(db)
+        path = Path(tmp) / "laurel.db"
+        async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
             titles: dict[str, list[int]] = defaultdict(list)
             for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id"):
                 titles[row["title"]].append(int(row["id"]))
             cases = [c for c in load_judged(titles) if only in (None, c.kind)]
             before = await db.snapshot(BeforeIndex)
-            index = SearchIndex(db.path, None)
+            index = SearchIndex(path, None)
             await index.start()
             institutions = load_institutions()
             vocabulary = load_vocabulary()

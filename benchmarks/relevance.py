@@ -22,9 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
+from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.sql import Connection
 
@@ -129,10 +132,11 @@ def first(ranks: list[int | None]) -> int:
 
 async def run(show_misses: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="laurel-relevance-") as tmp:
-        async with await Database.open(Path(tmp) / "laurel.db") as db:
-            await load_bundled_into(db)
+        path = Path(tmp) / "laurel.db"
+        async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
             cases = await db.snapshot(make_cases)
-            index = SearchIndex(db.path, None)
+            index = SearchIndex(path, None)
             await index.start()
             engines = {"FTS5": PaperRepository(db), "tantivy": PaperRepository(db, index=index)}
             results = {name: await evaluate(repo, cases) for name, repo in engines.items()}

@@ -50,7 +50,11 @@ from benchmarks.interactions import (
 from benchmarks.report import save
 from benchmarks.standin import CpuSplit, ThreadedStandIn, lean_config
 from bot.catalog.bundled import load_bundled_into
+from bot.dburl import SqliteTarget
+from bot.domain.clock import SystemClock
 from bot.settings import BackupSettings, SearchSettings, Settings
+from bot.store.backends import open_database
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
 from laurel_console.harness import laurel_on
@@ -259,8 +263,8 @@ async def measured(calls: Iterator[Interact], stand: ThreadedStandIn) -> Measure
 
 async def per_command(tmp: Path, args: argparse.Namespace, figures: dict[str, Any]) -> Rows:
     rows: Rows = []
-    async with await Database.open(tmp / "bundled.db") as db:
-        await load_bundled_into(db)
+    async with await open_database(SqliteTarget(tmp / "bundled.db"), clock=SystemClock()) as db:
+        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
         titles = [r[0] for r in await db.fetchall("SELECT title FROM live_papers ORDER BY id")]
         ids = [r[0] for r in await db.fetchall("SELECT id FROM live_papers ORDER BY id")]
         edition_rows = await db.fetchall(
@@ -331,7 +335,7 @@ async def at_scale(
     path: Path, queries: list[Query], tmp: Path, args: argparse.Namespace, figures: dict[str, Any]
 ) -> Rows:
     rows: Rows = []
-    async with await Database.open(path) as db:
+    async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
         (count,) = await db.fetchone("SELECT count(*) FROM live_papers") or (0,)
         rows.append(("papers", f"{count:,}"))
         for engine in args.engines:

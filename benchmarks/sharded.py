@@ -47,7 +47,7 @@ from benchmarks.fleet import (
 )
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.domain.shards import Shards
-from bot.store.sql import Database
+from bot.store.database import Database
 
 COUNT = 4
 TWO = ("0-1", "2-3")

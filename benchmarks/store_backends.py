@@ -25,8 +25,10 @@ from typing import Any
 import psycopg
 
 from benchmarks.report import machine_line, print_rows, save
+from bot.dburl import PostgresTarget, SqliteTarget
+from bot.domain.clock import SystemClock
+from bot.store.backends import open_database
 from bot.store.database import Database
-from bot.store.postgres.database import PostgresDatabase
 from bot.store.sql import Connection
 
 Timed = Callable[[], Awaitable[Any]]
@@ -90,7 +92,9 @@ async def run(url: str | None, rounds: int) -> dict[str, dict[str, float]]:
     found: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="laurel-bench-") as tmp:
         folder = Path(tmp)
-        async with await Database.open(folder / "laurel.db") as sqlite:
+        async with await open_database(
+            SqliteTarget(folder / "laurel.db"), clock=SystemClock()
+        ) as sqlite:
             found["SQLite"] = await measure(sqlite, rounds)
         server = None
         if url is None:
@@ -99,14 +103,16 @@ async def run(url: str | None, rounds: int) -> dict[str, dict[str, float]]:
                 admin.execute("CREATE DATABASE laurel_bench")
             url = server.get_uri("laurel_bench")
         try:
-            async with await PostgresDatabase.connect(url) as postgresql:
+            async with await open_database(PostgresTarget(url), clock=SystemClock()) as postgresql:
                 found["PostgreSQL"] = await measure(postgresql, rounds)
                 print(f"PostgreSQL: {postgresql.where}")
             with psycopg.connect(url, autocommit=True) as admin:
                 name = admin.info.dbname
                 admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
             try:
-                async with await PostgresDatabase.connect(url) as postgresql:
+                async with await open_database(
+                    PostgresTarget(url), clock=SystemClock()
+                ) as postgresql:
                     found["PostgreSQL, synchronous_commit off"] = await measure(postgresql, rounds)
             finally:
                 with psycopg.connect(url, autocommit=True) as admin:

@@ -55,11 +55,12 @@ from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.ledger import LedgerRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
+from bot.store.sqlite import SqliteDatabase
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
@@ -98,13 +99,15 @@ class LaurelBot(commands.Bot):
         db: Database,
         scheduler: AsyncIOScheduler | None,
         clock: Clock,
+        http_session: aiohttp.ClientSession,
         guild_ready_timeout: float = 2.0,
         metrics: Metrics | None = None,
         commands_only: bool = False,
     ) -> None:
         """`scheduler` None: nothing runs on the wall clock (digests tick when a test says, no
         backups); `commands_only`: build the command tree at login and start nothing
-        (`laurel sync`)."""
+        (`laurel sync`). `http_session`: outgoing HTTP (arXiv), made and closed by whoever
+        starts the bot, as discord.py's advanced_startup example hands in its web client."""
         # Both before super().__init__, which builds the LaurelTree that uses them.
         self.strings = Strings.load()
         self.chart_fonts = ChartFonts()
@@ -131,9 +134,7 @@ class LaurelBot(commands.Bot):
         self.subscriptions = SubscriptionRepository(db)
         self.bot_state = BotStateRepository(db)
         self.metrics.watch_gateway(lambda: self.latency, lambda: len(self.guilds))
-        # Made in setup_hook (a session belongs to a running loop), closed in close().
-        self.http_session: aiohttp.ClientSession | None = None
-        self.arxiv: ArxivClient | None = None
+        self.arxiv = ArxivClient(http_session, settings.arxiv, clock=clock)
         self.enrich_task: asyncio.Task[None] | None = None  # [arxiv] enrich_on_start
         self.delivery = DiscordDelivery(
             self,
@@ -188,8 +189,6 @@ class LaurelBot(commands.Bot):
         if self.search_index is not None:
             await self.search_index.start()
             self.db.on_catalog_write(self.search_index.catch_up)
-        self.http_session = aiohttp.ClientSession()
-        self.arxiv = ArxivClient(self.http_session, self.settings.arxiv, clock=self.clock)
         for group in command_groups(self, self):
             await self.add_cog(group)
         if self.commands_only:
@@ -206,7 +205,7 @@ class LaurelBot(commands.Bot):
 
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
-                    self.db, self.arxiv, batch=self.settings.arxiv.ids_per_request
+                    self.db, self.catalog, self.arxiv, batch=self.settings.arxiv.ids_per_request
                 ),
                 name="laurel-enrich",
             )
@@ -340,11 +339,7 @@ class LaurelBot(commands.Bot):
         await self.digest_engine.close()
         if self.search_index is not None:
             await self.search_index.close()
-        try:
-            await super().close()
-        finally:
-            if self.http_session is not None:
-                await self.http_session.close()
+        await super().close()
 
 
 # LaurelBot._get_state wraps whichever base's state it gets (AutoShardedClient's here); mypy

@@ -12,6 +12,8 @@ password, whole; a malformed URL is answered with what is wrong in words of our 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import quote
 
 from bot.errors import LaurelError
@@ -30,6 +32,35 @@ _REASONS = (
 _AMBIGUOUS = (
     "an @ after the host: a user name or password holding / or @ must be percent-encoded (%2F, %40)"
 )
+
+
+@dataclass(frozen=True)
+class SqliteTarget:
+    """A SQLite database: the file at `path` (the default backend)."""
+
+    path: Path
+
+    def shown(self) -> str:
+        return str(self.path)
+
+
+@dataclass(frozen=True)
+class PostgresTarget:
+    """A PostgreSQL database at `url`, read as libpq reads it when made (a URL libpq cannot
+    read is refused in words, never echoed)."""
+
+    url: str
+
+    def __post_init__(self) -> None:
+        parse(self.url)
+
+    def shown(self) -> str:
+        return shown(self.url)
+
+
+# What `bot.store.backends.open_database` opens (issue 26): the parsed target decides the
+# backend, never the type of a `str | Path` argument.
+DatabaseTarget = SqliteTarget | PostgresTarget
 
 
 class DatabaseUrlError(LaurelError):

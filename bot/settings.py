@@ -69,7 +69,7 @@ class DatabaseSettings(_Section):
     )
     backup_dir: Path = Field(Path("backups"), description="where `laurel db backup` writes")
     # How long a write waits for another program's write lock (a CLI import) before the store
-    # answers "busy"; bot.store.database.BUSY_TIMEOUT_MS is the same default.
+    # answers "busy"; bot.store.backends.BUSY_TIMEOUT_MS is the same default.
     busy_timeout_ms: int = Field(5_000, ge=0, le=600_000)
 
     @field_validator("path", "backup_dir", mode="before")
@@ -125,9 +125,12 @@ class DatabaseSettings(_Section):
         return self.path
 
     @property
-    def target(self) -> str | Path:
+    def target(self) -> dburl.DatabaseTarget:
         """What `bot.store.backends` opens: the PostgreSQL URL, or the SQLite file."""
-        return self.postgresql or self.sqlite_path
+        url = self.postgresql
+        if url is not None:
+            return dburl.PostgresTarget(url)
+        return dburl.SqliteTarget(self.sqlite_path)
 
     def secrets(self) -> list[str]:
         """What the logs must never show: the password in a PostgreSQL URL."""

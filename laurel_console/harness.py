@@ -13,6 +13,7 @@ import enum
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import aiohttp
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, ShardedLaurelBot, use_endpoints
@@ -72,7 +73,15 @@ async def laurel_on(
     use_endpoints(endpoint.api_base_url, endpoint.gateway_url)
     # Shards in the settings: one shard process of a sharded bot, as `laurel run --shards`.
     kind = HarnessBot if settings.discord.shards is None else HarnessShardedBot
-    bot = kind(settings=settings, db=db, scheduler=scheduler, guild_ready_timeout=0.01, clock=clock)
+    session = aiohttp.ClientSession()  # the bot's outgoing HTTP, handed in and closed here
+    bot = kind(
+        settings=settings,
+        db=db,
+        scheduler=scheduler,
+        guild_ready_timeout=0.01,
+        clock=clock,
+        http_session=session,
+    )
     running: asyncio.Task[None] | None = None
     try:
         # Inside the try: login runs setup_hook, and a start that fails there must still
@@ -94,3 +103,4 @@ async def laurel_on(
         await bot.close()
         if running is not None:
             await asyncio.gather(running, return_exceptions=True)
+        await session.close()

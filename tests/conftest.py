@@ -7,10 +7,13 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.clock import SystemClock
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.limits import SpecValidatorProtocol
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.backends import open_sqlite
 from tests.support.mentions import OptInHistory, opted_in_roles, unsafe_messages
 from tests.support.processes import Stand, stand_in
 from tests.support.shared_dir import SHARED, SPEC
@@ -44,8 +47,8 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "laurel.db"
 
     async def build() -> None:
-        async with await Database.open(path) as db:
-            await load_bundled_into(db)
+        async with await open_sqlite(path) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
 
     asyncio.run(build())
     return path
@@ -64,7 +67,7 @@ async def db(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
     """A copy of the bundled catalogue for this test alone."""
     copy = tmp_path / "laurel.db"
     copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as database:
+    async with await open_sqlite(copy) as database:
         yield database
 
 
@@ -74,16 +77,14 @@ def config() -> Config:
 
 
 @pytest.fixture
-def laurels_db(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Database, OptInHistory] | None:
+def laurels_db(request: pytest.FixtureRequest) -> tuple[Database, OptInHistory] | None:
     """The test's `db` when it has one: then it is a test of Laurel on the stand-in (tests of
     the stand-in alone have none), and `db` outlives `server`, so its teardown can read it;
     with the roles subscriptions opted in to before they were edited or removed."""
     if "db" not in request.fixturenames:
         return None
     database: Database = request.getfixturevalue("db")
-    return database, OptInHistory(monkeypatch)
+    return database, OptInHistory(database)
 
 
 @pytest.fixture
@@ -95,6 +96,8 @@ async def server(
     """The stand-in in this process; teardown fails on a spec violation, an unhandled route or
     an error of its own, and, in a test of Laurel, on any message that could ping someone
     (tests/support/mentions.py)."""
+    if laurels_db is not None:
+        await laurels_db[1].install()
     local = await LocalDiscord(config=config, validator=spec_validator).start()
     try:
         yield local
@@ -105,7 +108,7 @@ async def server(
     assert [str(v) for v in local.violations] == []
     if laurels_db is not None:
         database, history = laurels_db
-        opted_in = await opted_in_roles(database, history.roles)
+        opted_in = await opted_in_roles(database, history)
         assert unsafe_messages(local.requests, opted_in) == [], "a message could ping"
 
 

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from bot import dburl
 from bot.cli import main
+from bot.domain.clock import SystemClock
 from bot.errors import LaurelError
 from bot.logs import configure_logging
 from bot.observability.health import check_health
@@ -127,13 +128,19 @@ def everything_said(url: str, home: Path) -> str:
     return "\n".join([*said, logged.getvalue()])
 
 
+def _target(url: str) -> dburl.DatabaseTarget:
+    """The target a URL names, as the settings read it (a URL libpq cannot read is refused
+    here, in words)."""
+    return dburl.PostgresTarget(url)
+
+
 def _open(url: str, log: logging.Logger) -> str:
-    asyncio.run(backends.open_database(url, create=False))
+    asyncio.run(backends.open_database(_target(url), clock=SystemClock(), create=False))
     return ""
 
 
 def _lock(url: str, log: logging.Logger) -> str:
-    with backends.instance_lock(url, shared=False):
+    with backends.instance_lock(_target(url), shared=False):
         return ""
 
 
@@ -142,7 +149,7 @@ class _DownStore:
         self.url = url
 
     async def schema_version(self) -> int:
-        db = await backends.open_database(self.url, create=False)
+        db = await backends.open_database(_target(self.url), clock=SystemClock(), create=False)
         return await db.schema_version()
 
 
@@ -169,7 +176,7 @@ def _warn(url: str, log: logging.Logger) -> str:
         dburl.parse(url)
     except dburl.DatabaseUrlError:
         return ""  # such a URL never reaches a running store
-    db = PostgresDatabase(url)
+    db = PostgresDatabase(url, clock=SystemClock())
     try:
         db._pause(0, ConnectionRefusedError("connection refused"))
     finally:

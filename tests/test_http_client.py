@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import discord
 import pytest
 from discord.http import HTTPClient
@@ -103,7 +104,10 @@ async def test_replacing_keeps_the_settings() -> None:
 
 
 async def test_laurel_bot_posts_through_it(db: Database) -> None:
-    bot = LaurelBot(settings=Settings(), db=db, scheduler=None, clock=ManualClock())
+    session = aiohttp.ClientSession()
+    bot = LaurelBot(
+        settings=Settings(), db=db, scheduler=None, clock=ManualClock(), http_session=session
+    )
     try:
         assert isinstance(bot.http, SweepingHTTPClient)
         assert bot._connection.http is bot.http  # messages, channels: every model's requests
@@ -114,10 +118,14 @@ async def test_laurel_bot_posts_through_it(db: Database) -> None:
         await other.close()
     finally:
         await bot.close()
+        await session.close()
 
 
 async def test_laurel_bot_asks_for_no_message_events(db: Database) -> None:
-    bot = LaurelBot(settings=Settings(), db=db, scheduler=None, clock=ManualClock())
+    session = aiohttp.ClientSession()
+    bot = LaurelBot(
+        settings=Settings(), db=db, scheduler=None, clock=ManualClock(), http_session=session
+    )
     try:
         # Its own posts would come back as MESSAGE_CREATE: a digest fan-out's worth of them.
         assert not bot.intents.guild_messages
@@ -128,3 +136,17 @@ async def test_laurel_bot_asks_for_no_message_events(db: Database) -> None:
         assert not bot.intents.message_content
     finally:
         await bot.close()
+        await session.close()
+
+
+async def test_the_bot_works_with_the_session_it_is_handed_and_leaves_it_to_its_owner(
+    db: Database,
+) -> None:
+    """Outgoing HTTP goes through a session made outside the bot and handed in (issue 26, as
+    discord.py's advanced_startup example does): whoever made it closes it, not the bot."""
+    async with aiohttp.ClientSession() as session:
+        bot = LaurelBot(
+            settings=Settings(), db=db, scheduler=None, clock=ManualClock(), http_session=session
+        )
+        await bot.close()
+        assert not session.closed

@@ -50,14 +50,18 @@ def unwanted(modules: set[str]) -> list[str]:
         # A LaurelBot built as `laurel run` builds it, metrics off (the default).
         "from bot.app import LaurelBot; from bot.settings import Settings; "
         "from apscheduler.schedulers.asyncio import AsyncIOScheduler; "
-        "from bot.store.database import Database; from bot.domain.clock import SystemClock\n"
-        "import asyncio, tempfile, pathlib\n"
+        "from bot.store.backends import open_database; from bot.dburl import SqliteTarget; "
+        "from bot.domain.clock import SystemClock\n"
+        "import asyncio, tempfile, pathlib, aiohttp\n"
         "async def build():\n"
         "    path = pathlib.Path(tempfile.mkdtemp()) / 'l.db'\n"
-        "    async with await Database.open(path) as db:\n"
+        "    async with (\n"
+        "        await open_database(SqliteTarget(path), clock=SystemClock()) as db,\n"
+        "        aiohttp.ClientSession() as session,\n"
+        "    ):\n"
         "        LaurelBot(\n"
         "            settings=Settings(), db=db, scheduler=AsyncIOScheduler(),\n"
-        "            clock=SystemClock(),\n"
+        "            clock=SystemClock(), http_session=session,\n"
         "        )\n"
         "asyncio.run(build())",
     ],

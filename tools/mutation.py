@@ -146,7 +146,7 @@ MODULES = (
         (
             "bot/store/catalog/writer.py",
             "bot/store/catalog/record_writer.py",
-            "bot/store/catalog_merge.py",
+            "bot/domain/catalog_merge.py",
         ),
         WRITE_TESTS,
     ),

@@ -60,8 +60,10 @@ def _batch(files: list[tuple[str, str]], root: Traversable | Path) -> CatalogBat
     return batch
 
 
-async def load_bundled_into(db: Database, *, only_if_empty: bool = False) -> Plan | None:
-    """Bring the bundled catalogue into `db` through the one write path.
+async def load_bundled_into(
+    db: Database, catalog: CatalogRepository, *, only_if_empty: bool = False
+) -> Plan | None:
+    """Bring the bundled catalogue into `db` through the one write path (`catalog`, `db`'s).
 
     An empty database gets all of it. A database in use (made by this or an earlier release)
     gets what the bundled documents add or correct, under the `bundle` policy: a field a
@@ -75,7 +77,7 @@ async def load_bundled_into(db: Database, *, only_if_empty: bool = False) -> Pla
     fresh = not await EditionRepository(db).venues()
     if only_if_empty and not fresh and await state.get(_APPLIED) == digest:
         return None
-    plan = await CatalogRepository(db).apply(
+    plan = await catalog.apply(
         _batch(files, DATA), actor=ACTOR, policy="update" if fresh else "bundle"
     )
     await state.put(_APPLIED, digest)

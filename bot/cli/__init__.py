@@ -38,15 +38,12 @@ COMMANDS = {
 }
 
 
-def build_parser(
-    argv: Sequence[str] | None = None, clock: Clock | None = None
-) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with only the subcommand module `argv` names (all of them without `argv`, or
-    when it names none); every subcommand reads time from `clock` (one SystemClock by default)."""
+    when it names none)."""
     parser = argparse.ArgumentParser(
         prog="laurel", description="Laurel: a Discord bot about award-winning research papers."
     )
-    parser.set_defaults(clock=clock or SystemClock())  # bot.cli.common.clock_of reads it
     parser.add_argument("--version", action="version", version=f"laurel {__version__}")
     parser.add_argument(
         "--config", type=Path, help="settings file (default: $LAUREL_CONFIG, else ./laurel.toml)"
@@ -70,9 +67,23 @@ def _command(argv: Sequence[str]) -> str:
     return ""
 
 
-def main(argv: Sequence[str] | None = None, *, clock: Clock | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(argv, clock).parse_args(argv)
+def parse(argv: Sequence[str], clock: Clock) -> argparse.Namespace:
+    """`argv` read, with the run's one clock beside it (`bot.cli.common.clock_of` reads it):
+    every subcommand reads time from `clock`."""
+    args = build_parser(argv).parse_args(argv)
+    args.clock = clock
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `laurel` command: the composition root of a command-line run, where its one clock
+    is made."""
+    return main_on(sys.argv[1:] if argv is None else list(argv), SystemClock())
+
+
+def main_on(argv: Sequence[str], clock: Clock) -> int:
+    """`laurel` on `argv`, reading time from `clock` (a test hands in a ManualClock)."""
+    args = parse(argv, clock)
     try:
         settings = load_settings(args.config)
         code: int = asyncio.run(args.handler(settings, args))

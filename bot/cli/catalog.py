@@ -77,7 +77,7 @@ def _report(plan: Plan, *, details: bool) -> None:
 async def export_file(settings: Settings, args: argparse.Namespace) -> int:
     refuse_database_files(args.path, settings.database.sqlite_path)
     async with await open_database(settings, args, create=False) as db:
-        batch = await CatalogRepository(db).export()
+        batch = await CatalogRepository(db, clock_of(args)).export()
     formats.write(args.path, batch, overwrite=args.force)
     print(
         f"exported {len(batch.venues)} venues, {len(batch.editions)} editions and "

@@ -12,7 +12,7 @@ from bot.store.database import Database
 
 
 def clock_of(args: argparse.Namespace) -> Clock:
-    """The run's clock: made once by `build_parser` (a test hands its own to `main`)."""
+    """The run's clock: made once by `bot.cli.main` (a test hands its own to `main_on`)."""
     clock: Clock = args.clock
     return clock
 
@@ -24,7 +24,7 @@ async def open_database(
     [database] busy_timeout_ms for a lock."""
     return await backends.open_database(
         settings.database.target,
+        clock=clock_of(args),
         create=create,
         busy_timeout_ms=settings.database.busy_timeout_ms,
-        clock=clock_of(args),
     )

@@ -15,7 +15,6 @@ from bot.cli.common import clock_of, open_database
 from bot.errors import LaurelError
 from bot.settings import Settings
 from bot.store import migrations
-from bot.store.backends import shown
 from bot.store.backup_files import restore
 from bot.store.catalog.links import LinkRepository
 from bot.store.catalog.repository import CatalogRepository
@@ -54,9 +53,9 @@ def register(commands: Any) -> None:
 
 async def init_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args) as db:
-        plan = await load_bundled_into(db)
+        plan = await load_bundled_into(db, CatalogRepository(db, clock_of(args)))
     assert plan is not None
-    print(f"{shown(settings.database.target)}: bundled catalogue loaded ({plan.summary()})")
+    print(f"{settings.database.target.shown()}: bundled catalogue loaded ({plan.summary()})")
     return 0
 
 
@@ -64,8 +63,10 @@ async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args, create=False) as db:
         version = await db.schema_version()
         # A new release's bundled records, without undoing what curators did (see bundled.py).
-        plan = await load_bundled_into(db, only_if_empty=True)
-    print(f"{shown(settings.database.target)}: schema version {version}, up to date")
+        plan = await load_bundled_into(
+            db, CatalogRepository(db, clock_of(args)), only_if_empty=True
+        )
+    print(f"{settings.database.target.shown()}: schema version {version}, up to date")
     if plan is not None:
         print(f"bundled catalogue brought up to date ({plan.summary()})")
     return 0
@@ -76,7 +77,7 @@ async def check_database(settings: Settings, args: argparse.Namespace) -> int:
         problems = await db.integrity_check()
         version = await db.schema_version()
         links = await LinkRepository(db).coverage()
-        catalogue = await CatalogRepository(db).export() if not problems else None
+        catalogue = await CatalogRepository(db, clock_of(args)).export() if not problems else None
         where, latest = db.where, latest_version(db.dialect)
     for problem in problems:
         print(f"problem: {problem}")

@@ -18,7 +18,7 @@ from bot.errors import LaurelError
 from bot.settings import DatabaseSettings, Settings
 from bot.store import backends
 from bot.store.copy import copy_into, mismatches, read_snapshot
-from bot.store.sql import Database
+from bot.store.database import Database
 from bot.store.table_digests import Table, TableDigest, digests, sqlite_tables
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
@@ -81,10 +81,7 @@ async def _open_url(
         reason = exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
         raise LaurelError(f"laurel db: {reason}") from None
     return await backends.open_database(
-        where.target,
-        create=create,
-        busy_timeout_ms=where.busy_timeout_ms,
-        clock=clock_of(args),
+        where.target, clock=clock_of(args), create=create, busy_timeout_ms=where.busy_timeout_ms
     )
 
 

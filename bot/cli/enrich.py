@@ -29,6 +29,7 @@ from bot.catalog.arxiv.enrich_job import run_enrich as run_job
 from bot.cli.common import clock_of, open_database
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
+from bot.store.catalog.repository import CatalogRepository
 
 
 def register(commands: Any) -> None:
@@ -85,6 +86,7 @@ async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
             ) as bar:
                 report = await run_job(
                     db,
+                    CatalogRepository(db, clock_of(args)),
                     client,
                     todo,
                     batch=options.ids_per_request,

@@ -27,6 +27,7 @@ from bot.observability.health import HealthReport, check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 
 
@@ -81,15 +82,16 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
         settings.database.target, shared=settings.discord.shards is not None
     ) as lock:
         async with await open_database(settings, args) as db:
-            await load_bundled_into(db, only_if_empty=True)
+            await load_bundled_into(db, CatalogRepository(db, clock_of(args)), only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
             clock = clock_of(args)  # the one clock of this process, handed to all that reads time
             await wait_for_discord(settings.discord, clock)
             scheduler = AsyncIOScheduler(timezone="UTC")
             async with (
                 shard_watch(db, settings, clock) as watch,
+                aiohttp.ClientSession() as session,  # the bot's outgoing HTTP (arXiv)
                 laurel_bot_class(settings)(
-                    settings=settings, db=db, scheduler=scheduler, clock=clock
+                    settings=settings, db=db, scheduler=scheduler, clock=clock, http_session=session
                 ) as bot,
                 OpsServer(
                     settings,

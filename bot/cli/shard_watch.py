@@ -16,8 +16,8 @@ from typing import Self
 
 from bot.domain.clock import Clock
 from bot.domain.shards import Shards
+from bot.errors import StoreError
 from bot.store.database import Database
-from bot.store.errors import StoreError
 from bot.store.shard_layout import ShardLayout, Unowned
 
 log = logging.getLogger(__name__)

@@ -54,14 +54,17 @@ async def sync(settings: Settings, args: argparse.Namespace) -> int:
         raise LaurelError("DISCORD_TOKEN is not set: `laurel sync` pushes as your bot")
     async with await open_database(settings, args) as db:
         use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
-        bot = LaurelBot(
-            settings=settings,
-            db=db,
-            scheduler=AsyncIOScheduler(timezone="UTC"),
-            clock=clock_of(args),
-            commands_only=True,
-        )
-        async with bot:
+        async with (
+            aiohttp.ClientSession() as session,
+            LaurelBot(
+                settings=settings,
+                db=db,
+                scheduler=AsyncIOScheduler(timezone="UTC"),
+                clock=clock_of(args),
+                http_session=session,
+                commands_only=True,
+            ) as bot,
+        ):
             pushed = await _pushed(bot, settings, force=args.force)
             count = len(bot.tree.get_commands())
     if pushed:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol, cast
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
@@ -22,6 +22,7 @@ from bot.commands.options import KIND_CHOICES, VenueOption, Year, kind_of
 from bot.commands.paginator import PageButton as PaginatorButton
 from bot.commands.paginator import Shown, Step, page_view
 from bot.commands.paper_buttons import OpenButton
+from bot.commands.parts import Parts, parts_of
 from bot.domain.awards import standing_in_test_of_time
 from bot.domain.models import AwardKind, Language, Venue
 from bot.errors import UserError
@@ -35,11 +36,9 @@ from bot.render.awards import (
     kind_rank,
     test_of_time_embed,
 )
-from bot.render.i18n import Strings, language_of
+from bot.render.i18n import language_of
 from bot.render.stats import covered_years
 from bot.render.years import year_spans
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.papers import PaperRepository
 
 Shows = Literal["ed", "hi", "tt"]  # an edition's awards, a venue's history, test of time
 MAX_PAGE = 9999  # the largest page number PAGE_ID reads
@@ -52,25 +51,6 @@ PAGE_ID = re.compile(
     rf"(?P<shows>ed|hi|tt):(?P<owner>{ID}):(?P<page>[0-9]{{1,4}}):(?P<step>[pn]):"
     rf"(?P<venue>[a-z0-9-]{{0,32}}):(?P<year>[0-9]{{1,4}}):(?P<kind>{_KINDS}|)"
 )
-
-
-class Services(Protocol):
-    """What a listing is rendered from: the cog's own, or the bot's for a page button pressed
-    after a restart (discord.py builds those from their custom_id, with only the interaction)."""
-
-    @property
-    def papers(self) -> PaperRepository: ...
-    @property
-    def editions(self) -> EditionRepository: ...
-    @property
-    def strings(self) -> Strings: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Repositories:
-    papers: PaperRepository
-    editions: EditionRepository
-    strings: Strings
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +82,7 @@ class Listing:
 
 
 async def render(
-    services: Services, listing: Listing, language: Language, venue: Venue | None = None
+    services: Parts, listing: Listing, language: Language, venue: Venue | None = None
 ) -> Shown:
     """The page `listing` names (moved inside the pages there are), and whether one follows.
 
@@ -126,7 +106,7 @@ async def render(
     return Shown(embed, page, page < pages - 1)
 
 
-async def _venue(services: Services, key: str) -> Venue:
+async def _venue(services: Parts, key: str) -> Venue:
     venues = await services.editions.venues()
     found = next((v for v in venues if v.key == key), None)
     if found is None:  # removed from the catalogue since the buttons were made
@@ -135,7 +115,7 @@ async def _venue(services: Services, key: str) -> Venue:
 
 
 async def _edition(
-    services: Services, venue: Venue, listing: Listing, page: int, language: Language
+    services: Parts, venue: Venue, listing: Listing, page: int, language: Language
 ) -> EditionPage:
     papers = await services.papers.awarded_at(venue.key, listing.year, listing.kind)
     entries = [
@@ -154,7 +134,7 @@ async def _edition(
 
 
 async def _explain_empty_edition(
-    services: Services, venue: Venue, listing: Listing, language: Language
+    services: Parts, venue: Venue, listing: Listing, language: Language
 ) -> None:
     """Raise the mistake behind an edition without awards: its year, its kind, or neither."""
     name, year, strings = escape(venue.name), listing.year, services.strings
@@ -176,7 +156,7 @@ async def _explain_empty_edition(
 
 
 async def _history(
-    services: Services, venue: Venue, page: int, language: Language
+    services: Parts, venue: Venue, page: int, language: Language
 ) -> tuple[discord.Embed, int]:
     tallies = await services.editions.award_tallies(venue.key)
     covered = [e.year for e in await services.editions.editions(venue.key)]
@@ -186,7 +166,7 @@ async def _history(
 
 
 async def _test_of_time(
-    services: Services, venue: Venue | None, page: int, language: Language
+    services: Parts, venue: Venue | None, page: int, language: Language
 ) -> tuple[discord.Embed, int]:
     key = venue.key if venue else None
     # The award itself, and the runners-up and honorable mentions named beside it.
@@ -219,7 +199,7 @@ class PageButton(PaginatorButton[Listing], template=PAGE_ID):
             raise UserError("awards-not-yours")
 
     async def show(self, press: Press) -> Shown:
-        return await render(cast(Services, press.interaction.client), self.target, press.language)
+        return await render(parts_of(press.interaction.client), self.target, press.language)
 
 
 class Awards(
@@ -227,15 +207,9 @@ class Awards(
     group_name=_("awards"),
     group_description=_("Award-winning papers by conference and year"),
 ):
-    def __init__(
-        self,
-        bot: commands.Bot,
-        papers: PaperRepository,
-        editions: EditionRepository,
-        strings: Strings,
-    ) -> None:
+    def __init__(self, bot: commands.Bot, parts: Parts) -> None:
         self._bot = bot  # for the page buttons' registration
-        self._services = Repositories(papers, editions, strings)
+        self._parts = parts
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -284,8 +258,8 @@ class Awards(
         self, interaction: discord.Interaction, listing: Listing, venue: Venue | None = None
     ) -> None:
         language = language_of(interaction.locale)
-        shown = await render(self._services, listing, language, venue)
-        view = page_view(PageButton, listing, shown, self._services.strings, language)
+        shown = await render(self._parts, listing, language, venue)
+        view = page_view(PageButton, listing, shown, self._parts.strings, language)
         if view is None:
             await interaction.response.send_message(embed=shown.embed)
         else:

@@ -14,21 +14,16 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Protocol, cast
 
 import discord
 
 from bot.commands.errors import report
+from bot.commands.parts import parts_of
 from bot.domain.models import Language
-from bot.observability.metrics import CommandOutcome, Metrics
+from bot.observability.metrics import CommandOutcome
 from bot.render.i18n import Strings, language_of
 
 Button = discord.ui.Button[discord.ui.View]
-
-
-class _Client(Protocol):
-    strings: Strings
-    metrics: Metrics
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +63,7 @@ class LaurelButton(discord.ui.DynamicItem[Button], template=r"(?!)"):
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        client = cast(_Client, interaction.client)
+        client = parts_of(interaction.client)
         started = time.perf_counter()
         outcome: CommandOutcome = "ok"
         try:

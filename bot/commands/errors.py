@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Protocol, cast
 
 import discord
 from discord import app_commands
 
+from bot.commands.parts import parts_of
 from bot.domain.models import Language
 from bot.errors import (
     LaurelError,
@@ -29,7 +29,7 @@ from bot.errors import (
     UserError,
     WriteRefused,
 )
-from bot.observability.metrics import CommandOutcome, Metrics
+from bot.observability.metrics import CommandOutcome
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
 from bot.store.sql import engine_errors
@@ -128,11 +128,6 @@ async def send_ephemeral(interaction: discord.Interaction, content: str) -> None
         log.warning("could not tell the user about an error", exc_info=True)
 
 
-class _LaurelClient(Protocol):
-    strings: Strings
-    metrics: Metrics
-
-
 class LaurelTree(app_commands.CommandTree[discord.Client]):
     """The command tree, with the central error handler.
 
@@ -142,8 +137,8 @@ class LaurelTree(app_commands.CommandTree[discord.Client]):
 
     def __init__(self, client: discord.Client) -> None:
         super().__init__(client)
-        self.strings = cast(_LaurelClient, client).strings
-        self.metrics = cast(_LaurelClient, client).metrics
+        self.strings = parts_of(client).strings
+        self.metrics = parts_of(client).metrics
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         self.metrics.command_started(interaction)  # for the latency histogram

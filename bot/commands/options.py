@@ -8,12 +8,13 @@ research area is autocompleted in the reader's language and accepted in any of t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.commands.parts import parts_of
 from bot.domain.areas import ResearchArea, area_key_of
 from bot.domain.models import AwardKind, Venue
 from bot.errors import UserError
@@ -26,20 +27,12 @@ Year = app_commands.Range[int, 1950, 2100]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _HasEditions(Protocol):
-    editions: EditionRepository
-
-
 def _editions(interaction: discord.Interaction) -> EditionRepository:
-    return cast(_HasEditions, interaction.client).editions
-
-
-class _HasStrings(Protocol):
-    strings: Strings
+    return parts_of(interaction.client).editions
 
 
 def _strings(interaction: discord.Interaction) -> Strings:
-    return cast(_HasStrings, interaction.client).strings
+    return parts_of(interaction.client).strings
 
 
 def find_venue(venues: list[Venue], text: str) -> Venue | None:

@@ -31,13 +31,12 @@ from bot.commands.timing import in_time, reply
 from bot.digests.service import DigestService
 from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
-from bot.domain.models import StoredPaper
+from bot.domain.models import PaperChoice, StoredPaper
 from bot.domain.text import visible
 from bot.errors import UserError
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
 from bot.store.catalog.papers import PaperRepository
-from bot.store.search.fts5 import PaperChoice
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
 

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
 from re import Match
-from typing import Any, ClassVar, Protocol, Self, cast
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -17,6 +17,7 @@ from bot.commands.buttons import LaurelButton, Press
 from bot.commands.custom_ids import ID, parse_id
 from bot.commands.paginator import PageButton as PaginatorButton
 from bot.commands.paginator import Shown, Step, page_view
+from bot.commands.parts import Parts, parts_of
 from bot.domain.areas import ResearchArea
 from bot.domain.models import AwardKind, Language, StoredPaper
 from bot.errors import UserError
@@ -30,13 +31,8 @@ CUSTOM_ID_LIMIT = 100  # Discord's limit
 MAX_PAGE = 99_999  # five digits: every page of 100,000 papers (ids of four still parse)
 
 
-class _Laurel(Protocol):
-    papers: PaperRepository
-    strings: Strings
-
-
-def _laurel(interaction: discord.Interaction) -> _Laurel:
-    return cast(_Laurel, interaction.client)
+def _laurel(interaction: discord.Interaction) -> Parts:
+    return parts_of(interaction.client)
 
 
 async def existing(papers: PaperRepository, paper_id: int) -> StoredPaper:

@@ -5,68 +5,16 @@ A new group is one module under bot/commands/ plus one line here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
-
 from discord.ext import commands
 
-from bot.catalog.curation import CurationService
 from bot.commands.about import About
 from bot.commands.awards import Awards
 from bot.commands.curate.access import Curation
 from bot.commands.curate.cog import Curate
-from bot.commands.digest import cog as digest
 from bot.commands.digest.cog import Digest
 from bot.commands.paper import PaperCommands
+from bot.commands.parts import Parts
 from bot.commands.stats import Stats
-from bot.digests.service import DigestService
-from bot.digests.subscriptions import SubscriptionService
-from bot.domain.clock import Clock
-from bot.domain.institutions import InstitutionAliases
-from bot.render.chart_fonts import ChartFonts
-from bot.render.i18n import Strings
-from bot.settings import Settings
-from bot.store.catalog.audit import AuditRepository
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.leaderboards import LeaderboardRepository
-from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
-
-if TYPE_CHECKING:
-    from bot.catalog.arxiv.client import ArxivClient
-
-
-class Parts(Protocol):
-    """What the composition root (`LaurelBot`) holds that the command groups are built from;
-    each group is handed only the parts it uses."""
-
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def strings(self) -> Strings: ...
-    @property
-    def papers(self) -> PaperRepository: ...
-    @property
-    def editions(self) -> EditionRepository: ...
-    @property
-    def leaderboards(self) -> LeaderboardRepository: ...
-    @property
-    def catalog(self) -> CatalogRepository: ...
-    @property
-    def audit(self) -> AuditRepository: ...
-    @property
-    def digests(self) -> DigestService: ...
-    @property
-    def subscription_service(self) -> SubscriptionService: ...
-    @property
-    def curation_service(self) -> CurationService: ...
-    @property
-    def chart_fonts(self) -> ChartFonts: ...
-    @property
-    def institutions(self) -> InstitutionAliases: ...
-    @property
-    def arxiv(self) -> ArxivClient | None: ...
-    @property
-    def clock(self) -> Clock: ...
 
 
 def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
@@ -76,7 +24,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
     strings, papers, editions = parts.strings, parts.papers, parts.editions
     return [
         About(editions, papers, strings, bot.tree, {"curate": curate.shown_to}),
-        Awards(bot, papers, editions, strings),
+        Awards(bot, parts),
         Stats(
             editions,
             parts.leaderboards,
@@ -94,9 +42,7 @@ def command_groups(bot: commands.Bot, parts: Parts) -> list[commands.Cog]:
             digests=parts.digests,
         ),
         curate,
-        Digest(
-            digest.Services(parts.subscription_service, parts.digests, editions, papers, strings)
-        ),
+        Digest(parts),
     ]
 
 

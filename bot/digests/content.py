@@ -13,6 +13,7 @@ import discord
 from bot.digests.pickers import next_in_cycle
 from bot.digests.themes import ContentGone, ThemeContext, ThemeRegistry, ThemeSpec
 from bot.domain.clock import Clock
+from bot.domain.ledger import Choice, Chooser
 from bot.domain.models import Language
 from bot.domain.subscriptions import CycleState, DigestFilter, Subscription
 from bot.errors import UserError
@@ -22,7 +23,6 @@ from bot.render.i18n import Strings
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.ledger import Choice, Chooser
 
 __all__ = ["BODIES_TTL", "CANDIDATES_TTL", "ContentGone", "DigestContent"]
 

@@ -18,11 +18,12 @@ from bot.digests.content import ContentGone, DigestContent
 from bot.digests.delivery import ChannelGone, Deliverer, GoneReason, RejectedError, TransientError
 from bot.digests.periods import Period
 from bot.domain.clock import Clock
+from bot.domain.ledger import LedgerEntry
 from bot.domain.subscriptions import Subscription
 from bot.render.digest_posts import Frame, Post, paused_notice, thread_name
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
-from bot.store.ledger import LedgerEntry, LedgerRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)

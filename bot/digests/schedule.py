@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.digests.periods import Firing, last_firing, next_firing
-from bot.domain.subscriptions import Subscription, Timing
+from bot.domain.subscriptions import ScheduledRow, Subscription, Timing
 from bot.settings import DigestSettings
-from bot.store.subscriptions import ScheduledRow, fingerprint
+from bot.store.subscriptions import fingerprint
 
 log = logging.getLogger(__name__)
 # One subscription in the schedule: its fingerprint, when it posts, its next firing.

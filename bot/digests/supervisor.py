@@ -17,9 +17,9 @@ from typing import Any
 
 from bot.digests.reconciler import Reconciler
 from bot.digests.schedule import Due, DueSet
+from bot.domain.ledger import LedgerEntry
 from bot.domain.subscriptions import Subscription
-from bot.store.errors import StoreError
-from bot.store.ledger import LedgerEntry
+from bot.errors import StoreError
 
 log = logging.getLogger(__name__)
 # How long a graceful stop waits for the posts already reserved: under compose's

@@ -16,10 +16,10 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.date import DateTrigger
 
 from bot.digests.ticker import Ticker
-from bot.domain.clock import SystemClock
-from bot.store.errors import StoreError
+from bot.errors import StoreError
 
 log = logging.getLogger(__name__)
 TICK_JOB = "digests:tick"
@@ -53,9 +53,11 @@ class TickJob:
     def wake(self) -> None:
         """Tick now (from `on_ready`): settle and catch up without waiting for the minute."""
         if self._scheduler is not None and self._scheduler.get_job(TICK_JOB) is not None:
-            # APScheduler keeps the system's time: the job is moved on that clock, whatever
-            # clock the engine reads (a test's may stand anywhere in time).
-            self._scheduler.modify_job(TICK_JOB, next_run_time=SystemClock().now())
+            # APScheduler keeps the system's time: the job is moved to "now" on that clock (a
+            # date trigger without a date is APScheduler's own now), whatever clock the engine
+            # reads (a test's may stand anywhere in time).
+            now = DateTrigger(timezone=ZoneInfo("UTC")).run_date
+            self._scheduler.modify_job(TICK_JOB, next_run_time=now)
 
     async def _run(self) -> None:
         try:

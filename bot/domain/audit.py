@@ -45,3 +45,12 @@ class AuditGroup:
     @property
     def by_curator(self) -> bool:
         return self.actor.startswith("discord:")
+
+
+class UndoRefused(Exception):
+    """An audit row that cannot be reverted; `reason` names why, `params` fill in the words."""
+
+    def __init__(self, reason: str, **params: object) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params

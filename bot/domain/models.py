@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Literal, Self
 from urllib.parse import urlsplit
@@ -396,3 +397,13 @@ class Coverage(Model):
     submissions: int | None = None
     accepted: int | None = None
     sourced: bool = False  # facts of its own (a note, dates, numbers), each with its source
+
+
+@dataclass(frozen=True, slots=True)
+class PaperChoice:
+    """A paper as autocomplete offers it."""
+
+    id: int
+    title: str
+    venue_name: str | None
+    year: int | None

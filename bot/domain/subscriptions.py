@@ -199,6 +199,16 @@ class Timing:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduledRow:
+    """What the digest schedule reads of an active subscription."""
+
+    id: int
+    fingerprint: int
+    timing: Timing
+    created_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
 class CycleState:
     """Where a subscription is in its shuffled cycle: the cycle, and the ids shown in it."""
 

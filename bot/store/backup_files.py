@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.errors import StoreError
 from bot.store import migrations
-from bot.store.database import integrity_problems
-from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
+from bot.store.sqlite import integrity_problems
 
 STAMP = "%Y%m%dT%H%M%SZ"
 NAME = re.compile(r"^laurel-(\d{8}T\d{6}Z)\.db$")

@@ -1,5 +1,6 @@
-"""SQLite's refusals turned into the store's domain errors (defined in `bot.errors`, where the
-commands and the command line read them), and the words for what the machine refused."""
+"""SQLite's refusals turned into the store's domain errors, and the words for what the machine
+refused. The errors themselves are `bot.errors`' (import them from there: one path per name),
+where the commands and the command line read them."""
 
 import errno
 import sqlite3
@@ -12,11 +13,6 @@ __all__ = [
     "SQLITE_IOERR",
     "SQLITE_LOCKED",
     "SQLITE_READONLY",
-    "StoreBusy",
-    "StoreError",
-    "StoreFull",
-    "StoreReadOnly",
-    "WriteRefused",
     "describe_os_error",
     "read_only",
     "refused",

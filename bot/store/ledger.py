@@ -10,49 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from bot.domain.ledger import Chooser, LedgerEntry
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
 from bot.store.sql import Connection, Row
 from bot.store.subscriptions import on_shards
-
-EntryStatus = Literal["pending", "sent", "failed", "empty"]
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """What a reservation picked: `content` ({} when there is nothing to post), and the
-    picker state to store with it (None: unchanged)."""
-
-    content: dict[str, Any] = field(default_factory=dict)
-    cycle: CycleState | None = None
-    watermark: int | None = None
-
-
-# (the subscription's cycle state, its new-awards watermark) -> what to post
-Chooser = Callable[[CycleState, int], Choice]
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    id: int
-    subscription_id: int
-    period: str
-    status: EntryStatus
-    theme: str
-    late: bool
-    nonce: str
-    content: dict[str, Any]
-    reserved_at: dt.datetime
-    attempted_at: dt.datetime | None
-    sent_at: dt.datetime | None
-    message_id: int | None
-    error: str | None
 
 
 def _when(value: str | None) -> dt.datetime | None:

@@ -17,7 +17,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from bot.store.errors import StoreError, describe_os_error
+from bot.errors import StoreError
+from bot.store.errors import describe_os_error
 
 
 class InstanceLock:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from bot.errors import StoreError
 from bot.store import special_files
-from bot.store.errors import StoreError, describe_os_error, sqlite_reason
+from bot.store.errors import describe_os_error, sqlite_reason
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 

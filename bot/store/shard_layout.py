@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.domain.shards import Shards
+from bot.errors import StoreError
 from bot.store.database import Database
-from bot.store.errors import StoreError
 from bot.store.sql import Connection
 from bot.store.subscriptions import on_shards
 

@@ -12,19 +12,9 @@ Reads return rows that answer `row[0]`, `row["name"]` and `keys()`, as `sqlite3.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeVar
-
-from bot.domain.clock import Clock
-
-if TYPE_CHECKING:
-    from bot.store.database import SqliteDatabase
-
-log = logging.getLogger(__name__)
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
 Dialect = Literal["sqlite", "postgresql"]
 Params = Sequence[Any] | Mapping[str, Any]
@@ -82,100 +72,3 @@ def engine_errors(name: str) -> tuple[type[Exception], ...]:
 def integrity_errors() -> tuple[type[Exception], ...]:
     """The exceptions of a broken constraint (unique, check, foreign key) on either engine."""
     return engine_errors("IntegrityError")
-
-
-T = TypeVar("T")
-Write = Callable[[Connection], T]
-
-
-class Database(ABC):
-    """One database, as every repository sees it: whole write functions, each in one
-    transaction on one writer, and reads from a few readers.
-
-    `bot.store.database.SqliteDatabase` (the default) and
-    `bot.store.postgres.database.PostgresDatabase` implement it; `bot.store.backends` opens
-    either by URL. `Database.open(path)` opens SQLite, as it always has.
-    """
-
-    dialect: ClassVar[Dialect]
-
-    def __init__(self) -> None:
-        # Told after a committed write that added audit rows (a catalogue write): the derived
-        # search index catches up then. Other processes' writes it finds by polling.
-        self._catalog_listeners: list[Callable[[], Awaitable[None]]] = []
-        self._generation = 0
-
-    @staticmethod
-    async def open(
-        path: Path,
-        *,
-        create: bool = True,
-        readers: int = 2,
-        busy_timeout_ms: int = 5_000,
-        clock: Clock | None = None,
-    ) -> SqliteDatabase:
-        """The SQLite database at `path` (see `SqliteDatabase.open`)."""
-        from bot.store.database import SqliteDatabase
-
-        return await SqliteDatabase.open(
-            path, create=create, readers=readers, busy_timeout_ms=busy_timeout_ms, clock=clock
-        )
-
-    @property
-    @abstractmethod
-    def where(self) -> str:
-        """The database in words, for messages: a file's path, or a URL without its password."""
-
-    @abstractmethod
-    async def close(self) -> None: ...
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @abstractmethod
-    async def write(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn` in one write transaction: all of it is committed, or none."""
-
-    @abstractmethod
-    async def write_each(
-        self, fns: Sequence[Callable[[Connection], Any]]
-    ) -> list[tuple[Any, Exception | None]]:
-        """Run every one of `fns` in one transaction, each in a savepoint of its own."""
-
-    @abstractmethod
-    async def rehearse(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn` exactly as `write` would, then roll back."""
-
-    @abstractmethod
-    async def snapshot(self, fn: Callable[[Connection], T]) -> T:
-        """Run a long read on the writer, without a hop per row."""
-
-    @abstractmethod
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
-
-    @abstractmethod
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
-
-    @abstractmethod
-    async def backup(self, target: Path) -> Path: ...
-
-    @abstractmethod
-    async def integrity_check(self) -> list[str]:
-        """Problems the engine finds; empty when all is well."""
-
-    @abstractmethod
-    async def schema_version(self) -> int: ...
-
-    def on_catalog_write(self, listener: Callable[[], Awaitable[None]]) -> None:
-        """Await `listener()` after each committed write that changed the catalogue."""
-        self._catalog_listeners.append(listener)
-
-    async def _tell_listeners(self) -> None:
-        for listener in self._catalog_listeners:
-            try:
-                await listener()
-            except Exception:  # the write stands; a derived index catches up later
-                log.exception("a listener to catalogue writes failed")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from bot.domain.shards import Shards
@@ -13,6 +12,7 @@ from bot.domain.subscriptions import (
     Cadence,
     DigestFilter,
     PausedReason,
+    ScheduledRow,
     Status,
     Subscription,
     Timing,
@@ -78,16 +78,6 @@ def fingerprint(sub: Subscription) -> int:
     """A number that changes whenever the stored subscription does (equal to the one
     `active_timings` gives for its row): the digest schedule keeps it instead of the model."""
     return hash((sub.id, *(_params(sub)[name] for name in _NAMES)))
-
-
-@dataclass(frozen=True, slots=True)
-class ScheduledRow:
-    """What the digest schedule reads of an active subscription."""
-
-    id: int
-    fingerprint: int
-    timing: Timing
-    created_at: dt.datetime
 
 
 def _scheduled(row: Row) -> ScheduledRow:

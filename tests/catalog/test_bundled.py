@@ -12,11 +12,13 @@ import pytest
 
 from bot.catalog.bundled import documents, load_bundled
 from bot.catalog.document import merge, read_document
+from bot.domain.clock import SystemClock
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 BUNDLED = load_bundled()
 HAND_WRITTEN = merge(
@@ -30,8 +32,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("bundled") / "laurel.db"
 
     async def build() -> None:
-        async with await Database.open(path) as db:
-            plan = await CatalogRepository(db).apply(BUNDLED, actor="bundled", policy="update")
+        async with await open_sqlite(path) as db:
+            plan = await CatalogRepository(db, SystemClock()).apply(
+                BUNDLED, actor="bundled", policy="update"
+            )
             assert plan.rejected == []
 
     asyncio.run(build())
@@ -41,7 +45,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 async def loaded(built: Path, tmp_path: Path) -> AsyncIterator[Database]:
     shutil.copy(built, tmp_path / "laurel.db")
-    async with await Database.open(tmp_path / "laurel.db") as db:
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
         yield db
 
 

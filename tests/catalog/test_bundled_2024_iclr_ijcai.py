@@ -10,10 +10,12 @@ import pytest
 
 from bot.catalog.bundled import documents, load_bundled
 from bot.catalog.document import merge, read_document
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 BUNDLED = load_bundled()
 # The hand-written documents alone: the generated ones (data/awards/) only add to these.
@@ -28,8 +30,10 @@ def _awards(venue: str) -> list[Award]:
 
 @pytest.fixture
 async def loaded(tmp_path: Path) -> AsyncIterator[Database]:
-    async with await Database.open(tmp_path / "laurel.db") as db:
-        plan = await CatalogRepository(db).apply(BUNDLED, actor="bundled", policy="update")
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
+        plan = await CatalogRepository(db, SystemClock()).apply(
+            BUNDLED, actor="bundled", policy="update"
+        )
         assert plan.rejected == []
         yield db
 

@@ -14,11 +14,12 @@ import pytest
 
 from bot.catalog.bundled import load_bundled
 from bot.catalog.summary_numbers import mismatched
+from bot.domain.clock import SystemClock
 from bot.domain.coverage import FieldCoverage
 from bot.domain.models import LANGUAGES, Paper
 from bot.store.catalog.coverage import field_coverage
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 S2TW, T2S = opencc.OpenCC("s2tw"), opencc.OpenCC("t2s")
 GOALS = tomllib.loads((Path(__file__).parent / "catalogue_goals.toml").read_text("utf-8"))
@@ -33,8 +34,10 @@ def coverage(tmp_path_factory: pytest.TempPathFactory) -> FieldCoverage:
     path = tmp_path_factory.mktemp("goals") / "laurel.db"
 
     async def measure() -> FieldCoverage:
-        async with await Database.open(path) as db:
-            plan = await CatalogRepository(db).apply(BUNDLED, actor="bundled", policy="update")
+        async with await open_sqlite(path) as db:
+            plan = await CatalogRepository(db, SystemClock()).apply(
+                BUNDLED, actor="bundled", policy="update"
+            )
             assert plan.rejected == []
             return await field_coverage(db)
 

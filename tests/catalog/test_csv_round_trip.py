@@ -9,16 +9,17 @@ from pathlib import Path
 from bot.catalog import formats
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.importers import csv_format
+from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 
 async def test_exporting_and_importing_the_bundled_catalogue_changes_nothing(
     tmp_path: Path,
 ) -> None:
-    async with await Database.open(tmp_path / "laurel.db") as db:
-        await load_bundled_into(db)
-        catalog = CatalogRepository(db)
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
+        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+        catalog = CatalogRepository(db, SystemClock())
         before = await catalog.export()
         assert any(a.paper.authors_incomplete for a in before.awards)  # the case is covered
         file = tmp_path / "awards.csv"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot.catalog.curation import CurationService
 from bot.commands.curate.inputs import AwardOptions, paper_from_form
+from bot.domain.clock import SystemClock
 from bot.domain.models import LANGUAGES, AwardKind, CatalogBatch, Paper, Venue
 from bot.domain.text import clean_text
 from bot.domain.writes import WriteContext
@@ -26,9 +27,9 @@ from bot.store import rows
 from bot.store.catalog.edits import EditWriter
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 from bot.store.sql import Connection
 from tests.support.awards import award
+from tests.support.backends import open_sqlite
 
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
@@ -136,9 +137,9 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("fuzz") / "laurel.db"
 
     async def build() -> None:
-        async with await Database.open(path) as db:
+        async with await open_sqlite(path) as db:
             venues = (Venue(key="icml", name="ICML"), Venue(key="neurips", name="NeurIPS"))
-            catalog = CatalogRepository(db)
+            catalog = CatalogRepository(db, SystemClock())
             await catalog.apply(CatalogBatch(venues=venues), actor="t", policy="update")
             seed = award("A Seed Paper", arxiv="2502.06768", authors=["A. One"], doi="10.5555/seed")
             await catalog.apply(CatalogBatch(awards=(seed,)), actor="t", policy="update")
@@ -189,8 +190,8 @@ def _refused(refusal: UserError) -> None:
 
 
 async def _add(path: Path, form: Mapping[str, str], given: AwardOptions) -> None:
-    async with await Database.open(path) as db:
-        papers, catalog = PaperRepository(db), CatalogRepository(db)
+    async with await open_sqlite(path) as db:
+        papers, catalog = PaperRepository(db), CatalogRepository(db, SystemClock())
         before = await db.snapshot(_snapshot)
         try:
             paper = paper_from_form(form)
@@ -211,8 +212,8 @@ async def _add(path: Path, form: Mapping[str, str], given: AwardOptions) -> None
 
 
 async def _edit(path: Path, form: Mapping[str, str]) -> None:
-    async with await Database.open(path) as db:
-        papers, catalog = PaperRepository(db), CatalogRepository(db)
+    async with await open_sqlite(path) as db:
+        papers, catalog = PaperRepository(db), CatalogRepository(db, SystemClock())
         seed = await papers.by_arxiv("2502.06768")
         assert seed is not None
         before = await db.snapshot(_snapshot)

@@ -6,17 +6,18 @@ from pathlib import Path
 
 from bot.catalog import formats
 from bot.catalog.bundled import load_bundled
+from bot.domain.clock import SystemClock
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 
 async def test_all_574_awards_accounted_for_and_a_second_import_changes_nothing(
     tmp_path: Path, shared_dir: Path
 ) -> None:
     papers_yml = shared_dir / "datasets" / "ai-bestpapers" / "papers.yml"
-    async with await Database.open(tmp_path / "laurel.db") as db:
-        catalog = CatalogRepository(db)
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
+        catalog = CatalogRepository(db, SystemClock())
         await catalog.apply(load_bundled(), actor="bundled", policy="update")
         known = await EditionRepository(db).venues()
         batch = formats.read(papers_yml, "ai-bestpapers", known)

@@ -16,6 +16,7 @@ import pytest
 from bot.cli import main
 from bot.store.catalog.links import LinkRepository
 from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 GOAL = 0.98  # issue 17: at least 98% of the bundled papers with a link
 # Where this branch stands without the hand-checked links of the seeds and the 2024 awards
@@ -26,7 +27,7 @@ FLOOR = 0.92
 @pytest.fixture
 async def bundled(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
     shutil.copy(template_db, tmp_path / "laurel.db")
-    async with await Database.open(tmp_path / "laurel.db") as db:
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
         yield db
 
 

@@ -22,8 +22,10 @@ import pytest
 
 from bot.catalog.bundled import load_bundled_into
 from bot.cli import main
-from bot.store.database import Database
+from bot.domain.clock import SystemClock
+from bot.store.catalog.repository import CatalogRepository
 from tests.ops.dockerfile_replay import ROOT
+from tests.support.backends import open_sqlite
 
 PREVIOUS = "ccbed91"
 CURATOR = "curator:1001"
@@ -31,12 +33,9 @@ CURATOR = "curator:1001"
 # Run by the previous release's code: the bundled catalogue, then a curator's edits.
 _PREVIOUS_RELEASE = f"""
 import asyncio, sys
-from pathlib import Path
 import bot
 assert bot.__file__.startswith(sys.argv[2]), bot.__file__
-from bot.catalog.bundled import load_bundled_into
 from bot.domain.models import CatalogBatch, Edition
-from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 
@@ -107,11 +106,13 @@ async def test_the_upgrade_adds_the_catalogue_and_keeps_every_curators_edit(
 ) -> None:
     path, audit = upgraded
     assert _rows(path, "PRAGMA user_version") == [(4,)]
-    async with await Database.open(path) as db:  # migrates to this release's schema
-        plan = await load_bundled_into(db, only_if_empty=True)
+    async with await open_sqlite(path) as db:  # migrates to this release's schema
+        plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()), only_if_empty=True)
         assert plan is not None
         assert plan.rejected == []
-        again = await load_bundled_into(db, only_if_empty=True)
+        again = await load_bundled_into(
+            db, CatalogRepository(db, SystemClock()), only_if_empty=True
+        )
     assert again is None  # the same bundled documents are not applied twice
 
     # The history is there...

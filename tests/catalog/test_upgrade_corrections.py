@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import bundled
+from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
+from tests.support.backends import open_sqlite
 
 TYPO = ("Online Boosting", "Online Bosting")
 REKINDED = "A Nearly-Linear Time Framework for Graph-Structured Sparsity"
@@ -40,10 +41,12 @@ async def test_a_corrected_title_or_kind_does_not_bring_back_what_a_curator_remo
 ) -> None:
     documents = bundled.documents
     earlier = _earlier_release(tmp_path)
-    async with await Database.open(tmp_path / "laurel.db") as db:
+    async with await open_sqlite(tmp_path / "laurel.db") as db:
         monkeypatch.setattr(bundled, "documents", lambda root=earlier: documents(earlier))
-        await bundled.load_bundled_into(db, only_if_empty=True)
-        catalog = CatalogRepository(db)
+        await bundled.load_bundled_into(
+            db, CatalogRepository(db, SystemClock()), only_if_empty=True
+        )
+        catalog = CatalogRepository(db, SystemClock())
         typo = await db.fetchone("SELECT id FROM papers WHERE title LIKE '%Online Bosting'")
         assert typo is not None
         await catalog.remove("paper", int(typo[0]), actor="discord:1")
@@ -56,7 +59,9 @@ async def test_a_corrected_title_or_kind_does_not_bring_back_what_a_curator_remo
         await catalog.remove("award", int(award[0]), actor="discord:1")
 
         monkeypatch.setattr(bundled, "documents", documents)  # this release
-        plan = await bundled.load_bundled_into(db, only_if_empty=True)
+        plan = await bundled.load_bundled_into(
+            db, CatalogRepository(db, SystemClock()), only_if_empty=True
+        )
         assert plan is not None
         assert plan.rejected == []
         assert (plan.count("add", "paper"), plan.count("add", "award")) == (0, 0)

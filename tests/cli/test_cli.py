@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.cli import main, main_on
 from bot.store import migrations
 from tests.support.clock import ManualClock
 
@@ -326,7 +326,7 @@ def test_the_backups_name_is_stamped_by_the_command_lines_clock(
     capsys: pytest.CaptureFixture[str], initialized: Path, workdir: Path
 ) -> None:
     clock = ManualClock(dt.datetime(2026, 3, 2, 9, 30, 5, tzinfo=dt.UTC))
-    assert main(["db", "backup"], clock=clock) == 0
+    assert main_on(["db", "backup"], clock) == 0
     assert listing(workdir / "backups") == ["laurel-20260302T093005Z.db"]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot.cli import main
+from bot.cli import main_on
 from bot.store.sql import SqliteConnection
 from bot.store.table_digests import sqlite_tables
 from tests.cli.test_cli import Result, clear_environment, run
@@ -150,7 +150,7 @@ def test_backup_on_postgresql_points_at_pg_dump(
 ) -> None:
     on_postgresql(monkeypatch, _with_password(postgres_url))
     capsys.readouterr()
-    code = main(["db", "backup"], clock=ManualClock(dt.datetime(2026, 12, 1, 10, tzinfo=dt.UTC)))
+    code = main_on(["db", "backup"], ManualClock(dt.datetime(2026, 12, 1, 10, tzinfo=dt.UTC)))
     captured = capsys.readouterr()
     assert code == 1
     assert captured.out == ""

@@ -17,13 +17,15 @@ import pytest
 from bot.catalog.arxiv.atom import parse_feed
 from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import enrich, to_enrich
-from bot.cli import build_parser
+from bot.cli import build_parser, parse
+from bot.domain.clock import SystemClock
 from bot.domain.models import Paper
 from bot.settings import ArxivSettings, Settings
 from bot.store.catalog.enrichment import EnrichmentRepository
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
+from bot.store.catalog.repository import CatalogRepository
 from laurel_console.localarxiv.server import LocalArxiv
+from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
 
 # Papers whose arXiv ids the recordings hold, each lacking something else.
@@ -78,7 +80,7 @@ def settings_for(db_path: Path, url: str, **arxiv: object) -> Settings:
 
 
 async def laurel(settings: Settings, *argv: str) -> int:
-    args = build_parser().parse_args(list(argv))
+    args = parse(list(argv), SystemClock())
     code: int = await args.handler(settings, args)
     return code
 
@@ -111,14 +113,14 @@ async def db_path(template_db: Path, tmp_path: Path) -> Path:
 
 
 async def paper(db_path: Path, arxiv_id: str) -> Paper:
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         found = await PaperRepository(db).by_arxiv(arxiv_id)
     assert found is not None
     return found.paper
 
 
 async def audit_rows(db_path: Path) -> list[tuple[str, str, str]]:
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         found = await db.fetchall("SELECT actor, action, entity FROM audit ORDER BY id")
     return [(r[0], r[1], r[2]) for r in found]
 
@@ -195,7 +197,7 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
 ) -> None:
     settings = settings_for(db_path, arxiv.url)
     audit = await audit_rows(db_path)
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         waiting = len(await to_enrich(db))
     assert await laurel(settings, "enrich", "--dry-run") == 0
     out = capsys.readouterr().out
@@ -203,7 +205,7 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
     assert f"would fill  arXiv:2202.12139 “Testing Deep Learning Models”  {fields}" in out
     assert "dry run: nothing was written" in out
     assert await audit_rows(db_path) == audit
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         assert len(await to_enrich(db)) == waiting  # nor does it remember what arXiv lacked
     assert (await paper(db_path, "2202.12139")).abstract is None
 
@@ -212,7 +214,7 @@ async def test_an_interrupted_run_resumes_where_it_stopped(
     arxiv: LocalArxiv, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = settings_for(db_path, arxiv.url, retries=1)
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         todo = [i.paper.arxiv for i in await EnrichmentRepository(db).incomplete()]
     arxiv.faults.answer(1)
     arxiv.faults.fail(2, status=503)  # the second batch fails, and so does its one retry
@@ -247,8 +249,10 @@ async def test_batches_go_one_request_every_three_seconds(recordings: Path, db_p
         aiohttp.ClientSession() as http,
     ):
         client = ArxivClient(http, ArxivSettings(base_url=server.url), clock=clock)
-        async with await Database.open(db_path, create=False) as db:
-            report = await enrich(db, client, await to_enrich(db), batch=4)
+        async with await open_sqlite(db_path, create=False) as db:
+            report = await enrich(
+                db, CatalogRepository(db, clock), client, await to_enrich(db), batch=4
+            )
     times = [r.at for r in server.requests]
     assert len(times) == -(-report.considered // 4) > 2
     assert {b - a for a, b in itertools.pairwise(times)} == {3.0}
@@ -265,12 +269,12 @@ async def test_the_ai_bestpapers_import_gets_abstracts(
         settings = settings_for(path, server.url)
         papers_yml = shared_dir / "datasets" / "ai-bestpapers" / "papers.yml"
         assert await laurel(settings, "import", str(papers_yml)) == 0
-        async with await Database.open(path, create=False) as db:
+        async with await open_sqlite(path, create=False) as db:
             todo = await EnrichmentRepository(db).count_incomplete()
         assert todo > 200
         assert await laurel(settings, "enrich") == 0
         assert len([r for r in server.requests if r.ids]) == -(-todo // 100)
-        async with await Database.open(path, create=False) as db:
+        async with await open_sqlite(path, create=False) as db:
             # Left: author lists a source cut short, which the made-up entries of the stand-in
             # do not extend (same people, same order), so they stay marked and are not replaced.
             cut_short = await db.fetchone(

@@ -12,10 +12,10 @@ import pytest
 
 from bot.catalog.arxiv.enrich import to_enrich
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
 from laurel_console.localarxiv.recordings import entries_of, load
 from laurel_console.localarxiv.server import LocalArxiv
 from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for, with_awards
+from tests.support.backends import open_sqlite
 
 __all__ = ["no_outside_settings"]  # the autouse fixture, shared
 
@@ -92,7 +92,7 @@ async def test_papers_without_an_id_get_one_by_exact_title_and_are_filled(
     assert await laurel(settings, "enrich") == 0
     out = capsys.readouterr().out
 
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         found = await PaperRepository(db).by_arxiv("2405.13786")
     assert found is not None
     paper = found.paper
@@ -130,7 +130,7 @@ async def test_papers_without_an_id_get_one_by_exact_title_and_are_filled(
 
     added = [row for row in (await audit_rows(db_path))[len(before) :] if row[0] == "enrich"]
     assert ("enrich", "merge", "paper") in added
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         papers = PaperRepository(db)
         assert await papers.by_arxiv("2302.99999") is None
         assert await papers.by_arxiv("2301.13615") is None
@@ -172,7 +172,7 @@ async def test_an_arxiv_failure_during_title_lookups_keeps_what_was_found(
     arxiv: LocalArxiv, db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = settings_for(db_path, arxiv.url, retries=0)
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         batches = -(-len(await to_enrich(db)) // 100)
     arxiv.faults.answer(batches + 1)  # the id batches and the first title, then a failure
     arxiv.faults.fail(1, status=503)
@@ -190,5 +190,5 @@ async def test_an_arxiv_failure_during_title_lookups_keeps_what_was_found(
     asked = [r.search_query for r in arxiv.requests]
     assert all(asked)
     assert len(asked) > 1
-    async with await Database.open(db_path, create=False) as db:
+    async with await open_sqlite(db_path, create=False) as db:
         assert await PaperRepository(db).by_arxiv("2405.13786") is not None

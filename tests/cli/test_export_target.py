@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 from bot.store.lock import InstanceLock
+from tests.support.backends import open_sqlite
 
 
 @pytest.fixture
@@ -165,11 +166,11 @@ async def test_an_export_reads_one_moment_even_when_a_write_commits_midway(
 
         return handler
 
-    async with await Database.open(database, create=False) as db:
+    async with await open_sqlite(database, create=False) as db:
         await db.snapshot(lambda conn: conn.set_progress_handler(write_once(), 50))
-        batch = await CatalogRepository(db).export()
+        batch = await CatalogRepository(db, SystemClock()).export()
         await db.snapshot(lambda conn: conn.set_progress_handler(None, 0))
-        after = await CatalogRepository(db).export()
+        after = await CatalogRepository(db, SystemClock()).export()
 
     def seen(b: object) -> tuple[bool, bool, bool]:
         text = repr(b)

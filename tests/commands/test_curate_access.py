@@ -11,6 +11,7 @@ import pytest
 
 from bot.catalog.curation import CurationService
 from bot.commands.curate.access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
+from bot.domain.clock import SystemClock
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
 from bot.store.catalog.audit import AuditRepository
@@ -55,13 +56,13 @@ def curation(db: Database) -> Curation:
         bot=Bot(),  # type: ignore[arg-type]  # only is_owner is used
         settings=CurationSettings(user_ids=[CURATOR], role_ids=[ROLE]),
         strings=Strings.load(),
-        catalog=CatalogRepository(db),
+        catalog=CatalogRepository(db, SystemClock()),
         papers=PaperRepository(db),
         editions=EditionRepository(db),
         audit=AuditRepository(db),
         arxiv=None,
         clock=ManualClock(),
-        service=CurationService(PaperRepository(db), CatalogRepository(db)),
+        service=CurationService(PaperRepository(db), CatalogRepository(db, SystemClock())),
     )
 
 

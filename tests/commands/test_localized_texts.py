@@ -24,6 +24,7 @@ from bot.catalog.curation import refusal
 from bot.catalog.document import DocumentError
 from bot.commands.curate.cog import _read_upload
 from bot.commands.errors import answer_for
+from bot.domain.clock import SystemClock
 from bot.domain.models import LANGUAGES, Rejection
 from bot.domain.plan import Change, Plan
 from bot.errors import StoreError, StoreFull, UserError
@@ -184,7 +185,7 @@ def test_every_message_is_translated_not_copied(language: Any) -> None:
 
 async def test_a_write_the_store_refuses_is_told_in_the_readers_language(db: Database) -> None:
     """Every reason the store gives for refusing a curator's write names a message."""
-    catalog = CatalogRepository(db)
+    catalog = CatalogRepository(db, SystemClock())
     plans = [
         await catalog.remove("paper", 10**9, actor="t"),
         await catalog.remove("award", 10**9, actor="t"),

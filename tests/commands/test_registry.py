@@ -8,6 +8,7 @@ import importlib
 import inspect
 import pkgutil
 
+import aiohttp
 from discord.ext import commands
 
 import bot.commands
@@ -33,11 +34,14 @@ def _cogs_defined_under_bot_commands() -> set[type[commands.Cog]]:
 
 
 async def test_every_cog_under_bot_commands_is_loaded_as_a_command_group(db: Database) -> None:
-    laurel = LaurelBot(settings=Settings(), db=db, scheduler=None, clock=ManualClock())
-    try:
-        loaded = [type(group) for group in command_groups(laurel, laurel)]
-    finally:
-        await laurel.close()
+    async with aiohttp.ClientSession() as session:
+        laurel = LaurelBot(
+            settings=Settings(), db=db, scheduler=None, clock=ManualClock(), http_session=session
+        )
+        try:
+            loaded = [type(group) for group in command_groups(laurel, laurel)]
+        finally:
+            await laurel.close()
     assert len(loaded) == len(set(loaded))  # none twice
     assert set(loaded) == _cogs_defined_under_bot_commands()
 

@@ -16,8 +16,8 @@ from bot.render.i18n import Strings
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from tests.digests.conftest import Rig
 from tests.support.clock import ManualClock
+from tests.support.digests import Rig
 
 
 class CountingContent(DigestContentRepository):

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.subscriptions import Theme
-from tests.digests.conftest import Rig
+from tests.support.digests import Rig
 
 # (zone, the local day of a change, a local time that day which the change skips or repeats)
 CHANGES = [

@@ -9,7 +9,7 @@ import datetime as dt
 from bot.digests.delivery import ChannelGone, TransientError
 from bot.domain.subscriptions import Theme
 from bot.settings import DigestSettings
-from tests.digests.conftest import Rig
+from tests.support.digests import Rig
 
 DAY = dt.timedelta(days=1)
 MINUTE = dt.timedelta(minutes=1)

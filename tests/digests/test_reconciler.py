@@ -7,14 +7,14 @@ import datetime as dt
 import pytest
 
 from bot.digests.delivery import ChannelGone, RejectedError, TransientError
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.domain.shards import Shards
-from bot.domain.subscriptions import DigestFilter, Subscription, Theme
+from bot.domain.subscriptions import DigestFilter, ScheduledRow, Subscription, Theme
 from bot.settings import DigestSettings
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.subscriptions import ScheduledRow
-from tests.digests.conftest import Rig
+from tests.support.digests import Rig
 
 DAY = dt.timedelta(days=1)
 MINUTE = dt.timedelta(minutes=1)
@@ -188,7 +188,9 @@ async def test_new_awards_post_only_when_curators_add_some(rig: Rig) -> None:
         kind=AwardKind.OUTSTANDING,
         paper=Paper(title="A Freshly Awarded Paper About Digests"),
     )
-    await CatalogRepository(rig.db).apply(CatalogBatch(awards=(award,)), actor="t", policy="update")
+    await CatalogRepository(rig.db, SystemClock()).apply(
+        CatalogBatch(awards=(award,)), actor="t", policy="update"
+    )
     await rig.run_until(rig.clock.now() + 7 * DAY, dt.timedelta(hours=6))
     (sent,) = rig.deliverer.sent
     assert "A Freshly Awarded Paper About Digests" in (sent.post.embeds[0].description or "")
@@ -220,7 +222,7 @@ async def test_a_paper_a_curator_removed_is_never_picked(rig: Rig) -> None:
     filters = DigestFilter(venue="icml", year_from=2024, year_to=2025)
     ids = await DigestContentRepository(rig.db).paper_ids(filters)
     removed = ids[len(ids) // 2]
-    await CatalogRepository(rig.db).remove("paper", removed, actor="curator")
+    await CatalogRepository(rig.db, SystemClock()).remove("paper", removed, actor="curator")
     assert removed not in await DigestContentRepository(rig.db).paper_ids(filters)
     rig.clock.set(dt.datetime(2026, 1, 5, 8, 0, tzinfo=dt.UTC))
     sub = await rig.subscribe(filters=filters)

@@ -9,13 +9,14 @@ import datetime as dt
 from typing import Any
 
 from bot.digests.delivery import ChannelGone, TransientError
+from bot.domain.clock import SystemClock
+from bot.domain.ledger import LedgerEntry
 from bot.domain.subscriptions import Theme
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.ledger import LedgerEntry
-from tests.digests.conftest import Rig
-from tests.digests.recorders import Lookups, by_theme, heard_by
+from tests.support.digest_recorders import Lookups, by_theme, heard_by
+from tests.support.digests import Rig
 
 MINUTE = dt.timedelta(minutes=1)
 POTD = Theme.PAPER_OF_THE_DAY.value
@@ -229,7 +230,7 @@ async def test_a_pending_row_whose_paper_was_removed_since_is_failed_saying_so(r
     await rig.run_until(rig.clock.now() + 2 * MINUTE, MINUTE)
     (entry,) = await rig.engine.ledger.pending()
     paper = entry.content["paper"]
-    await CatalogRepository(rig.db).remove("paper", paper, actor="curator")
+    await CatalogRepository(rig.db, SystemClock()).remove("paper", paper, actor="curator")
     sends = rig.deliverer.sends
     rig.clock.set(rig.clock.now() + MINUTE)
     await rig.engine.reconciler.settle(entry)

@@ -17,8 +17,8 @@ from bot.errors import UserError
 from bot.render.digest_posts import paused_notice
 from bot.render.i18n import Strings
 from bot.settings import DigestSettings
-from tests.digests.conftest import Rig
-from tests.digests.recorders import Lookups, by_theme, heard_by
+from tests.support.digest_recorders import Lookups, by_theme, heard_by
+from tests.support.digests import Rig
 
 MINUTE = dt.timedelta(minutes=1)
 DAY = dt.timedelta(days=1)

@@ -7,9 +7,8 @@ import datetime as dt
 
 from bot.digests.periods import next_firing
 from bot.digests.schedule import Due, DueSet
-from bot.domain.subscriptions import Cadence, Timing
+from bot.domain.subscriptions import Cadence, ScheduledRow, Timing
 from bot.settings import DigestSettings
-from bot.store.subscriptions import ScheduledRow
 
 NINE = Timing(Cadence.DAILY, frozenset(range(7)), dt.time(9, 0), "UTC")
 MONDAY = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.digests.tick_job import TICK_JOB, TickJob
 from bot.settings import DigestSettings
-from tests.digests.conftest import Rig, make_engine
+from tests.support.digests import Rig, make_engine
 
 
 def job_on(rig: Rig, scheduler: AsyncIOScheduler, tick_seconds: int) -> TickJob:

@@ -26,8 +26,9 @@ from bot.render.digest_posts import Post
 from bot.settings import DigestSettings
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
-from tests.digests.conftest import START, RecordingDeliverer, make_engine
+from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
+from tests.support.digests import START, RecordingDeliverer, make_engine
 
 SHARD_COUNT = 4
 GUILDS = 40  # ten on each of the four shards
@@ -81,7 +82,7 @@ class Cluster:
     async def process(
         self, ids: Iterable[int], count: int = SHARD_COUNT, **settings: float
     ) -> DigestEngine:
-        db = await Database.open(self.path)  # its own connections, as a process has
+        db = await open_sqlite(self.path)  # its own connections, as a process has
         self.dbs.append(db)
         return make_engine(
             db,
@@ -131,7 +132,7 @@ async def cluster(template_db: Path, tmp_path: Path) -> AsyncIterator[Cluster]:
     path.write_bytes(template_db.read_bytes())
     clock = ManualClock(START)
     subs: list[Subscription] = []
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         repository = SubscriptionRepository(db)
         for n in range(GUILDS * PER_GUILD):
             guild = (n // PER_GUILD + 1) << 22  # on shard (n // PER_GUILD + 1) % 4

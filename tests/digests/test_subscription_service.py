@@ -14,7 +14,7 @@ import pytest
 from bot.digests.ticker import RESYNC_TICKS
 from bot.domain.subscriptions import MAX_SUBSCRIPTIONS_PER_GUILD, Subscription, Theme
 from bot.errors import UserError
-from tests.digests.conftest import START, Rig
+from tests.support.digests import START, Rig
 
 DAY = dt.timedelta(days=1)
 

@@ -25,7 +25,7 @@ from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
 from bot.store.ledger import LedgerRepository
-from tests.digests.conftest import START, Rig
+from tests.support.digests import START, Rig
 
 SHIPPED = ThemeRegistry.shipped()
 STRINGS = Strings.load()

@@ -119,3 +119,70 @@ def test_the_check_sees_each_way_of_reading_the_clock() -> None:
         assert reads_of_time(source) == [], source
     assert reads_of_time(THE_CLOCK.read_text("utf-8"))  # the one place that may
     assert THE_CLOCK not in modules()
+
+
+# Where the one clock is made (issue 26): the composition roots. Anywhere else a clock is a
+# required parameter; a default (`clock: Clock | None = None`, `clock or SystemClock()`) would
+# let a caller forget it and stamp the wall clock under a test's ManualClock unseen.
+ROOTS = ("app.py", "cli/__init__.py")
+
+
+def _annotation(node: ast.expr | None) -> str:
+    return ast.unparse(node) if node is not None else ""
+
+
+def defaulted_clocks(source: str) -> list[str]:
+    """Each clock that is defaulted rather than handed in, or made outside a root."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            defaulted = positional[len(positional) - len(args.defaults) :]
+            defaulted += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+            for arg in defaulted:
+                if arg.arg == "clock" or "Clock" in _annotation(arg.annotation):
+                    found.append(f"{arg.lineno}: {node.name}({arg.arg}=…)")
+        elif isinstance(node, ast.Call) and dotted(node.func).endswith("SystemClock"):
+            found.append(f"{node.lineno}: SystemClock()")
+        elif (
+            isinstance(node, ast.BoolOp)
+            and isinstance(node.op, ast.Or)
+            and any(dotted(v).split(".")[-1] in ("clock", "_clock") for v in node.values)
+        ):
+            found.append(f"{node.lineno}: clock or …")
+    return found
+
+
+def test_clocks_are_handed_in_never_defaulted_outside_the_roots() -> None:
+    offenders = {}
+    for path in modules():
+        name = path.relative_to(BOT).as_posix()
+        if name.startswith(ROOTS):
+            continue
+        found = defaulted_clocks(path.read_text(encoding="utf-8"))
+        if found:
+            offenders[name] = found
+    assert offenders == {}, "take the clock as a required parameter; the roots make it"
+
+
+def test_the_check_sees_each_way_of_defaulting_a_clock() -> None:
+    caught = [
+        "def f(clock: Clock | None = None): ...",
+        "class A:\n    def __init__(self, db, clock=None): ...",
+        "async def f(db, *, clock: Clock = SystemClock()): ...",
+        "def f(db, *, now: Clock | None = None): ...",
+        "x = clock or SystemClock()",
+        "self._clock = clock if clock is not None else SystemClock()",
+        "def f():\n    return SystemClock().now()",
+    ]
+    for source in caught:
+        assert defaulted_clocks(source), source
+    fine = [
+        "def f(db, clock: Clock): ...",
+        "async def f(db, *, clock: Clock, create: bool = True): ...",
+        "def f(clock: Clock, /, every: float = 1.0): ...",
+        "x = clock.now() or other",
+    ]
+    for source in fine:
+        assert defaulted_clocks(source) == [], source

@@ -9,6 +9,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.domain.areas import ResearchArea
+from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
@@ -20,7 +21,7 @@ YEAR = 2031  # no bundled award: the filters below see only this test's papers
 
 @pytest.fixture
 async def with_areas(laurel: LaurelBot, db: Database) -> LaurelBot:
-    await CatalogRepository(db).apply(
+    await CatalogRepository(db, SystemClock()).apply(
         batch(
             award("Quokka vision transformers", year=YEAR, area="Computer Vision"),
             award("Quokka language models", year=YEAR, area="NLP & Language"),

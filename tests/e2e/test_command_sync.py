@@ -16,7 +16,7 @@ import pytest
 from bot.cli.sync import sync
 from bot.errors import LaurelError
 from bot.settings import load_settings
-from bot.store.database import SqliteDatabase
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock

@@ -10,9 +10,11 @@ import pytest
 
 from bot.app import COMMAND_SYNC_LEASE
 from bot.store.bot_state import BotStateRepository
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
 
 PUT = "PUT /applications/{application_id}/commands"
@@ -25,7 +27,7 @@ async def test_two_bots_starting_together_on_one_database_push_the_tree_once(
     # Discord takes a second over the push: the other process reaches its own sync while the
     # first push is in flight, before the first recorded it. Without the lease both push.
     server.inject("delay", route=PUT, seconds=1.0, times=None)
-    other = await Database.open(db.path)  # the second process's own connections
+    other = await open_sqlite(db.path)  # the second process's own connections
     both_up = asyncio.Barrier(2)
 
     async def one_bot(database: Database) -> None:

@@ -15,6 +15,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.catalog.document import read_document
 from bot.catalog.importers import csv_format
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, CatalogBatch
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -241,7 +242,7 @@ async def test_export_attaches_the_catalogue_that_reads_back(
 async def curators_writes(db: Database, server: LocalDiscord, count: int = 6) -> None:
     """`count` writes by the curator ada: with the bundled load (one line), more than a page."""
     for n in range(count):
-        await CatalogRepository(db).apply(
+        await CatalogRepository(db, SystemClock()).apply(
             batch(award(f"Curated Paper Number {n}")), actor=f"discord:{ada(server)}",
             policy="update",
         )  # fmt: skip
@@ -328,7 +329,9 @@ async def test_csv_export_holds_separators_and_no_formula_and_reads_back(
             },
         }
     )
-    await CatalogRepository(db).apply(CatalogBatch(awards=(tricky,)), actor="test", policy="update")
+    await CatalogRepository(db, SystemClock()).apply(
+        CatalogBatch(awards=(tricky,)), actor="test", policy="update"
+    )
 
     answer = await (await curate(server, "export", {"format": "CSV"}, locale="zh-TW")).message()
 

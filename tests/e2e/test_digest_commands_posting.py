@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import Subscription
 from bot.settings import DigestSettings, Settings
@@ -211,7 +212,7 @@ async def test_a_post_about_a_paper_with_no_link_offers_a_labelled_search(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     classic = award("Quokkas, a Classic").model_copy(update={"kind": AwardKind.CLASSIC})
-    await CatalogRepository(db).apply(batch(classic), actor="test", policy="update")
+    await CatalogRepository(db, SystemClock()).apply(batch(classic), actor="test", policy="update")
     sub = await _add(laurel, server, "announcements", filters={"venue": "icml", "kind": "classic"})
     await digest(server, "post-now", subscription=sub.id)
     (posted,) = server.messages("announcements")

@@ -4,6 +4,7 @@ stops cleanly when it closes. (The arXiv stand-in serves the recorded replies.)"
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.arxiv.titles import UNRESOLVED
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.settings import Settings
 from bot.store.bot_state import BotStateRepository
@@ -20,6 +22,7 @@ from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.clock import ManualClock
 
 
 @pytest.fixture
@@ -53,7 +56,7 @@ async def add_papers(db: Database) -> None:
             award(Paper(title="Property-Based Mutation Testing", year=2023)),
         )
     )
-    await CatalogRepository(db).apply(batch, actor="test", policy="fill")
+    await CatalogRepository(db, SystemClock()).apply(batch, actor="test", policy="fill")
 
 
 async def test_a_starting_bot_fills_papers_by_id_and_by_title(
@@ -81,6 +84,21 @@ async def test_a_starting_bot_fills_papers_by_id_and_by_title(
     assert 'ti:"Property Based Mutation Testing"' in titles
     # What it could not find is remembered: the next start asks only about what is new.
     assert await BotStateRepository(db).get(UNRESOLVED)
+
+
+async def test_the_enrich_task_stamps_its_audit_rows_with_the_bots_clock(
+    server: LocalDiscord, db: Database, arxiv: LocalArxiv
+) -> None:
+    """The background run writes through the bot's own catalogue writer (issue 26): its audit
+    rows carry the clock the bot was handed, never the wall clock."""
+    await add_papers(db)
+    clock = ManualClock(dt.datetime(2031, 5, 17, 8, 30, tzinfo=dt.UTC))
+    settings = settings_for(arxiv, min_interval_seconds=0)
+    async with laurel_on(server, db, settings, clock=clock) as bot:
+        assert bot.enrich_task is not None
+        await asyncio.wait_for(bot.enrich_task, 120)
+    rows = await db.fetchall("SELECT DISTINCT at FROM audit WHERE actor = 'enrich'")
+    assert [r[0] for r in rows] == ["2031-05-17T08:30:00+00:00"]
 
 
 async def test_closing_the_bot_stops_a_run_waiting_on_arxiv(

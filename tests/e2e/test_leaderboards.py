@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -178,7 +179,7 @@ async def test_awards_without_names_are_told_apart_from_no_awards(
         venue="icml", year=2014, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
         paper=Paper(title="A paper with no names yet"),
     )  # fmt: skip
-    catalog = CatalogRepository(db)
+    catalog = CatalogRepository(db, SystemClock())
     await catalog.apply(CatalogBatch(awards=(nameless,)), actor="test", policy="update")
 
     message = await stats(server, "institutions", {"venue": "icml", "from": 2014, "to": 2014})
@@ -213,7 +214,9 @@ async def test_a_leaderboard_without_names_says_which_years_have_them(
         venue="icml", year=2014, name="Outstanding Paper", kind=AwardKind.OUTSTANDING,
         paper=Paper(title="A paper with no names yet"),
     )  # fmt: skip
-    await CatalogRepository(db).apply(CatalogBatch(awards=(nameless,)), actor="t", policy="update")
+    await CatalogRepository(db, SystemClock()).apply(
+        CatalogBatch(awards=(nameless,)), actor="t", policy="update"
+    )
     answer = await stats(
         server, "authors", {"venue": "icml", "from": 2014, "to": 2014}, locale=locale
     )

@@ -237,7 +237,7 @@ async def test_no_message_the_bot_sends_can_ping_anyone_it_must_not(
     checked = count_messages(server.requests)
     role = server.world.find_role(OPTED_IN_ROLE).id
     assert laurels_db is not None
-    opted_in = await opted_in_roles(db, laurels_db[1].roles)
+    opted_in = await opted_in_roles(db, laurels_db[1])
     assert unsafe_messages(server.requests, opted_in) == []
     # The walk reached what matters: the whole tree (each leaf as both users), the buttons
     # and forms, and a digest posted with its opted-in role allowed to be pinged.

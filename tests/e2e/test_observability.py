@@ -31,7 +31,7 @@ from bot.settings import (
     Settings,
 )
 from bot.store import migrations
-from bot.store.database import SqliteDatabase
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_digest_delivery import subscribe

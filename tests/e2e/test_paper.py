@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.domain.daily import paper_of_the_day
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -118,7 +119,7 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
         "The catalogue has no abstract for this paper yet; the links above lead to it."
     )
 
-    await CatalogRepository(db).apply(
+    await CatalogRepository(db, SystemClock()).apply(
         batch(award("Quokka Alignment Revisited", abstract="We *revisit* quokkas. They smile.")),
         actor="test",
         policy="update",
@@ -200,7 +201,7 @@ async def test_a_button_on_a_deleted_paper_says_so(
 async def test_search_pages_forward_and_back(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    await CatalogRepository(db).apply(
+    await CatalogRepository(db, SystemClock()).apply(
         batch(*(award(f"Wombat Learning Part {n}") for n in range(12))),
         actor="test",
         policy="update",
@@ -256,7 +257,7 @@ async def test_an_empty_search_is_a_clear_private_answer(
 async def test_a_long_query_fits_the_custom_id_and_still_pages(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    await CatalogRepository(db).apply(
+    await CatalogRepository(db, SystemClock()).apply(
         batch(*(award(f"Numbat {n} " + "zebra " * 15) for n in range(7))),
         actor="test",
         policy="update",

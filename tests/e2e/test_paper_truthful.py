@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
@@ -30,7 +31,7 @@ async def test_a_paper_with_no_link_shows_a_labelled_arxiv_search(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
     linkless = award("Batch Renormalization: Quokkas (and Wombats)")
-    await CatalogRepository(db).apply(batch(linkless), actor="test", policy="update")
+    await CatalogRepository(db, SystemClock()).apply(batch(linkless), actor="test", policy="update")
     shown = await _show(server, "batch renormalization quokkas")
     (embed,) = shown["embeds"]
     assert "url" not in embed or embed["url"] is None  # the title never links to a search
@@ -54,7 +55,7 @@ async def test_a_cut_short_author_list_reads_et_al_and_the_abstract_is_labelled(
         authors_incomplete=True,
         abstract="Quokkas scale. Wombats do not.",
     )
-    await CatalogRepository(db).apply(batch(cut), actor="test", policy="update")
+    await CatalogRepository(db, SystemClock()).apply(batch(cut), actor="test", policy="update")
     shown = await _show(server, "quokka scaling")
     assert fields_of(shown)["Authors"] == "Ada Quokka, Bo Wombat et al."
     assert (
@@ -97,7 +98,7 @@ async def test_curate_add_and_edit_flag_a_paper_left_without_a_link(
 async def test_where_sources_disagree_is_behind_the_sources_button_not_in_the_answer(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    catalog = CatalogRepository(db)
+    catalog = CatalogRepository(db, SystemClock())
     given = award("Quokka Alignment", arxiv="2502.99999")
     first = given.model_copy(update={"paper": given.paper.model_copy(update={"year": 2024})})
     await catalog.apply(batch(first), actor="test", policy="update")

@@ -14,10 +14,10 @@ import pytest
 from bot.domain.subscriptions import Subscription, Theme
 from bot.settings import DigestSettings, SearchSettings, Settings
 from bot.store.database import Database
-from bot.store.postgres.database import PostgresDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.e2e.test_processes import _about, _syncs
+from tests.support.backends import open_postgres
 from tests.support.clock import ManualClock
 from tests.support.postgres import Copies, PostgresServer
 from tests.support.processes import GRACE, Stand, bot_env, kill, run_bot, until
@@ -36,7 +36,7 @@ async def db(postgres_server: PostgresServer, postgres_bundled: Copies) -> Async
     teardown reads it too)."""
     name = postgres_bundled.take()
     try:
-        async with await PostgresDatabase.connect(postgres_server.url(name)) as database:
+        async with await open_postgres(postgres_server.url(name)) as database:
             yield database
     finally:
         postgres_server.drop_database(name)

@@ -14,7 +14,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.observability.health import check_health
 from bot.settings import BackupSettings, MetricsSettings, Settings
-from bot.store.database import SqliteDatabase
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.payloads import opened

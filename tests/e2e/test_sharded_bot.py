@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import pytest
 from discord.ext import commands
 
@@ -36,8 +37,14 @@ async def test_a_sharded_laurel_runs_its_shards_and_schedules_their_digests(
     settings = settings_for(server, shard_ids="0-1", shard_count=2)
     assert laurel_bot_class(settings) is ShardedLaurelBot
     use_endpoints(server.rest_url, server.gateway_url)
+    session = aiohttp.ClientSession()
     bot = QuickShardedBot(
-        settings=settings, db=db, scheduler=None, clock=ManualClock(), guild_ready_timeout=0.01
+        settings=settings,
+        db=db,
+        scheduler=None,
+        clock=ManualClock(),
+        http_session=session,
+        guild_ready_timeout=0.01,
     )
     running: asyncio.Task[None] | None = None
     try:
@@ -54,15 +61,19 @@ async def test_a_sharded_laurel_runs_its_shards_and_schedules_their_digests(
         await bot.close()
         if running is not None:
             await asyncio.gather(running, return_exceptions=True)
+        await session.close()
 
 
 async def test_a_shard_process_paces_only_its_shards_share_of_discords_rate(
     server: LocalDiscord, db: Database
 ) -> None:
     settings = settings_for(server, shard_ids="3", shard_count=4)
-    bot = QuickShardedBot(settings=settings, db=db, scheduler=None, clock=ManualClock())
-    # Never logged in (nothing to close): one shard of four paces a quarter of 50/s.
-    assert bot.delivery.pacer.rate == 12.5
+    async with aiohttp.ClientSession() as session:
+        bot = QuickShardedBot(
+            settings=settings, db=db, scheduler=None, clock=ManualClock(), http_session=session
+        )
+        # Never logged in (nothing to close): one shard of four paces a quarter of 50/s.
+        assert bot.delivery.pacer.rate == 12.5
 
 
 def test_without_shards_laurel_is_the_plain_bot(
@@ -73,10 +84,12 @@ def test_without_shards_laurel_is_the_plain_bot(
 
 
 async def test_the_plain_bot_is_not_built_with_shards(server: LocalDiscord, db: Database) -> None:
-    with pytest.raises(TypeError, match="laurel_bot_class"):
-        LaurelBot(
-            settings=settings_for(server, shard_count=2),
-            db=db,
-            scheduler=None,
-            clock=ManualClock(),
-        )
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(TypeError, match="laurel_bot_class"):
+            LaurelBot(
+                settings=settings_for(server, shard_count=2),
+                db=db,
+                scheduler=None,
+                clock=ManualClock(),
+                http_session=session,
+            )

@@ -30,8 +30,8 @@ from bot.app import LaurelBot
 from bot.domain.shards import Shards, shard_of
 from bot.domain.subscriptions import Subscription, Theme
 from bot.settings import BackupSettings, DigestSettings, DiscordSettings, Settings
+from bot.store.database import Database
 from bot.store.ledger import LedgerRepository
-from bot.store.sql import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.config import Config

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from bot.app import LaurelBot
 from bot.cli import main
-from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.console import AttachmentSaver, Console
 from laurel_console.localdiscord.console_complete import Completion, complete
@@ -42,6 +41,7 @@ from laurel_console.localdiscord.console_render import modal_fields, render_mess
 from laurel_console.localdiscord.console_repl import PROMPT, Display, Repl
 from laurel_console.localdiscord.console_text import text_width, wrap
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.backends import open_sqlite
 from tests.support.bare_client import Laurel, connected
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -240,7 +240,7 @@ async def laurel(
 ) -> AsyncIterator[LaurelBot]:
     copy = tmp_path / "laurel.db"
     shutil.copyfile(template_db, copy)
-    async with await Database.open(copy) as db, laurel_on(server, db) as bot:
+    async with await open_sqlite(copy) as db, laurel_on(server, db) as bot:
         yield bot
 
 

@@ -15,7 +15,7 @@ from bot.backups import JOB_ID, START_DELAY, BackupJob, schedule_backups
 from bot.observability.metrics import Metrics
 from bot.settings import BackupSettings, DatabaseSettings, Settings
 from bot.store.backup_files import backup_name, made_by_laurel, prune
-from bot.store.database import SqliteDatabase
+from bot.store.sqlite import SqliteDatabase
 from tests.support.clock import ManualClock
 
 NOON = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)

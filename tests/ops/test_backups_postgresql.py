@@ -13,7 +13,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.backups import JOB_ID, schedule_backups
 from bot.observability.metrics import Metrics
 from bot.settings import BackupSettings, DatabaseSettings, Settings
-from bot.store import backends
+from tests.support.backends import open_postgres
 from tests.support.clock import ManualClock
 
 NOON = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -25,7 +25,7 @@ async def test_no_backup_job_on_postgresql(
     where = DatabaseSettings(url=postgres_url, backup_dir=tmp_path / "backups")
     settings = Settings(database=where, backups=BackupSettings(interval_hours=6, keep=3))
     scheduler = AsyncIOScheduler(timezone="UTC")
-    async with await backends.open_database(postgres_url) as db:
+    async with await open_postgres(postgres_url) as db:
         with caplog.at_level(logging.INFO, logger="bot.backups"):
             job = schedule_backups(scheduler, db, settings, Metrics(), ManualClock(NOON))
     assert job is None

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.errors import StoreError
 from bot.store import migrations
 from bot.store.backup_files import Restored, restore
-from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 
@@ -213,7 +213,7 @@ def _wal_sources(template_db: Path, folder: Path) -> dict[str, tuple[Path, bool]
     set-aside, leaves it)."""
     plain = folder / "plain" / "copy-of-live.db"
     plain.parent.mkdir()
-    shutil.copyfile(template_db, plain)  # the template was made by Database.open: WAL mode
+    shutil.copyfile(template_db, plain)  # the template was made by open_database: WAL mode
     with_wal = folder / "with-wal" / "crashed.db"
     with_wal.parent.mkdir()
     _wal_only_write(template_db, with_wal)

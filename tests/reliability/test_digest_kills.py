@@ -38,8 +38,8 @@ import pytest
 
 from bot.domain.subscriptions import Subscription, Theme
 from bot.render.digest_posts import marker_in
-from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
+from tests.support.backends import open_sqlite
 from tests.support.processes import Stand, bot_env, control, kill, run_bot, stand_in, until
 
 PATH = "digest fan-out (SIGKILL)"
@@ -109,7 +109,7 @@ def _subscribe(database: Path, world: dict[str, Any]) -> int:
     minute = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
 
     async def add() -> int:
-        async with await Database.open(database) as db:
+        async with await open_sqlite(database) as db:
             repo, count = SubscriptionRepository(db), 0
             for name, many in LAYOUT.items():
                 for n in range(many):

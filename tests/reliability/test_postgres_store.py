@@ -18,9 +18,12 @@ import pytest
 from psycopg import errors as pg
 from psycopg.conninfo import conninfo_to_dict
 
+from bot.domain.clock import SystemClock
 from bot.errors import StoreBusy, StoreError, StoreReadOnly
-from bot.store.postgres.database import WRITE_LOCK, PostgresDatabase
+from bot.store.postgres.database import WRITE_LOCK, PostgresDatabase, connect_writer
+from bot.store.postgres.rows import Row
 from bot.store.sql import Connection
+from tests.support.backends import open_postgres
 from tests.support.postgres import PostgresServer
 
 PATH = "store write (PostgreSQL)"
@@ -130,7 +133,7 @@ async def test_a_serialization_failure_in_a_group_retries_the_whole_group(
 async def test_a_write_lock_held_too_long_is_busy_then_the_write_lands_once(
     postgres_url: str, checked: Callable[[str], None]
 ) -> None:
-    async with await PostgresDatabase.connect(postgres_url, busy_timeout_ms=100) as db:
+    async with await open_postgres(postgres_url, busy_timeout_ms=100) as db:
         with psycopg.connect(postgres_url, autocommit=True) as other:
             other.execute("SELECT pg_advisory_lock(%s)", (WRITE_LOCK,))  # another Laurel writing
             write = Write(lambda conn: None)
@@ -205,19 +208,31 @@ async def test_a_connection_lost_at_commit_asks_the_server_and_lands_once(
 
 @pytest.mark.fault(PATH, "connection lost at COMMIT, server cannot say")
 async def test_a_commit_nobody_can_confirm_is_reported_as_maybe_saved_not_retried(
-    db_pg: PostgresDatabase,
+    postgres_url: str,
     admin: psycopg.Connection[tuple[object, ...]],
-    monkeypatch: pytest.MonkeyPatch,
     checked: Callable[[str], None],
 ) -> None:
-    monkeypatch.setattr(db_pg, "_outcome", lambda xid: None)  # the server cannot be reached
+    # The server cannot be reached to ask what became of the COMMIT: the store's connection
+    # factory (its seam) refuses every new connection while `unreachable` is set.
+    unreachable = threading.Event()
+
+    def writer(url: str) -> psycopg.Connection[Row]:
+        if unreachable.is_set():
+            raise psycopg.OperationalError("connection refused")
+        return connect_writer(url)
 
     def kill(conn: Connection) -> None:
+        unreachable.set()
         admin.execute("SELECT pg_terminate_backend(%s)", (backend_pid(conn),))
 
-    write = Write(kill)
-    with pytest.raises(StoreError, match=r"while committing.*may or may not have been saved"):
-        await db_pg.write(write)
-    assert write.runs == 1  # never run twice when it may have been committed
-    assert await db_pg.write(Write(lambda conn: None)) == "written"  # the next write reconnects
+    clock = SystemClock()
+    async with await PostgresDatabase.connect(
+        postgres_url, clock=clock, writer_factory=writer
+    ) as db_pg:
+        write = Write(kill)
+        with pytest.raises(StoreError, match=r"while committing.*may or may not have been saved"):
+            await db_pg.write(write)
+        assert write.runs == 1  # never run twice when it may have been committed
+        unreachable.clear()
+        assert await db_pg.write(Write(lambda conn: None)) == "written"  # it reconnects
     checked("no answer on the outcome: not retried, said to be maybe saved; next write works")

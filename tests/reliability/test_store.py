@@ -21,11 +21,13 @@ import pytest
 from bot.app import LaurelBot
 from bot.catalog import formats
 from bot.cli import main
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database, SqliteDatabase
+from bot.store.database import Database
 from bot.store.sql import Connection
+from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.interactions import settled
@@ -101,7 +103,7 @@ async def test_a_refused_write_writes_nothing_then_once(
     kind: type[WriteRefused],
     words: str,
 ) -> None:
-    catalog, before = CatalogRepository(db), counts(db.path)
+    catalog, before = CatalogRepository(db, SystemClock()), counts(db.path)
     async with fault(db):
         with pytest.raises(WriteRefused) as refused:
             await catalog.apply(batch(), actor="reliability", policy="update")

@@ -5,10 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.domain.clock import SystemClock
 from bot.domain.models import CatalogBatch
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from tests.support.awards import VENUES
+from tests.support.backends import open_postgres, open_sqlite
 
 # Every store test that takes `db` runs on both backends (issue 15), unless it is marked
 # `@pytest.mark.sqlite_only("why")`: a test about SQLite itself (its PRAGMAs, files, locks).
@@ -31,12 +33,10 @@ async def db(
     """An empty, migrated database of this test's own, on `backend`."""
     database: Database
     if backend == "postgresql":
-        from bot.store.postgres.database import PostgresDatabase
-
         url: str = request.getfixturevalue("postgres_url")
-        database = await PostgresDatabase.connect(url)
+        database = await open_postgres(url)
     else:
-        database = await Database.open(tmp_path / "laurel.db")
+        database = await open_sqlite(tmp_path / "laurel.db")
     try:
         yield database
     finally:
@@ -45,7 +45,7 @@ async def db(
 
 @pytest.fixture
 async def catalog(db: Database) -> CatalogRepository:
-    repository = CatalogRepository(db)
+    repository = CatalogRepository(db, SystemClock())
     plan = await repository.apply(CatalogBatch(venues=VENUES), actor="test", policy="update")
     assert plan.count("add", "venue") == len(VENUES)
     return repository

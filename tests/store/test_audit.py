@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.domain.audit import UndoRefused
 from bot.domain.models import Award, AwardKind, Links, Paper
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.edits import UndoRefused
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database

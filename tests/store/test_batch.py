@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.errors import WriteRefused
 from bot.store.batch import GroupCommit
 from bot.store.database import Database
-from bot.store.errors import WriteRefused
 from bot.store.sql import Connection, integrity_errors
 
 # The writer made read-only, and made writable again: every write is refused meanwhile. (On

@@ -14,6 +14,7 @@ import pytest
 from benchmarks.relevance import make_cases
 from bot.catalog.bundled import load_bundled_into
 from bot.domain.areas import ResearchArea
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind
 from bot.domain.subscriptions import DigestFilter
@@ -25,10 +26,10 @@ from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
-from bot.store.postgres.database import PostgresDatabase
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from bot.store.search.text import parse
+from tests.support.backends import open_postgres, open_sqlite
 from tests.support.postgres import Copies, PostgresServer
 
 # Every catalogue table, in an order that names each row once; the audit without its times
@@ -59,8 +60,8 @@ def bundled_postgres(postgres_server: PostgresServer, postgres_copies: Copies) -
     name = postgres_copies.take()
 
     async def load() -> None:
-        async with await PostgresDatabase.connect(postgres_server.url(name)) as db:
-            plan = await load_bundled_into(db)
+        async with await open_postgres(postgres_server.url(name)) as db:
+            plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()))
             assert plan is not None
             assert plan.rejected == []
 
@@ -75,8 +76,8 @@ async def test_the_bundled_catalogue_loads_into_postgresql_row_for_row_as_into_s
     bundled_postgres: str, template_db: Path, tmp_path: Path
 ) -> None:
     async with (
-        await PostgresDatabase.connect(bundled_postgres) as postgresql,
-        await Database.open(_copy(template_db, tmp_path), create=False) as sqlite,
+        await open_postgres(bundled_postgres) as postgresql,
+        await open_sqlite(_copy(template_db, tmp_path), create=False) as sqlite,
     ):
         counts = [
             (await postgresql.fetchone(f"SELECT count(*) FROM {table}") or (0,))[0]
@@ -94,8 +95,8 @@ async def test_the_index_built_from_postgresql_ranks_every_query_as_from_sqlite(
 ) -> None:
     institutions = load_institutions()
     async with (
-        await PostgresDatabase.connect(bundled_postgres) as postgresql,
-        await Database.open(_copy(template_db, tmp_path), create=False) as sqlite,
+        await open_postgres(bundled_postgres) as postgresql,
+        await open_sqlite(_copy(template_db, tmp_path), create=False) as sqlite,
     ):
         cases = await sqlite.snapshot(make_cases)
         indexes = [SearchIndex(store_of(db), None) for db in (sqlite, postgresql)]
@@ -166,7 +167,7 @@ _READS: list[tuple[str, Callable[[Database], Awaitable[object]]]] = [
     ("digest editions", lambda db: DigestContentRepository(db).award_edition_ids(_FILTER)),
     ("statistics", lambda db: DigestContentRepository(db).statistics_edition_ids(DigestFilter())),
     ("new awards", lambda db: DigestContentRepository(db).added_awards(1000, DigestFilter())),
-    ("export", lambda db: CatalogRepository(db).export()),
+    ("export", lambda db: CatalogRepository(db, SystemClock()).export()),
 ]
 
 
@@ -174,8 +175,8 @@ async def test_every_catalogue_read_answers_on_postgresql_as_on_sqlite(
     bundled_postgres: str, template_db: Path, tmp_path: Path
 ) -> None:
     async with (
-        await PostgresDatabase.connect(bundled_postgres) as postgresql,
-        await Database.open(_copy(template_db, tmp_path), create=False) as sqlite,
+        await open_postgres(bundled_postgres) as postgresql,
+        await open_sqlite(_copy(template_db, tmp_path), create=False) as sqlite,
     ):
         for name, read in _READS:
             expected = await read(sqlite)

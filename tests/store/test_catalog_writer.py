@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper, Source, Venue
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.papers import PaperRepository
@@ -295,7 +296,7 @@ def _release(
 async def test_a_bundle_write_leaves_what_anyone_else_set_on_every_kind_of_record(
     db: Database,
 ) -> None:
-    catalog = CatalogRepository(db)
+    catalog = CatalogRepository(db, SystemClock())
     await catalog.apply(
         _release(("ICML", "ICML in full"), "Vancouver", 100, "Outstanding", "Ours.", "A"),
         actor="bundled",
@@ -337,7 +338,7 @@ async def test_a_bundle_write_leaves_what_anyone_else_set_on_every_kind_of_recor
 
 
 async def test_under_update_the_same_release_takes_every_value(db: Database) -> None:
-    catalog = CatalogRepository(db)
+    catalog = CatalogRepository(db, SystemClock())
     await catalog.apply(
         _release(
             ("ICML (curated)", "ICML in full"),
@@ -533,7 +534,7 @@ async def test_a_rejected_record_says_where_it_was_in_the_batch(
 
 
 async def test_a_venue_added_is_labelled_by_its_name_and_audited_whole(db: Database) -> None:
-    plan = await CatalogRepository(db).apply(
+    plan = await CatalogRepository(db, SystemClock()).apply(
         CatalogBatch(
             venues=(Venue(key="iclr", name="ICLR", full_name="Learning Representations"),)
         ),

@@ -12,25 +12,23 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.domain.clock import SystemClock
+from bot.domain.ledger import Choice
 from bot.domain.shards import Shards
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.errors import StoreError
-from bot.store import backends
 from bot.store.bot_state import BotStateRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.copy import Snapshot, copy_into, mismatches, read_snapshot
 from bot.store.database import Database
-from bot.store.ledger import Choice, LedgerRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.shard_layout import ShardLayout
 from bot.store.sql import Connection
 from bot.store.subscriptions import SubscriptionRepository
 from bot.store.table_digests import Table, digests
+from tests.support.backends import open_postgres, open_sqlite
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
-
-
-async def open_postgres(url: str) -> Database:
-    return await backends.open_database(url)
 
 
 def next_id(table: str) -> Callable[[Connection], int]:
@@ -47,9 +45,9 @@ async def source(template_db: Path, tmp_path: Path) -> AsyncIterator[Database]:
     rows and picker state, and the bot's state: a row in every table of the schema."""
     path = tmp_path / "laurel.db"
     shutil.copy(template_db, path)
-    db = await Database.open(path)
+    db = await open_sqlite(path)
     try:
-        catalog = CatalogRepository(db)
+        catalog = CatalogRepository(db, SystemClock())
         first, second = (r[0] for r in await db.fetchall("SELECT id FROM papers LIMIT 2"))
         await catalog.remove("paper", first, actor="curator:1")
         sub = await SubscriptionRepository(db).add(
@@ -144,8 +142,13 @@ async def test_a_moved_deployment_starts_as_it_left_off(
     removed = snapshot.rows["removed_papers"]
     async with await open_postgres(postgres_url) as target:
         await target.write(lambda conn: copy_into(conn, snapshot))
-        assert await load_bundled_into(target, only_if_empty=True) is None
-        plan = await load_bundled_into(target)
+        assert (
+            await load_bundled_into(
+                target, CatalogRepository(target, SystemClock()), only_if_empty=True
+            )
+            is None
+        )
+        plan = await load_bundled_into(target, CatalogRepository(target, SystemClock()))
         assert plan is not None
         assert plan.count("add", "paper") == 0
         assert [tuple(r) for r in await target.fetchall("SELECT * FROM removed_papers")] == removed

@@ -14,13 +14,14 @@ from pathlib import Path
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from bot.domain.clock import SystemClock
 from bot.domain.models import CatalogBatch, Venue
-from bot.store import backends
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch
+from tests.support.backends import open_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLLOW_SECONDS = 0.25
@@ -32,10 +33,11 @@ CURATOR = """
 import asyncio, json, sys, time
 
 async def main(url, paper_id, title):
-    async with await backends.open_database(url) as db:
+    async with await open_postgres(url) as db:
         stored = await PaperRepository(db).get(paper_id)
         edited = stored.paper.model_copy(update={"title": title})
-        await CatalogRepository(db).replace_paper(paper_id, edited, actor="curator:7")
+        catalog = CatalogRepository(db, SystemClock())
+        await catalog.replace_paper(paper_id, edited, actor="curator:7")
         print(json.dumps({"committed": time.time()}), flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
@@ -56,8 +58,8 @@ async def curate_elsewhere(url: str, paper_id: int, title: str) -> float:
 async def test_a_write_in_another_process_reaches_show_at_once_and_search_by_following(
     postgres_url: str,
 ) -> None:
-    async with await backends.open_database(postgres_url) as db:
-        catalog = CatalogRepository(db)
+    async with await open_postgres(postgres_url) as db:
+        catalog = CatalogRepository(db, SystemClock())
         await catalog.apply(
             CatalogBatch(venues=(Venue(key="icml", name="ICML"),)), actor="t", policy="update"
         )

@@ -15,12 +15,13 @@ from bot.store import migrations
 from bot.store.database import Database
 from bot.store.errors import refused
 from bot.store.sql import Connection, integrity_errors
+from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
 
 
 @pytest.mark.sqlite_only("SQLite's file, WAL and FTS5 table")
 async def test_opens_with_wal_foreign_keys_and_current_schema(tmp_path: Path) -> None:
-    async with await Database.open(tmp_path / "x.db") as db:
+    async with await open_sqlite(tmp_path / "x.db") as db:
         assert await db.schema_version() == migrations.available()[-1].version
     conn = sqlite3.connect(tmp_path / "x.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -57,12 +58,12 @@ async def test_the_schema_version_answers_while_a_long_write_holds_the_writer(db
 @pytest.mark.sqlite_only("SQLite's PRAGMA busy_timeout")
 async def test_every_connection_waits_as_long_as_it_is_told(tmp_path: Path) -> None:
     """[database] busy_timeout_ms reaches the writer and every reader (the CLI hands it in)."""
-    async with await Database.open(tmp_path / "x.db", busy_timeout_ms=123, readers=2) as db:
+    async with await open_sqlite(tmp_path / "x.db", busy_timeout_ms=123) as db:
         writer = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
         readers = [await db.fetchone("PRAGMA busy_timeout") for _ in range(4)]  # both, in turn
     assert writer[0] == 123
     assert {row[0] for row in readers if row is not None} == {123}
-    async with await Database.open(tmp_path / "x.db") as db:
+    async with await open_sqlite(tmp_path / "x.db") as db:
         default = await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout").fetchone())
     assert default[0] == DatabaseSettings().busy_timeout_ms  # one default, store and settings
 
@@ -109,7 +110,7 @@ async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
     conn.close()
     before = path.read_bytes()
     with pytest.raises(StoreError, match="newer than this Laurel"):
-        await Database.open(path)
+        await open_sqlite(path)
     assert path.read_bytes() == before
 
 
@@ -124,12 +125,12 @@ async def test_an_existing_database_is_backed_up_before_migrating(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "laurel.db"
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE extra (x);")
 
     clock = ManualClock(dt.datetime(2026, 3, 2, 9, 30, 5, tzinfo=dt.UTC))
-    async with await Database.open(path, clock=clock) as db:
+    async with await open_sqlite(path, clock=clock) as db:
         assert await db.schema_version() == current + 1
 
     # Stamped by the clock it was handed, not the wall clock.
@@ -145,13 +146,13 @@ async def test_a_failing_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "laurel.db"
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         current = await db.schema_version()
     _with_extra_migration(monkeypatch, "CREATE TABLE half_done (x);\nCREATE TABLE broken (;")
 
     extra = f"{current + 1:04d}_extra"
     with pytest.raises(StoreError, match=rf"migration {extra}\.sql failed"):
-        await Database.open(path)
+        await open_sqlite(path)
 
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == current
@@ -163,14 +164,14 @@ async def test_not_a_database_is_a_clear_error_and_untouched(tmp_path: Path) -> 
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a usable SQLite database"):
-        await Database.open(path)
+        await open_sqlite(path)
     assert path.read_bytes() == b"this is not sqlite" * 100
 
 
 @pytest.mark.sqlite_only("SQLite's missing file")
 async def test_open_without_create_refuses_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="laurel db init"):
-        await Database.open(tmp_path / "missing.db", create=False)
+        await open_sqlite(tmp_path / "missing.db", create=False)
     assert not (tmp_path / "missing.db").exists()
 
 
@@ -215,7 +216,7 @@ async def test_integrity_check_finds_a_search_index_out_of_step(db: Database) ->
 
 @pytest.mark.sqlite_only("SQLite's reader queue (PostgreSQL: tested apart)")
 async def test_readers_answer_side_by_side(tmp_path: Path) -> None:
-    async with await Database.open(tmp_path / "x.db", readers=2) as db:
+    async with await open_sqlite(tmp_path / "x.db") as db:
         first = db._idle.get_nowait()  # one reader busy elsewhere
         try:
             # the other still answers, rather than waiting for the first

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.domain.ledger import Choice, LedgerEntry
 from bot.domain.subscriptions import CycleState, Subscription, Theme
 from bot.store.database import Database
-from bot.store.ledger import Choice, LedgerEntry, LedgerRepository
+from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)

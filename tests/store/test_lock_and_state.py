@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import StoreError
 from bot.store.bot_state import BotStateRepository
 from bot.store.database import Database
-from bot.store.errors import StoreError
 from bot.store.lock import InstanceLock
 
 

@@ -14,6 +14,7 @@ from bot.errors import StoreError, StoreReadOnly
 from bot.store.migrations import available
 from bot.store.postgres.database import PostgresDatabase
 from bot.store.sql import Connection
+from tests.support.backends import open_postgres
 from tests.support.postgres import PostgresServer
 
 LATEST = available("migrations_pg")[-1].version
@@ -26,7 +27,7 @@ def empty_url(postgres_server: PostgresServer) -> str:
 
 
 async def test_an_empty_database_gets_the_whole_schema(empty_url: str) -> None:
-    async with await PostgresDatabase.connect(empty_url) as db:
+    async with await open_postgres(empty_url) as db:
         assert await db.schema_version() == LATEST
         assert await db.integrity_check() == []
         rows = await db.fetchall(
@@ -42,9 +43,7 @@ async def test_an_empty_database_gets_the_whole_schema(empty_url: str) -> None:
 
 
 async def test_two_processes_starting_at_once_migrate_once(empty_url: str) -> None:
-    first, second = await asyncio.gather(
-        PostgresDatabase.connect(empty_url), PostgresDatabase.connect(empty_url)
-    )
+    first, second = await asyncio.gather(open_postgres(empty_url), open_postgres(empty_url))
     try:
         rows = await first.fetchall("SELECT version FROM schema_version")
         assert [r[0] for r in rows] == [LATEST]
@@ -56,7 +55,7 @@ async def test_two_processes_starting_at_once_migrate_once(empty_url: str) -> No
 
 async def test_without_create_an_empty_database_is_refused_and_left_empty(empty_url: str) -> None:
     with pytest.raises(StoreError, match="laurel db init"):
-        await PostgresDatabase.connect(empty_url, create=False)
+        await open_postgres(empty_url, create=False)
     with psycopg.connect(empty_url) as conn:
         assert conn.execute("SELECT to_regclass('schema_version')").fetchone() == (None,)
 
@@ -65,7 +64,7 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("UPDATE schema_version SET version = 999")
     with pytest.raises(StoreError, match="newer than this Laurel"):
-        await PostgresDatabase.connect(postgres_url)
+        await open_postgres(postgres_url)
 
 
 async def test_an_unreachable_server_is_named_without_its_password(
@@ -74,7 +73,7 @@ async def test_an_unreachable_server_is_named_without_its_password(
     url = postgres_server.url("postgres").replace("postgres:@", "laurel:s3cret@")
     url = url.replace("/postgres?", "/no_such_database?")
     with pytest.raises(StoreError) as failed:
-        await PostgresDatabase.connect(url)
+        await open_postgres(url)
     message = str(failed.value)
     assert "PostgreSQL server" in message
     assert "s3cret" not in message
@@ -87,7 +86,7 @@ async def test_a_read_only_database_is_refused_at_start_with_what_to_do(
     with postgres_server.admin() as conn:
         conn.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
     with pytest.raises(StoreError) as refused:
-        await PostgresDatabase.connect(postgres_url)
+        await open_postgres(postgres_url)
     message = str(refused.value)
     assert "read-only" in message
     assert "default_transaction_read_only = off" in message  # what to do about it
@@ -96,7 +95,7 @@ async def test_a_read_only_database_is_refused_at_start_with_what_to_do(
 async def test_a_write_in_a_read_only_transaction_is_refused_in_the_stores_words(
     postgres_url: str,
 ) -> None:
-    async with await PostgresDatabase.connect(postgres_url) as db:
+    async with await open_postgres(postgres_url) as db:
 
         def sneaky(conn: Connection) -> None:
             conn.execute("SET TRANSACTION READ ONLY")

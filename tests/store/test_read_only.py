@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.store.database import Database
-from bot.store.errors import StoreError
+from bot.errors import StoreError
+from tests.support.backends import open_sqlite
 
 
 @pytest.mark.sqlite_only("a read-only SQLite file (PostgreSQL: test_postgres_database.py)")
@@ -37,7 +37,7 @@ async def test_a_read_only_database_is_called_read_only_with_what_to_do(
 
     monkeypatch.setattr(sqlite3, "connect", read_only)
     with pytest.raises(StoreError) as refused:
-        await Database.open(path)
+        await open_sqlite(path)
     message = str(refused.value)
     assert "read-only" in message
     assert "not a usable" not in message
@@ -54,7 +54,7 @@ async def test_a_writable_database_opens_while_another_program_holds_its_write_l
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
-        async with await Database.open(path) as db:  # the check does not wait for the lock
+        async with await open_sqlite(path) as db:  # the check does not wait for the lock
             assert await db.schema_version() > 0
     finally:
         other.close()

@@ -9,8 +9,8 @@ import pytest
 
 from benchmarks.relevance import KINDS, evaluate, first, make_cases
 from bot.store.catalog.papers import PaperRepository
-from bot.store.database import Database
 from bot.store.search.index import SearchIndex
+from tests.support.backends import open_sqlite
 
 pytestmark = pytest.mark.sqlite_only(
     "compares with FTS5, SQLite's own search (on PostgreSQL: test_bundled_postgres.py)"
@@ -22,7 +22,7 @@ async def test_the_index_ranks_the_paper_meant_first_at_least_as_often_as_fts5(
 ) -> None:
     copy = tmp_path / "laurel.db"
     copy.write_bytes(template_db.read_bytes())
-    async with await Database.open(copy) as db:
+    async with await open_sqlite(copy) as db:
         cases = await db.snapshot(make_cases)
         assert {case.kind for case in cases} == set(KINDS)  # every kind of query is asked
         index = SearchIndex(db.path, None)

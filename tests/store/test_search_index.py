@@ -17,12 +17,13 @@ import tantivy
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.models import AwardKind, Paper
+from bot.errors import StoreError
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
-from bot.store.errors import StoreError
 from bot.store.search import documents as search_docs
 from bot.store.search import index as search_index
 from bot.store.search.documents import SearchDocument
@@ -122,7 +123,7 @@ async def test_another_process_writes_are_followed_by_catching_up(
     index = SearchIndex(store_of(db), tmp_path / "one.search")
     await index.start()  # no listener: this process hears of nothing
     async with await open_again(db) as other:
-        await CatalogRepository(other).apply(
+        await CatalogRepository(other, SystemClock()).apply(
             batch(award("Written elsewhere")), actor="t", policy="update"
         )
     assert await _titles(db, index, "elsewhere") == []

@@ -18,12 +18,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import pytest
-
-from bot.domain.subscriptions import Subscription
+from bot.errors import StoreError
 from bot.store.database import Database
-from bot.store.errors import StoreError
-from bot.store.subscriptions import SubscriptionRepository
+from bot.store.sql import Connection, Row
 from laurel_console.localdiscord.rest import RecordedRequest
 
 CALLBACK_MESSAGE_TYPES = frozenset({4, 7})
@@ -89,47 +86,69 @@ def count_messages(requests: Iterable[RecordedRequest]) -> int:
     return sum(len(message_payloads(r)) for r in requests)
 
 
-async def opted_in_roles(
-    db: Database, before: Mapping[int, set[int]] | None = None
-) -> dict[int, set[int]]:
+async def opted_in_roles(db: Database, history: OptInHistory | None = None) -> dict[int, set[int]]:
     """The role each subscription opted in to, by the channel it posts to (paused ones too),
-    with `before`: what earlier rows, since edited or removed, had opted in to."""
+    with what `history` saw earlier rows, since edited or removed, opt in to."""
+    found: dict[int, set[int]] = {}
     try:
         rows = await db.fetchall(
             "SELECT channel_id, role_id FROM subscriptions WHERE role_id IS NOT NULL"
         )
-    except StoreError:  # a test closed it: then no role may be pinged but those in `before`
+        rows += await history.rows() if history is not None else []
+    except StoreError:  # a test closed it: then no role may be pinged
         rows = []
-    found = {channel: set(roles) for channel, roles in (before or {}).items()}
     for row in rows:
         found.setdefault(int(row["channel_id"]), set()).add(int(row["role_id"]))
     return found
+
+
+# What a subscription row opted in to before an update or a removal, kept by the database itself
+# (a trigger), so the check needs no hook in Laurel's code: on SQLite a TEMP table and triggers
+# on the one writer connection, every write's; on PostgreSQL a table and a trigger of the
+# test's own database.
+_SQLITE = (
+    "CREATE TEMP TABLE IF NOT EXISTS opted_in_before (channel_id INTEGER, role_id INTEGER)",
+    """CREATE TEMP TRIGGER IF NOT EXISTS opted_in_kept_on_update
+    BEFORE UPDATE ON main.subscriptions WHEN OLD.role_id IS NOT NULL
+    BEGIN INSERT INTO opted_in_before VALUES (OLD.channel_id, OLD.role_id); END""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS opted_in_kept_on_delete
+    BEFORE DELETE ON main.subscriptions WHEN OLD.role_id IS NOT NULL
+    BEGIN INSERT INTO opted_in_before VALUES (OLD.channel_id, OLD.role_id); END""",
+)
+_POSTGRESQL = (
+    "CREATE TABLE IF NOT EXISTS opted_in_before (channel_id BIGINT, role_id BIGINT)",
+    """CREATE OR REPLACE FUNCTION opted_in_kept() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+        IF OLD.role_id IS NOT NULL THEN
+            INSERT INTO opted_in_before VALUES (OLD.channel_id, OLD.role_id);
+        END IF;
+        RETURN OLD;
+    END $body$""",
+    "DROP TRIGGER IF EXISTS opted_in_kept ON subscriptions",
+    """CREATE TRIGGER opted_in_kept BEFORE UPDATE OR DELETE ON subscriptions
+    FOR EACH ROW EXECUTE FUNCTION opted_in_kept()""",
+)
+_READ = "SELECT channel_id, role_id FROM opted_in_before"
 
 
 class OptInHistory:
     """What subscriptions opted in to during a test, kept when one is edited or removed: a
     digest posted with its role, then removed, was allowed to ping that role when it posted.
 
-    Installed by tests/conftest.py around SubscriptionRepository's update and remove."""
+    Installed by tests/conftest.py's `server` fixture, before the test's bot writes."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.roles: dict[int, set[int]] = {}
-        update, remove = SubscriptionRepository.update, SubscriptionRepository.remove
-        history = self
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
-        async def remembering_update(repo: SubscriptionRepository, sub: Subscription) -> Any:
-            if sub.id is not None:
-                await history._remember(repo, sub.id)
-            return await update(repo, sub)
+    async def install(self) -> None:
+        statements = _SQLITE if self._db.dialect == "sqlite" else _POSTGRESQL
 
-        async def remembering_remove(repo: SubscriptionRepository, sub_id: int) -> bool:
-            await history._remember(repo, sub_id)
-            return await remove(repo, sub_id)
+        def create(conn: Connection) -> None:
+            for statement in statements:
+                conn.execute(statement)
 
-        monkeypatch.setattr(SubscriptionRepository, "update", remembering_update)
-        monkeypatch.setattr(SubscriptionRepository, "remove", remembering_remove)
+        await self._db.write(create)
 
-    async def _remember(self, repo: SubscriptionRepository, sub_id: int) -> None:
-        sub = await repo.get(sub_id)
-        if sub is not None and sub.role_id is not None:
-            self.roles.setdefault(sub.channel_id, set()).add(sub.role_id)
+    async def rows(self) -> list[Row]:
+        """The rows kept; read on the writer, where SQLite's TEMP table lives."""
+        return await self._db.snapshot(lambda conn: list(conn.execute(_READ).fetchall()))

@@ -28,6 +28,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from bot.domain.clock import SystemClock
+from bot.store.catalog.repository import CatalogRepository
+from tests.support.backends import open_postgres
+
 TEMPLATE = "laurel_tpl"
 # Durability is not what the tests are about, and the machine's two cores are shared: the
 # server skips fsync (a crash of the test server loses nothing anyone needs).
@@ -207,9 +211,8 @@ def postgres_url(postgres_server: PostgresServer, postgres_copies: Copies) -> It
 @pytest.fixture
 async def db_pg(postgres_url: str) -> AsyncIterator[Any]:
     """A `PostgresDatabase` on a database of this test's own."""
-    from bot.store.postgres.database import PostgresDatabase
 
-    async with await PostgresDatabase.connect(postgres_url) as db:
+    async with await open_postgres(postgres_url) as db:
         yield db
 
 
@@ -221,13 +224,12 @@ def postgres_bundled(postgres_server: PostgresServer, postgres_template: str) ->
     """Copies of a template holding the bundled catalogue (loaded once, through the one write
     path, as `laurel run` loads it into an empty database): `take()` one per test."""
     from bot.catalog.bundled import load_bundled_into
-    from bot.store.postgres.database import PostgresDatabase
 
     postgres_server.create_database(template=postgres_template, name=BUNDLED)
 
     async def load() -> None:
-        async with await PostgresDatabase.connect(postgres_server.url(BUNDLED)) as db:
-            await load_bundled_into(db)
+        async with await open_postgres(postgres_server.url(BUNDLED)) as db:
+            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
 
     asyncio.run(load())
     with postgres_server.admin() as conn:

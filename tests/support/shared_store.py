@@ -17,8 +17,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot.store.database import SqliteDatabase
-from bot.store.sql import Database
+from bot.store.database import Database
+from tests.support.backends import open_postgres, open_sqlite
 from tests.support.postgres import Copies, PostgresServer
 
 
@@ -36,10 +36,9 @@ class SharedStore:
 
     async def open(self) -> Database:
         if self.url is None:
-            return await SqliteDatabase.open(self.path, create=False)
-        from bot.store.postgres.database import PostgresDatabase
+            return await open_sqlite(self.path, create=False)
 
-        return await PostgresDatabase.connect(self.url, create=False)
+        return await open_postgres(self.url, create=False)
 
     def env(self) -> dict[str, str]:
         """How `laurel run` is told where it is (the path stays set: the URL wins over it)."""

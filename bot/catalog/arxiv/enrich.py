@@ -101,6 +101,7 @@ async def to_enrich(
 
 async def enrich(
     db: Database,
+    catalog: CatalogRepository,
     client: ArxivClient,
     todo: list[Incomplete],
     *,
@@ -108,9 +109,10 @@ async def enrich(
     dry_run: bool = False,
     progress: Callable[[int], object] | None = None,
 ) -> EnrichReport:
-    """Fill what the papers `todo` lack from arXiv; with `dry_run`, rehearse and write nothing."""
+    """Fill what the papers `todo` lack from arXiv, through `catalog` (`db`'s, stamped by the
+    root's clock); with `dry_run`, rehearse and write nothing."""
     report = EnrichReport(considered=len(todo))
-    catalog, state = CatalogRepository(db), BotStateRepository(db)
+    state = BotStateRepository(db)
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
         missing_before = len(report.not_found)

@@ -16,6 +16,7 @@ from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import EnrichReport, enrich, to_enrich
 from bot.catalog.arxiv.titles import resolve_titles, to_resolve
 from bot.store.catalog.enrichment import Incomplete
+from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ async def plan_enrich(
 
 async def run_enrich(
     db: Database,
+    catalog: CatalogRepository,
     client: ArxivClient,
     plan: EnrichPlan,
     *,
@@ -49,14 +51,22 @@ async def run_enrich(
     dry_run: bool = False,
     progress: Callable[[int], object] | None = None,
 ) -> EnrichReport:
-    report = await enrich(db, client, plan.by_id, batch=batch, dry_run=dry_run, progress=progress)
+    """Fill what `plan` names from arXiv, writing through `catalog` (`db`'s)."""
+    report = await enrich(
+        db, catalog, client, plan.by_id, batch=batch, dry_run=dry_run, progress=progress
+    )
     if report.stopped_by is None and plan.by_title:
-        await resolve_titles(db, client, plan.by_title, report, dry_run=dry_run, progress=progress)
+        await resolve_titles(
+            db, catalog, client, plan.by_title, report, dry_run=dry_run, progress=progress
+        )
     return report
 
 
-async def enrich_in_background(db: Database, client: ArxivClient, *, batch: int) -> None:
-    """A starting bot's enrich run: logged, never raised (the bot serves on regardless)."""
+async def enrich_in_background(
+    db: Database, catalog: CatalogRepository, client: ArxivClient, *, batch: int
+) -> None:
+    """A starting bot's enrich run: logged, never raised (the bot serves on regardless). Its
+    audit rows carry the bot's clock, through the bot's own `catalog`."""
     try:
         plan = await plan_enrich(db)
         if not plan:
@@ -67,7 +77,7 @@ async def enrich_in_background(db: Database, client: ArxivClient, *, batch: int)
             len(plan.by_id),
             len(plan.by_title),
         )
-        report = await run_enrich(db, client, plan, batch=batch)
+        report = await run_enrich(db, catalog, client, plan, batch=batch)
     except asyncio.CancelledError:
         log.info("enrich: stopped (the bot is closing); what was written is kept")
         raise

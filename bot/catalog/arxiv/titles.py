@@ -75,6 +75,7 @@ async def to_resolve(
 
 async def resolve_titles(
     db: Database,
+    catalog: CatalogRepository,
     client: ArxivClient,
     todo: list[Incomplete],
     report: EnrichReport,
@@ -86,7 +87,7 @@ async def resolve_titles(
 
     On an arXiv failure, `report.stopped_by` is set and what was found before it is kept.
     """
-    catalog, state, papers = CatalogRepository(db), BotStateRepository(db), PaperRepository(db)
+    state, papers = BotStateRepository(db), PaperRepository(db)
     for item in todo:
         report.looked_up += 1
         try:

@@ -32,13 +32,13 @@ from bot.commands.curate.views import (
 )
 from bot.commands.paginator import page_view
 from bot.commands.writes import before_write
+from bot.domain.audit import UndoRefused
 from bot.domain.models import CatalogBatch, Venue
 from bot.domain.nesting import NestedTooDeep
 from bot.domain.writes import Policy
 from bot.errors import UserError
 from bot.render.curate import plan_embed
 from bot.render.i18n import language_of
-from bot.store.catalog.edits import UndoRefused
 
 log = logging.getLogger(__name__)
 

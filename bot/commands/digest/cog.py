@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -42,9 +41,9 @@ from bot.commands.options import (
     filter_options,
     kind_of,
 )
+from bot.commands.parts import Parts
 from bot.commands.writes import answer, before_write
-from bot.digests.service import DigestService
-from bot.digests.subscriptions import Duplicate, SubscriptionService
+from bot.digests.subscriptions import Duplicate
 from bot.digests.themes import ThemeRegistry
 from bot.domain.models import Language
 from bot.domain.subscriptions import (
@@ -54,9 +53,7 @@ from bot.domain.subscriptions import (
 )
 from bot.errors import UserError
 from bot.render import digest_admin as render
-from bot.render.i18n import Strings, language_of
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.papers import PaperRepository
+from bot.render.i18n import language_of
 
 DEFAULT_TIME = dt.time(9)
 DEFAULT_ZONE = "UTC"
@@ -77,17 +74,6 @@ CLEAR_CHOICES = [
 SUBSCRIPTION = _("The digest, by number (start typing to pick)")
 
 
-@dataclass(frozen=True, slots=True)
-class Services:
-    """What the /digest commands use, handed in by the composition root."""
-
-    subscriptions: SubscriptionService
-    digests: DigestService
-    editions: EditionRepository
-    papers: PaperRepository
-    strings: Strings
-
-
 # Hidden from members without Manage Server unless a server says otherwise (admin_guild checks
 # again at run time); never in DMs, where there is no server to manage.
 @app_commands.default_permissions(manage_guild=True)
@@ -97,8 +83,8 @@ class Digest(
     group_name=_("digest"),
     group_description=_("Scheduled posts of awarded papers in this server's channels"),
 ):
-    def __init__(self, services: Services) -> None:
-        self._s = services
+    def __init__(self, parts: Parts) -> None:
+        self._s = parts
         super().__init__()
 
     @app_commands.command(
@@ -134,7 +120,7 @@ class Digest(
         area: AreaOption | None = None,
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
-        await self._s.subscriptions.check_room(guild.id)  # first: nothing else matters then
+        await self._s.subscription_service.check_room(guild.id)  # first: nothing else matters then
         chosen = self._s.digests.themes[theme.value]
         filters = digest_filter(
             venue.key if venue else None, kind_of(kind), year_from, year_to, area
@@ -161,7 +147,7 @@ class Digest(
             created_at=self._s.digests.now(),  # the schedule's clock, fake in tests
         )
         await before_write(interaction)
-        stored = await self._s.subscriptions.subscribe(sub, self._duplicate(speaks))
+        stored = await self._s.subscription_service.subscribe(sub, self._duplicate(speaks))
         first = self._s.digests.next_post(stored)
         text = render.subscribed_text(stored, first, await self._venues(), self._s.strings, speaks)
         if language is None:  # taken from the server's preferred locale: say so (issue 25)
@@ -177,7 +163,7 @@ class Digest(
     )
     async def list_(self, interaction: discord.Interaction) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
-        subs = await self._s.subscriptions.in_guild(guild.id)
+        subs = await self._s.subscription_service.in_guild(guild.id)
         listed = [render.Listed(s, self._next(s), await self._s.digests.last_code(s)) for s in subs]
         first, *more = render.list_embeds(
             listed,
@@ -206,7 +192,7 @@ class Digest(
         else:
             assert subscription.id is not None
             await before_write(interaction)
-            paused = await self._s.subscriptions.pause(subscription.id)
+            paused = await self._s.subscription_service.pause(subscription.id)
             text = render.paused_text(paused, self._s.strings, speaks)
         await answer(interaction, content=text)
 
@@ -230,7 +216,7 @@ class Digest(
                 raise UserError("digest-error-channel-gone", heading=heading)
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
             await before_write(interaction)
-            resumed = await self._s.subscriptions.resume(subscription.id)
+            resumed = await self._s.subscription_service.resume(subscription.id)
             next_post = self._s.digests.next_post(resumed)
             text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
         await answer(interaction, content=text)
@@ -309,7 +295,7 @@ class Digest(
             "filters": filters,
         }
         await before_write(interaction)
-        updated = await self._s.subscriptions.edit(
+        updated = await self._s.subscription_service.edit(
             old, Subscription.model_validate(old.model_dump() | changes), self._duplicate(speaks)
         )
         text = render.edited_text(
@@ -327,7 +313,7 @@ class Digest(
         speaks = language_of(interaction.locale)
         assert subscription.id is not None
         await before_write(interaction)
-        await self._s.subscriptions.remove(subscription.id)
+        await self._s.subscription_service.remove(subscription.id)
         text = render.removed_text(subscription, self._s.strings, speaks)
         await answer(interaction, content=text)
 
@@ -379,7 +365,7 @@ class Digest(
         """The post's status, told as "paused" when Discord refused the channel outright."""
         if status != "failed" or sub.id is None:
             return status
-        now = await self._s.subscriptions.get(sub.id)
+        now = await self._s.subscription_service.get(sub.id)
         gone = now is not None and now.status == "paused" and now.paused_reason != "manual"
         return "paused" if gone else status
 

@@ -10,13 +10,13 @@ import contextlib
 import datetime as dt
 import re
 import zoneinfo
-from typing import Protocol, cast
 
 import discord
 from discord import app_commands
 
 from bot.commands.digest.checks import admin_guild, is_admin
 from bot.commands.options import AUTOCOMPLETE_LIMIT
+from bot.commands.parts import parts_of
 from bot.domain.models import Language
 from bot.domain.subscriptions import ALL_DAYS, Subscription, check_timezone
 from bot.errors import UserError
@@ -30,7 +30,6 @@ from bot.render.digest_admin import (
 )
 from bot.render.i18n import Strings, language_of
 from bot.render.markdown import esc
-from bot.store.subscriptions import SubscriptionRepository
 
 # "7:30", "07:30", "19:05"; Chinese keyboards type a full-width colon.
 TIME = re.compile(r"^\s*(?P<hour>[01]?\d|2[0-3])\s*[:：]\s*(?P<minute>[0-5]\d)\s*$")
@@ -132,12 +131,8 @@ def days_code(days: frozenset[int]) -> str:
     return ",".join(DAY_CODES[d] for d in sorted(days))
 
 
-class _HasStrings(Protocol):
-    strings: Strings
-
-
 def _strings(interaction: discord.Interaction) -> Strings:
-    return cast(_HasStrings, interaction.client).strings
+    return parts_of(interaction.client).strings
 
 
 class TimeTransformer(app_commands.Transformer):
@@ -262,11 +257,6 @@ DigestChannel = app_commands.Transform[
 ]
 
 
-class _HasSubscriptions(Protocol):
-    subscriptions: SubscriptionRepository
-    strings: Strings
-
-
 class SubscriptionTransformer(app_commands.Transformer):
     """One of this server's digests, by number; autocompleted from the server's own list.
 
@@ -284,7 +274,7 @@ class SubscriptionTransformer(app_commands.Transformer):
 
     async def transform(self, interaction: discord.Interaction, value: int) -> Subscription:
         guild = admin_guild(interaction)
-        repository = cast(_HasSubscriptions, interaction.client).subscriptions
+        repository = parts_of(interaction.client).subscriptions
         sub = await repository.get(int(value))
         if sub is None or sub.guild_id != guild.id:
             raise UserError("digest-error-not-found", id=value)
@@ -295,7 +285,7 @@ class SubscriptionTransformer(app_commands.Transformer):
     ) -> list[app_commands.Choice[int]]:
         if not is_admin(interaction) or interaction.guild is None:
             return []  # others learn nothing about the server's digests
-        services = cast(_HasSubscriptions, interaction.client)
+        services = parts_of(interaction.client)
         language = language_of(interaction.locale)
         typed = str(value).strip().lstrip("#").casefold()
         choices = []

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.domain.ledger import Chooser
 from bot.domain.models import AwardKind, Language
 from bot.domain.subscriptions import Cadence, DigestFilter, Subscription
 from bot.render.chart_fonts import ChartFonts
@@ -30,7 +31,6 @@ from bot.render.i18n import Strings
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
-from bot.store.ledger import Chooser
 
 _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from bot.digests.pickers import new_awards
 from bot.digests.themes import ContentGone, ThemeContext, ThemeSpec
+from bot.domain.ledger import Choice, Chooser
 from bot.domain.models import StoredPaper
 from bot.domain.subscriptions import Cadence, CycleState, Subscription
 from bot.render.digest_posts import Frame, Post, new_awards_post
-from bot.store.ledger import Choice, Chooser
 
 SHOWN = 20
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Literal
 
+from bot.domain.audit import UndoRefused
 from bot.domain.models import Award, Paper
 from bot.domain.plan import Action, Entity
 from bot.domain.text import title_key
@@ -31,15 +32,6 @@ _TABLES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "venue": ("venues", rows.VENUE_FIELDS, "key"),
 }
 _SOFT = frozenset({"paper", "award"})  # the entities with a removed_at column
-
-
-class UndoRefused(Exception):
-    """An audit row that cannot be reverted; `reason` names why, `params` fill in the words."""
-
-    def __init__(self, reason: str, **params: object) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.params = params
 
 
 UNDO_BATCH = "undo-{change}-{nonce}"  # an undo's batch names the change it undid

@@ -10,17 +10,16 @@ from bot.domain.areas import ResearchArea
 from bot.domain.awards import TEST_OF_TIME_WORDS, is_main_award
 from bot.domain.identifiers import parse_arxiv_id
 from bot.domain.institutions import InstitutionAliases, load_institutions
-from bot.domain.models import AwardKind, AwardRef, StoredPaper
+from bot.domain.models import AwardKind, AwardRef, PaperChoice, StoredPaper
 from bot.domain.vocabulary import load_vocabulary
+from bot.errors import StoreError
 from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
-from bot.store.database import Database, Params
-from bot.store.errors import StoreError
+from bot.store.database import Database
 from bot.store.model_cache import ModelCache
 from bot.store.search.fts5 import (
     CHOICE_COLUMNS,
     FTS_SIMILAR,
-    PaperChoice,
     Scope,
     choices,
     fts_count,
@@ -28,16 +27,9 @@ from bot.store.search.fts5 import (
     fts_params,
 )
 from bot.store.search.index import SearchIndex
-from bot.store.search.similar import (
-    CANDIDATES,
-    Topic,
-    alike,
-    close_enough,
-    fts5_query,
-    topic_of,
-)
+from bot.store.search.similar import CANDIDATES, Topic, alike, close_enough, fts5_query, topic_of
 from bot.store.search.text import match_query, parse
-from bot.store.sql import Connection
+from bot.store.sql import Connection, Params
 
 _PAPER_COLUMNS = {d: paper_columns(d) for d in ("sqlite", "postgresql")}
 _BY_IDS = {

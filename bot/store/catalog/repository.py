@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from bot.domain.clock import Clock, SystemClock
+from bot.domain.clock import Clock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Paper
 from bot.domain.plan import Plan
 from bot.domain.writes import Policy, WriteContext
@@ -21,12 +21,12 @@ class CatalogRepository:
     """Every write to the catalogue, each in one transaction and audited; and the export.
 
     `clock` stamps the audit rows (and removals): the composition root hands in its own, tests
-    a `ManualClock`; left out, it is the system clock.
+    a `ManualClock` (issue 26: required, so no caller stamps the wall clock by forgetting it).
     """
 
-    def __init__(self, db: Database, clock: Clock | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
-        self._clock: Clock = clock if clock is not None else SystemClock()
+        self._clock = clock
 
     async def apply(
         self,

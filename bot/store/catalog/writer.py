@@ -14,7 +14,7 @@ Three policies decide what happens when a record meets one already stored:
 - `bundle` (a new release's bundled catalogue meeting a database in use): like `update`, except
   that a field someone other than this actor ever changed (the audit says so) stays theirs, and
   a paper or award a curator removed stays removed (reported as unchanged, not rejected).
-How values meet under each policy is `bot.store.catalog_merge`.
+How values meet under each policy is `bot.domain.catalog_merge` (pure rules, no SQL).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from bot.domain.catalog_merge import latest, merge
 from bot.domain.models import Award, CatalogBatch, Edition, Paper, Venue
 from bot.domain.plan import Plan
 from bot.domain.text import title_key
@@ -30,7 +31,6 @@ from bot.domain.writes import WriteContext
 from bot.store import rows
 from bot.store.catalog.curated import Carried, corrected_paper, rekinded_award, renamed_papers
 from bot.store.catalog.record_writer import KeptRemoved, RecordWriter, Rejected
-from bot.store.catalog_merge import latest, merge
 from bot.store.sql import Connection, Row
 
 

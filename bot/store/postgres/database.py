@@ -26,14 +26,15 @@ from typing import Any, ClassVar, Self, TypeVar
 import psycopg
 
 from bot.dburl import parse, shown
-from bot.domain.clock import Clock, SystemClock
+from bot.domain.clock import Clock
 from bot.errors import StoreError
+from bot.store.database import Database
 from bot.store.postgres import migrate
 from bot.store.postgres.connection import PgConnection
 from bot.store.postgres.errors import lost, refused, retryable, server_error
 from bot.store.postgres.rows import Row, row_factory
 from bot.store.postgres.translate import translate
-from bot.store.sql import Connection, Database, Dialect, Params
+from bot.store.sql import Connection, Dialect, Params
 from bot.store.sql import Row as SqlRow
 
 log = logging.getLogger(__name__)
@@ -48,16 +49,31 @@ _BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}), pg_current_x
 ATTEMPTS = 6  # a write's tries, ~3 s of back-off in all: a server restart fits in it
 
 
+def connect_writer(url: str) -> psycopg.Connection[Row]:
+    """A writer connection to `url`, as the store opens one (a test hands in a factory of its
+    own to refuse or cut connections: the seam its faults go through)."""
+    return psycopg.connect(url, autocommit=True, row_factory=row_factory)
+
+
+WriterFactory = Callable[[str], "psycopg.Connection[Row]"]
+
+
 class PostgresDatabase(Database):
     dialect: ClassVar[Dialect] = "postgresql"
 
     def __init__(
-        self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, clock: Clock | None = None
+        self,
+        url: str,
+        *,
+        clock: Clock,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        writer_factory: WriterFactory = connect_writer,
     ) -> None:
         super().__init__()
         self.url = url
+        self._writer_factory = writer_factory
         self.busy_timeout_ms = busy_timeout_ms
-        self._clock: Clock = clock or SystemClock()
+        self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laurel-writer")
         self._writer: psycopg.Connection[Row] | None = None
         self._closed = False
@@ -74,15 +90,16 @@ class PostgresDatabase(Database):
         cls,
         url: str,
         *,
+        clock: Clock,
         create: bool = True,
         readers: int = READERS,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-        clock: Clock | None = None,
+        writer_factory: WriterFactory = connect_writer,
     ) -> Self:
         """Connect to the database at `url` and bring its schema up to date (with `create`,
         also make it in an empty database; without, an empty one is refused)."""
         parse(url)  # refused in words, never echoed (libpq's own messages quote it)
-        db = cls(url, busy_timeout_ms=busy_timeout_ms, clock=clock)
+        db = cls(url, busy_timeout_ms=busy_timeout_ms, clock=clock, writer_factory=writer_factory)
         try:
             await db._run(db._open_writer, create)
             for _ in range(readers):
@@ -100,7 +117,7 @@ class PostgresDatabase(Database):
     # -- connections ---------------------------------------------------------------------------
 
     def _connect_writer(self) -> psycopg.Connection[Row]:
-        conn = psycopg.connect(self.url, autocommit=True, row_factory=row_factory)
+        conn = self._writer_factory(self.url)
         # Waiting longer than this for the write lock answers "busy", as on SQLite.
         conn.execute(f"SET lock_timeout = {max(1, int(self.busy_timeout_ms))}")
         return conn

@@ -7,20 +7,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from bot.domain.models import PaperChoice
 from bot.store.sql import Row
 
 # bm25 weights per column: title, authors, affiliations, summaries, abstract.
 RANK = "bm25(paper_search, 10.0, 4.0, 2.0, 1.0, 1.0)"
-
-
-@dataclass(frozen=True, slots=True)
-class PaperChoice:
-    """A paper as autocomplete offers it."""
-
-    id: int
-    title: str
-    venue_name: str | None
-    year: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,9 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from bot.store.database import SqliteDatabase
-from bot.store.sql import Connection, Database, SqliteConnection, engine_errors
+from bot.store.database import Database
+from bot.store.sql import Connection, SqliteConnection, engine_errors
+from bot.store.sqlite import SqliteDatabase
 
 if TYPE_CHECKING:  # psycopg comes with the postgresql extra
     from bot.store.postgres.connection import PgConnection

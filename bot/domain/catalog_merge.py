@@ -1,4 +1,5 @@
-"""How a record's incoming values meet the stored ones, under a write's policy (no SQL here).
+"""How a record's incoming values meet the stored ones, under a write's policy: the catalogue's
+merge rules, pure (the store's writer, `bot.store.catalog.writer`, applies them).
 
 Values are a record's stored form (`bot.store.rows`): dicts of column values whose JSON
 columns hold lists and dicts, as the audit log keeps them.

@@ -1,4 +1,4 @@
-"""Test doubles of the digest engine's edges, beyond tests/digests/conftest.py: a listener that
+"""Test doubles of the digest engine's edges, beyond tests/support/digests.py: a listener that
 keeps the order in which the engine's events were heard (the metrics keep only counts), and a
 deliverer that keeps every lookup and can fail them (the recording one de-duplicates every
 nonce forever, so to it a re-send and a lookup look alike)."""
@@ -22,7 +22,7 @@ from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.digest_content import DigestContentRepository
 from bot.store.ledger import LedgerRepository
-from tests.digests.conftest import RecordingDeliverer, Rig
+from tests.support.digests import RecordingDeliverer, Rig
 
 
 @dataclass
