@@ -33,9 +33,12 @@ CURATOR = "curator:1001"
 # Run by the previous release's code: the bundled catalogue, then a curator's edits.
 _PREVIOUS_RELEASE = f"""
 import asyncio, sys
+from pathlib import Path
 import bot
 assert bot.__file__.startswith(sys.argv[2]), bot.__file__
+from bot.catalog.bundled import load_bundled_into
 from bot.domain.models import CatalogBatch, Edition
+from bot.store.catalog import CatalogRepository
 from bot.store.database import Database
 from bot.store.papers import PaperRepository
 

@@ -31,6 +31,10 @@ BOUND_SECONDS = 10.0
 # The other process: a curator renames the paper through the one way in, then says when.
 CURATOR = """
 import asyncio, json, sys, time
+from bot.domain.clock import SystemClock
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
+from tests.support.backends import open_postgres
 
 async def main(url, paper_id, title):
     async with await open_postgres(url) as db:
