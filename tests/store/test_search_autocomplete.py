@@ -7,12 +7,14 @@ PostgreSQL."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
+from bot.store.search import index as search_index
 from bot.store.search import query as search_query
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
@@ -77,3 +79,47 @@ async def test_autocomplete_never_falls_back_to_any_of_the_words(
     assert await _choices(papers, "attention kernels") == []
     assert built == [False, False]
     assert len(await papers.search("attention kernels")) == 2
+
+
+class _CountingSearcher:
+    """A tantivy searcher that counts the searches made through it."""
+
+    def __init__(self, searcher: Any, limits: list[int]) -> None:
+        self._searcher = searcher
+        self._limits = limits
+
+    def search(self, query: Any, limit: int, count: bool = True) -> Any:
+        self._limits.append(limit)
+        return self._searcher.search(query, limit=limit, count=count)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._searcher, name)
+
+
+async def test_a_common_prefix_is_ranked_in_one_search(
+    db: Database, catalog: CatalogRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Titles alike score alike, and the prior (award, recency) may reorder them: a prefix
+    every one of 120 titles holds was searched for 100 hits, then again for 400 (every match
+    scored twice); the first search now fetches deep enough, and the order is the same."""
+    await catalog.apply(
+        batch(*(award(f"Learning Skill {n}", year=2014 + n % 12) for n in range(120))),
+        actor="t",
+        policy="update",
+    )
+    index = SearchIndex(store_of(db), None)
+    await index.start()
+    papers = PaperRepository(db, index=index)
+    limits: list[int] = []
+    page = search_index.page
+
+    def counting(searcher: Any, *args: Any, **kwargs: Any) -> Any:
+        return page(_CountingSearcher(searcher, limits), *args, **kwargs)
+
+    monkeypatch.setattr(search_index, "page", counting)
+    choices = await papers.titles("lea")
+    assert len(limits) == 1
+    assert len(choices) == 25
+    # The prior: the 30 papers of 2023 on (its most recent band) come first.
+    assert all(c.year is not None and c.year >= 2023 for c in choices)
+    await index.close()
