@@ -400,6 +400,12 @@ async def at_scale(
                     for _, text in queries
                 ]
                 rows.append((f"{engine}: store search alone p50 / p99", p50_p99(store)))
+                # Autocomplete's own query (what names a paper, no count), as one types.
+                titles = [
+                    (await timed(partial(bot.papers.titles, typing(text))))[0]
+                    for _, text in queries
+                ]
+                rows.append((f"{engine}: store autocomplete alone p50 / p99", p50_p99(titles)))
     return rows
 
 

@@ -207,11 +207,15 @@ class PaperRepository:
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
         """What autocomplete shows for `text`: ids, titles and latest awards, best first.
 
-        Ranked as `search` ranks, but without loading and validating whole papers.
+        Ranked as `search` ranks, over what names a paper only (query.NAMING: not its
+        summaries or abstract), never falling back to papers with some of the words, and
+        without loading and validating whole papers.
         """
         scope = Scope(None, None, None, None)
         limit = max(1, min(limit, 100))
-        found = await self._from_index(text, scope, limit, 0, _choices_now, count=False)
+        found = await self._from_index(
+            text, scope, limit, 0, _choices_now, count=False, naming=True
+        )
         if found is not None:
             return found[0]
         query = match_query(text, self._institutions, self._vocabulary)
@@ -230,6 +234,7 @@ class PaperRepository:
         *,
         count: bool = True,
         any_word: bool = True,
+        naming: bool = False,
     ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
@@ -245,7 +250,7 @@ class PaperRepository:
             return [], 0
         found = await index.page_then(
             parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
-            limit=limit, offset=offset, count=count, any_word=any_word,
+            limit=limit, offset=offset, count=count, any_word=any_word, naming=naming,
         )  # fmt: skip
         if found is None and self._db.dialect != "sqlite":
             # The index failed just now (FTS5 would answer on SQLite): it is being rebuilt
@@ -254,6 +259,7 @@ class PaperRepository:
             found = await index.page_then(
                 parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind,
                 area=scope.area, limit=limit, offset=offset, count=count, any_word=any_word,
+                naming=naming,
             )  # fmt: skip
             if found is None:
                 raise _no_index()

@@ -351,12 +351,14 @@ class SearchIndex(Healing):
         offset: int = 0,
         count: bool = True,
         any_word: bool = True,
+        naming: bool = False,
     ) -> tuple[T, int] | None:
         """The ids `page_now` ranks, then `load(conn, ids)` on the same thread with a read-only
         connection of that thread's to the store (`StoreReaders`): one hop off the event loop
         for a whole answer (ranking, reading the page, building its models); and how many
         papers matched in all (-1 unless `count`: autocomplete needs no count, and counting
-        every match of a common word costs); `any_word` as `query.page` takes it. None while
+        every match of a common word costs); `any_word` and `naming` (autocomplete) as
+        `query.page` takes them. None while
         the index is not ready."""
         if not self.ready:
             return None
@@ -365,7 +367,7 @@ class SearchIndex(Healing):
             found = self._checked(
                 lambda: self.page_now(
                     parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
-                    offset=offset, count=count, any_word=any_word,
+                    offset=offset, count=count, any_word=any_word, naming=naming,
                 )
             )  # fmt: skip
             return None if found is None else (self._readers.load(load, found[0]), found[1])
@@ -428,6 +430,7 @@ class SearchIndex(Healing):
         offset: int = 0,
         count: bool = True,
         any_word: bool = True,
+        naming: bool = False,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
         (query.page). None while the index is not ready."""
@@ -436,5 +439,6 @@ class SearchIndex(Healing):
             return None
         searcher, filters = index.searcher(), (venue, year, kind, area)
         return page(
-            searcher, self.schema, parsed, filters, limit, offset, count=count, any_word=any_word
-        )
+            searcher, self.schema, parsed, filters, limit, offset, count=count,
+            any_word=any_word, naming=naming,
+        )  # fmt: skip

@@ -15,12 +15,12 @@ than one title word's match. When nothing has every word, papers with any are ra
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import tantivy
 
 from bot.store.search.documents import area_token, filter_token
-from bot.store.search.text import PREFIX_MAX, Parsed, stems
+from bot.store.search.text import PREFIX_MAX, Parsed, is_cjk, stems
 
 WEIGHTS = {
     "title": 10.0,
@@ -53,6 +53,40 @@ RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on
 MAX_BONUS = STANDING_BONUS[-1] + RECENT_BONUS[-1]
 
 
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The fields a query reads, with their weights: whole words, stems, prefixes, one edit,
+    and a CJK run's characters."""
+
+    words: dict[str, float]
+    stems: dict[str, float]
+    prefixes: dict[str, float]
+    fuzzy: dict[str, float]
+    cjk: dict[str, float]
+
+    def of(self, token: str) -> dict[str, float]:
+        """Where a typed word (a CJK run's first character) is looked for as it stands."""
+        return self.cjk if is_cjk(token) else self.words
+
+
+# A member's search: everything that describes a paper.
+EVERYTHING = Fields(WEIGHTS, STEM_WEIGHTS, PREFIX_WEIGHTS, FUZZY_WEIGHTS, WEIGHTS)
+# Autocomplete, which names one paper: what names it (its title, its own names, its authors,
+# the venue and award it is filed under), never its summaries, abstract or affiliations. A
+# common word ("learning") is held by most summaries and abstracts of a large catalogue, and
+# scoring each of them in seven fields made autocomplete's p99 at 100,000 papers. A CJK run
+# is the exception: titles are published in English, and a reader of zh-TW or zh-CN names the
+# paper by the words of its summary in their language (the only field holding that script).
+_NAMES = {name: WEIGHTS[name] for name in ("title", "aliases", "authors", "meta")}
+NAMING = Fields(
+    _NAMES,
+    {"title_stems": STEM_WEIGHTS["title_stems"]},
+    {name: PREFIX_WEIGHTS[name] for name in ("title_prefix", "authors_prefix")},
+    {name: FUZZY_WEIGHTS[name] for name in ("title", "aliases", "authors")},
+    _NAMES | {"summaries": WEIGHTS["summaries"]},
+)
+
+
 def prior_bonus(code: int) -> float:
     standing, recent = divmod(code, 4)
     return STANDING_BONUS[min(standing, 2)] + RECENT_BONUS[recent]
@@ -62,6 +96,10 @@ _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
 # Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
 TIE_LIMIT = 10_000
 FIRST_FETCH = 40
+# Autocomplete's scores are close (a prefix of a common title word scores tens of thousands of
+# titles alike), so the prior reorders deeper than a member's search: fetched this many times
+# the page at once, rather than every match scored twice.
+NAMING_DEPTH = 16
 Filters = tuple[str | None, int | None, str | None, str | None]  # venue, year, kind, area
 
 
@@ -87,16 +125,19 @@ def build_query(
     *,
     relaxed: bool = False,
     fuzzy: bool = True,
+    fields: Fields = EVERYTHING,
 ) -> tantivy.Query:
     """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
     `relaxed`: any of the typed words may match instead of every one (an institution named
-    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit."""
-    groups = [_word(schema, words, fuzzy=fuzzy) for words in parsed.terms]
+    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit;
+    `fields`: where the words are looked for."""
+    groups = [_word(schema, words, fields, fuzzy=fuzzy) for words in parsed.terms]
     for said, *others in parsed.topics:
-        clauses = _phrase_anywhere(schema, said)
+        clauses = _phrase_anywhere(schema, said, fields)
         for name in others:  # another name of the topic: found, below the name typed
             clauses += [
-                tantivy.Query.boost_query(c, SYNONYM) for c in _phrase_anywhere(schema, name)
+                tantivy.Query.boost_query(c, SYNONYM)
+                for c in _phrase_anywhere(schema, name, fields)
             ]
         groups.append(clauses)
     if parsed.prefix is not None:
@@ -104,16 +145,16 @@ def build_query(
         # title's whole words alone get a bonus, so "graph" puts Graph before Graphene.
         whole = _match(schema, "title", (parsed.prefix,), WEIGHTS["title"])
         prefix = (parsed.prefix[:PREFIX_MAX],)
-        clauses = [whole, *_anywhere(schema, prefix, PREFIX_WEIGHTS)]
+        clauses = [whole, *_anywhere(schema, prefix, fields.prefixes)]
         if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
-            clauses += _fuzzy(schema, parsed.prefix, prefix=True)
+            clauses += _fuzzy(schema, parsed.prefix, fields, prefix=True)
         groups.append(clauses)
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
     found = [(should if relaxed else must, _any(group)) for group in groups]
     if relaxed and found:  # at least one of the words
         found = [(must, tantivy.Query.boolean_query(found))]
     for typed, names in parsed.institutions:
-        clauses = _anywhere(schema, typed, WEIGHTS)
+        clauses = _anywhere(schema, typed, fields.of(typed[0]))
         clauses += [_match(schema, "affiliations", n, AFFILIATIONS_WEIGHT) for n in names]
         found.append((must, _any(clauses)))
     if venue is not None or year is not None or kind is not None:
@@ -133,20 +174,25 @@ def page(
     *,
     count: bool = True,
     any_word: bool = True,
+    naming: bool = False,
 ) -> tuple[list[int], int]:
     """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
     `count`): the papers with every word as typed; when none has, every word within one
     edit (a typo costs only the search that has one); when none has and `any_word`, any of
-    the words (`relaxed`: a member's search, not a command naming one paper)."""
-    if any_word:
-        parsed = _without_dead_words(searcher, parsed)
+    the words (`relaxed`: a member's search, not a command naming one paper). `naming`:
+    autocomplete, which names one paper as one types: only the NAMING fields, a word still
+    being typed that none of them holds left out, and never the any-word search."""
+    fields = NAMING if naming else EVERYTHING
+    if any_word or naming:
+        parsed = _without_dead_words(searcher, parsed, fields)
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
-    if any_word and words > 1:
+    if any_word and not naming and words > 1:
         attempts.append((True, True))
     for fuzzy, relaxed in attempts:
-        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed)
-        found = ranked(searcher, query, limit, offset, count=count)
+        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
+        depth = NAMING_DEPTH if naming else 4
+        found = ranked(searcher, query, limit, offset, count=count, depth=depth)
         if found[0] or found[1] > 0:
             return found
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
@@ -154,21 +200,23 @@ def page(
     return found
 
 
-def _without_dead_words(searcher: tantivy.Searcher, parsed: Parsed) -> Parsed:
+def _without_dead_words(
+    searcher: tantivy.Searcher, parsed: Parsed, fields: Fields = EVERYTHING
+) -> Parsed:
     """`parsed` without the typed words no paper holds in any field that are too short to be
     found within one edit ("Networks Le", a word still being typed): such a word fails the
     query of every word, then the one within one edit, and only the any-word query answers,
     ranking every paper with one of the others (three searches, the dearest last); without
     it the first query answers with the papers holding the others. Kept when it is the only
-    word."""
+    word. Held means held in one of `fields`."""
 
     def dead(term: tuple[str, ...]) -> bool:
         if len(term) != 1 or len(term[0]) >= FUZZY_MIN:
             return False
         (word,) = term
         stem = stems([word])
-        held = [(field, word) for field in WEIGHTS]
-        held += [(field, stem[0]) for field in STEM_WEIGHTS if stem]
+        held = [(field, word) for field in fields.of(word)]
+        held += [(field, stem[0]) for field in fields.stems if stem]
         return not any(searcher.doc_freq(field, text) for field, text in held)
 
     alive = tuple(term for term in parsed.terms if not dead(term))
@@ -184,16 +232,18 @@ def ranked(
     offset: int,
     *,
     count: bool = True,
+    depth: int = 4,
 ) -> tuple[list[int], int]:
     """The ids of a page of `query`'s hits, best first by score plus the prior
-    (`prior_bonus`), ties by id; and how many hits (-1 unless `count`).
+    (`prior_bonus`), ties by id; and how many hits (-1 unless `count`); `depth` times the
+    page fetched first.
 
     The prior is added here rather than in the query (clauses matching nearly every paper
     made every search several times slower): hits come by score, and more are fetched until
     the last one fetched, even with the largest bonus, could not reach the page.
     """
     end = offset + limit
-    wanted = max(end * 4, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
+    wanted = max(end * depth, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
     first = searcher.search(query, limit=wanted + 1, count=count)
     total = int(getattr(first, "count", 0) or 0) if count else -1
     hits = first.hits
@@ -231,45 +281,49 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
 
 
 def _word(
-    schema: tantivy.Schema, words: tuple[str, ...], *, fuzzy: bool = True
+    schema: tantivy.Schema, words: tuple[str, ...], fields: Fields, *, fuzzy: bool = True
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
     if len(words) > 1:  # a CJK run
-        clauses = _anywhere(schema, words, WEIGHTS)
+        clauses = _anywhere(schema, words, fields.cjk)
         if len(words) > 2:
             pairs = [words[i : i + 2] for i in range(0, len(words) - 1, 2)]
             if len(words) % 2:
                 pairs.append(words[-2:])
             every = tantivy.Query.boolean_query(
-                [(tantivy.Occur.Must, _any(_anywhere(schema, pair, WEIGHTS))) for pair in pairs]
+                [(tantivy.Occur.Must, _any(_anywhere(schema, pair, fields.cjk))) for pair in pairs]
             )
             clauses.append(tantivy.Query.boost_query(every, CJK_WORDS))
         return clauses
     (word,) = words
-    clauses = _anywhere(schema, words, WEIGHTS)
+    clauses = _anywhere(schema, words, fields.of(word))
     stem = stems([word])
     if stem and not word.isdigit():
-        clauses += _anywhere(schema, (stem[0],), STEM_WEIGHTS)
+        clauses += _anywhere(schema, (stem[0],), fields.stems)
     if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
-        clauses += _fuzzy(schema, word)
+        clauses += _fuzzy(schema, word, fields)
     return clauses
 
 
-def _phrase_anywhere(schema: tantivy.Schema, words: tuple[str, ...]) -> list[tantivy.Query]:
+def _phrase_anywhere(
+    schema: tantivy.Schema, words: tuple[str, ...], fields: Fields
+) -> list[tantivy.Query]:
     """A vocabulary name: its words as a phrase anywhere, or its stems as one."""
-    clauses = _anywhere(schema, words, WEIGHTS)
+    clauses = _anywhere(schema, words, fields.of(words[0]))
     if all(word.isascii() for word in words):
-        clauses += _anywhere(schema, tuple(stems(list(words))), STEM_WEIGHTS)
+        clauses += _anywhere(schema, tuple(stems(list(words))), fields.stems)
     return clauses
 
 
-def _fuzzy(schema: tantivy.Schema, word: str, *, prefix: bool = False) -> list[tantivy.Query]:
+def _fuzzy(
+    schema: tantivy.Schema, word: str, fields: Fields, *, prefix: bool = False
+) -> list[tantivy.Query]:
     return [
         tantivy.Query.boost_query(
             tantivy.Query.fuzzy_term_query(schema, field, word, 1, True, prefix), weight
         )
-        for field, weight in FUZZY_WEIGHTS.items()
+        for field, weight in fields.fuzzy.items()
     ]
 
 

@@ -97,6 +97,13 @@ def _split_cjk(word: str) -> list[str]:
 
 
 # -- the derived index (bot/store/search/index.py): the same words, folded in Python -----------
+
+
+def is_cjk(token: str) -> bool:
+    """A token of a script written without spaces (one character a token)."""
+    return _CJK_RUN.match(token) is not None
+
+
 # Words longer than this are indexed by their first PREFIX_MAX letters as prefixes; a typed
 # prefix longer than that is looked up by its first PREFIX_MAX letters.
 PREFIX_MAX = 16
