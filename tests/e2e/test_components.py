@@ -20,8 +20,15 @@ from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import EPHEMERAL, FORM, MASKED_ARXIV, ada, curate, settings_for
-from tests.e2e.test_curate_catalog import curators_writes
+from tests.support.curating import (
+    FORM,
+    MASKED_ARXIV,
+    ada,
+    curate,
+    curators_writes,
+    settings_for,
+)
+from tests.support.interactions import EPHEMERAL
 
 # Every prefix of a custom_id the bot makes for a component that lives only in memory.
 IN_MEMORY_PREFIXES = {"curate:confirm", "curate:cancel", "curate:again"}

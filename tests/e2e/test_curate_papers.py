@@ -16,8 +16,7 @@ from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (
-    EPHEMERAL,
+from tests.support.curating import (
     FORM,
     ada,
     arxiv,
@@ -26,6 +25,7 @@ from tests.e2e.test_curate import (
     curator_bot,
     settings_for,
 )
+from tests.support.interactions import EPHEMERAL
 
 __all__ = ["arxiv", "curator_bot"]
 HEAT_BATH = "Heat-bath random walks with Markov bases"

@@ -10,8 +10,7 @@ from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (
-    EPHEMERAL,
+from tests.support.curating import (
     FORM,
     MASKED_ARXIV,
     add_by_form,
@@ -21,6 +20,7 @@ from tests.e2e.test_curate import (
     curator_bot,
     settings_for,
 )
+from tests.support.interactions import EPHEMERAL
 
 __all__ = ["arxiv", "curator_bot"]  # fixtures, shared with test_curate
 

@@ -34,7 +34,7 @@ from bot.store import migrations
 from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_delivery import subscribe
+from tests.support.digest_delivery import subscribe
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
