@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
@@ -51,10 +52,10 @@ async def test_settings_name_curators_by_role_and_limit_curation_to_a_home_serve
     server: LocalDiscord, db: Database
 ) -> None:
     member_role = server.world.find_role("Member")
-    async with laurel_on(server, db, settings_for(role_ids=[member_role.id])):
+    async with laurel_on(server, db, settings_for(role_ids=[member_role.id]), clock=SystemClock()):
         allowed = await curate(server, "history", user_id=grace(server))
         assert (await allowed.message())["embeds"][0]["title"] == "Catalogue history"
-    async with laurel_on(server, db, settings_for(home_guild_id=1234)):
+    async with laurel_on(server, db, settings_for(home_guild_id=1234), clock=SystemClock()):
         elsewhere = await curate(server, "history")
         message = await elsewhere.message()
         assert message["content"] == "The catalogue is curated in Laurel's home server only."
@@ -63,7 +64,7 @@ async def test_settings_name_curators_by_role_and_limit_curation_to_a_home_serve
 async def test_add_from_arxiv_previews_then_writes_once_however_often_confirm_is_pressed(
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
-    async with laurel_on(server, db, settings_for(arxiv.url)):
+    async with laurel_on(server, db, settings_for(arxiv.url), clock=SystemClock()):
         asked = await curate(
             server,
             "paper add",

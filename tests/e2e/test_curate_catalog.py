@@ -334,10 +334,10 @@ async def test_history_pages_turn_after_a_restart(
     with nothing in memory, turns the page a Laurel before it showed."""
     caplog.set_level(logging.WARNING)
     await curators_writes(db, server)
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         first = await (await curate(server, "history")).message()
     following = next(i for i in _ids(first) if i.endswith(":n"))
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         refused = await (await server.press(first, following, user_id=grace(server))).message()
         second = await (await server.press(first, following, user_id=ada(server))).message()
     footer = second["embeds"][0]["footer"]["text"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
@@ -112,7 +113,7 @@ async def test_arxiv_not_knowing_the_id_or_not_answering_is_told_and_nothing_is_
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
     before = await audit_count(db)
-    async with laurel_on(server, db, settings_for(arxiv.url)):
+    async with laurel_on(server, db, settings_for(arxiv.url), clock=SystemClock()):
         options = {"venue": "ICML", "year": 2025, "award": "best", "arxiv": "2501.99999"}
         unknown = await (await curate(server, "paper add", options)).message()
         assert unknown["flags"] & EPHEMERAL

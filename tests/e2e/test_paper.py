@@ -142,12 +142,12 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
 
 
 async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) -> None:
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         message = await show_picked(server, "masked", locale="zh-TW")
         results = await (
             await server.slash("paper", {"query": "learning"}, subcommand="search")
         ).message()
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         abstract, sources, another, similar = custom_ids(message)
         answer = await (await server.press(message, abstract, locale="zh-TW")).message()
         assert answer["embeds"][0]["footer"]["text"] == "論文摘要"

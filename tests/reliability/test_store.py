@@ -138,10 +138,10 @@ async def test_a_start_on_a_locked_database_stops_clearly_and_then_syncs_once(
     syncs = 0
     async with locked(db):
         with pytest.raises(WriteRefused, match="busy"):
-            async with laurel_on(server, db):
+            async with laurel_on(server, db, clock=SystemClock()):
                 pass
         syncs = sum(r.method == "PUT" for r in server.requests)
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         assert await bot.sync_commands() is False  # recorded: a restart would not push again
     assert sum(r.method == "PUT" for r in server.requests) == syncs + 1
     checked(

@@ -51,7 +51,7 @@ async def curator_bot(
     server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db, settings_for()) as bot:
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()) as bot:
         yield bot
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in errors] == [], "the bot logged errors"
