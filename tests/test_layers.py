@@ -264,16 +264,15 @@ def test_tests_import_helpers_from_support_not_from_conftest() -> None:
     assert _conftest_imports() == {}
 
 
-def _test_module_imports() -> list[str]:
-    """Every import of one test module (`tests.<dir>.test_*`) by another file under tests/: a
+def _test_module_imports(tests: Path = PACKAGE.parent / "tests") -> list[str]:
+    """Every import of one test module (`tests.<dir>.test_*`) by another file under `tests`: a
     test module holds tests; what two of them share lives in tests/support."""
     found = []
-    tests = PACKAGE.parent / "tests"
     for path in sorted(tests.rglob("*.py")):
         for name, line in _imported_names(path):
             parts = name.split(".")
             if parts[0] == "tests" and any(p.startswith("test_") for p in parts[1:]):
-                where = f"{path.relative_to(PACKAGE.parent).as_posix()}:{line}"
+                where = f"{path.relative_to(tests.parent).as_posix()}:{line}"
                 found.append(f"{where} imports {name}")
     return found
 
@@ -282,6 +281,22 @@ def test_tests_import_helpers_from_support_not_from_other_test_modules() -> None
     """None at all (issue 26): a fixture or helper two test modules share moves to
     tests/support, so deleting or renaming a test module never breaks another."""
     assert _test_module_imports() == []
+
+
+def test_an_import_of_another_test_module_is_caught(tmp_path: Path) -> None:
+    """The check itself: `from tests.e2e.test_x import …` and `import tests.e2e.test_x` are
+    named, with their lines; an import from tests/support is not."""
+    e2e = tmp_path / "tests" / "e2e"
+    e2e.mkdir(parents=True)
+    (e2e / "test_y.py").write_text(
+        "from tests.support.curating import curate\n"
+        "from tests.e2e.test_x import helper\n"
+        "import tests.e2e.test_x\n"
+    )
+    assert _test_module_imports(tmp_path / "tests") == [
+        "tests/e2e/test_y.py:2 imports tests.e2e.test_x.helper",
+        "tests/e2e/test_y.py:3 imports tests.e2e.test_x",
+    ]
 
 
 def test_no_module_is_longer_than_the_limit() -> None:
