@@ -399,7 +399,9 @@ async def measure(
         await stack.enter_async_context(stand)
         server.driver.settle = no_settle
         start = time.perf_counter_ns()
-        bot = await stack.enter_async_context(laurel_on(server, db, ready_timeout=60))
+        bot = await stack.enter_async_context(
+            laurel_on(server, db, ready_timeout=60, clock=SystemClock())
+        )
         engine = "FTS5 (no derived index)"
         if bot.search_index is not None:  # a rebuild at start runs in the background: await it
             await bot.search_index.wait_ready()

@@ -102,7 +102,7 @@ async def laurel(db: Database, engine: Engine, index_dir: Path) -> Any:
         settings = Settings(backups=BackupSettings(enabled=False), search=search)
         start = time.perf_counter_ns()
         bot = await stack.enter_async_context(
-            laurel_on(stand.server, db, settings, ready_timeout=60)
+            laurel_on(stand.server, db, settings, ready_timeout=60, clock=SystemClock())
         )
         if bot.search_index is not None:
             await bot.search_index.wait_ready()

@@ -50,17 +50,16 @@ async def laurel_on(
     db: Database,
     settings: Settings | None = None,
     *,
+    clock: Clock,
     ready_timeout: float = 10,
-    clock: Clock | None = None,
     scheduler: AsyncIOScheduler | _ByClock | None = _ByClock.DEFAULT,
 ) -> AsyncIterator[LaurelBot]:
     """Start LaurelBot against `server` on `db`, wait until it is ready, and stop it after.
 
-    `clock`: the bot's one clock (the system's if None); a test moves a ManualClock to drive
+    `clock`: the bot's one clock, made by the caller (a root); a test moves a ManualClock to drive
     scheduled posts and `/paper today` through time. `scheduler`: by default `scheduler_for`
     the clock; a test that counts jobs hands in one it started paused.
     """
-    clock = clock or SystemClock()
     if isinstance(scheduler, _ByClock):
         scheduler = scheduler_for(clock)
     # Without settings of its own, a harness run (a test, a benchmark) is no deployment: it

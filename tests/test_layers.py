@@ -264,6 +264,41 @@ def test_tests_import_helpers_from_support_not_from_conftest() -> None:
     assert _conftest_imports() == {}
 
 
+def _test_module_imports(tests: Path = PACKAGE.parent / "tests") -> list[str]:
+    """Every import of one test module (`tests.<dir>.test_*`) by another file under `tests`: a
+    test module holds tests; what two of them share lives in tests/support."""
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for name, line in _imported_names(path):
+            parts = name.split(".")
+            if parts[0] == "tests" and any(p.startswith("test_") for p in parts[1:]):
+                where = f"{path.relative_to(tests.parent).as_posix()}:{line}"
+                found.append(f"{where} imports {name}")
+    return found
+
+
+def test_tests_import_helpers_from_support_not_from_other_test_modules() -> None:
+    """None at all (issue 26): a fixture or helper two test modules share moves to
+    tests/support, so deleting or renaming a test module never breaks another."""
+    assert _test_module_imports() == []
+
+
+def test_an_import_of_another_test_module_is_caught(tmp_path: Path) -> None:
+    """The check itself: `from tests.e2e.test_x import …` and `import tests.e2e.test_x` are
+    named, with their lines; an import from tests/support is not."""
+    e2e = tmp_path / "tests" / "e2e"
+    e2e.mkdir(parents=True)
+    (e2e / "test_y.py").write_text(
+        "from tests.support.curating import curate\n"
+        "from tests.e2e.test_x import helper\n"
+        "import tests.e2e.test_x\n"
+    )
+    assert _test_module_imports(tmp_path / "tests") == [
+        "tests/e2e/test_y.py:2 imports tests.e2e.test_x.helper",
+        "tests/e2e/test_y.py:3 imports tests.e2e.test_x",
+    ]
+
+
 def test_no_module_is_longer_than_the_limit() -> None:
     long = [f"{f.path}: {f.lines} lines" for f in file_sizes() if f.lines > MAX_FILE_LINES]
     assert [line for line in long if line.split(":")[0] not in LONG_FILES] == []

@@ -10,10 +10,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.commands.parts import Parts
 from bot.render.about import about_embed, help_embed
-from bot.render.i18n import Strings, language_of
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.papers import PaperRepository
+from bot.render.i18n import language_of
 
 # A command group that some members see in /help without its default permissions.
 Audience = Callable[[discord.Interaction], Awaitable[bool]]
@@ -21,18 +20,15 @@ Audience = Callable[[discord.Interaction], Awaitable[bool]]
 
 class About(commands.Cog):
     def __init__(
-        self,
-        editions: EditionRepository,
-        papers: PaperRepository,
-        strings: Strings,
-        tree: app_commands.CommandTree[discord.Client],
-        audiences: Mapping[str, Audience] | None = None,
+        self, bot: commands.Bot, parts: Parts, audiences: Mapping[str, Audience] | None = None
     ) -> None:
-        self._tree = tree
+        """`bot`'s command tree is what /help lists; `audiences` say who sees a group that
+        its default permissions hide (by the group's name)."""
+        self._tree = bot.tree
         self._audiences = dict(audiences or {})
-        self._editions = editions
-        self._papers = papers
-        self._strings = strings
+        self._editions = parts.editions
+        self._papers = parts.papers
+        self._strings = parts.strings
 
     @app_commands.command(
         name=_("about"),

@@ -26,17 +26,16 @@ from bot.commands.paper_buttons import (
     results_message,
     send_paper,
 )
+from bot.commands.parts import Parts
 from bot.commands.resolve import resolve_paper
 from bot.commands.timing import in_time, reply
 from bot.digests.service import DigestService
-from bot.domain.clock import Clock
 from bot.domain.daily import paper_of_the_day
 from bot.domain.models import PaperChoice, StoredPaper
 from bot.domain.text import visible
 from bot.errors import UserError
-from bot.render.i18n import Strings, language_of
+from bot.render.i18n import language_of
 from bot.render.markdown import esc
-from bot.store.catalog.papers import PaperRepository
 
 CHOICE_NAME = 100  # Discord's limit for an autocomplete choice's name
 
@@ -46,24 +45,16 @@ class PaperCommands(
     group_name=_("paper"),
     group_description=_("Award-winning papers: show one, search, pick at random, today's"),
 ):
-    def __init__(
-        self,
-        bot: commands.Bot,
-        papers: PaperRepository,
-        strings: Strings,
-        clock: Clock,
-        defer_after: float,
-        digests: DigestService | None = None,
-    ) -> None:
-        """`clock` says what day it is for /paper today (UTC); `defer_after`: seconds a search
-        may take before its answer is deferred ([discord] defer_after_seconds); `digests`
-        says what a server's paper-of-the-day digest posts today."""
+    def __init__(self, bot: commands.Bot, parts: Parts) -> None:
+        """The clock says what day it is for /paper today (UTC); `defer_after`: seconds a
+        search may take before its answer is deferred ([discord] defer_after_seconds); the
+        digests say what a server's paper-of-the-day digest posts today."""
         self._bot = bot
-        self._papers = papers
-        self._strings = strings
-        self._clock = clock
-        self._defer_after = defer_after
-        self._digests = digests
+        self._papers = parts.papers
+        self._strings = parts.strings
+        self._clock = parts.clock
+        self._defer_after = parts.settings.discord.defer_after_seconds
+        self._digests: DigestService | None = parts.digests
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -16,15 +16,14 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.commands.options import AUTOCOMPLETE_LIMIT, VenueOption, Year, find_venue
+from bot.commands.parts import Parts
 from bot.commands.timing import in_time, reply
-from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
 from bot.domain.models import Edition, Language, Venue
 from bot.errors import UserError
-from bot.render.chart_fonts import ChartFonts
 from bot.render.chart_labels import ChartLabels, chart_labels
 from bot.render.charts import compare_chart, trend_chart
-from bot.render.i18n import Strings, language_of
+from bot.render.i18n import language_of
 from bot.render.leaderboards import Scope, authors_embed, institutions_embed, scope_text
 from bot.render.markdown import esc
 from bot.render.stats import (
@@ -37,8 +36,6 @@ from bot.render.stats import (
     venue_bars,
 )
 from bot.render.years import year_spans
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.leaderboards import LeaderboardRepository
 
 TREND_PNG = "trend.png"
 COMPARE_PNG = "compare.png"
@@ -82,23 +79,15 @@ class Stats(commands.Cog):
         description=_("Conference statistics: submissions, acceptance rates and trends"),
     )
 
-    def __init__(
-        self,
-        editions: EditionRepository,
-        leaderboards: LeaderboardRepository,
-        strings: Strings,
-        fonts: ChartFonts,
-        institutions: InstitutionAliases,
-        defer_after: float,
-    ) -> None:
-        """`defer_after`: seconds a chart or leaderboard may take before the answer is
-        deferred ([discord] defer_after_seconds)."""
-        self._institutions = institutions
-        self._defer_after = defer_after
-        self._editions = editions
+    def __init__(self, parts: Parts) -> None:
+        leaderboards = parts.leaderboards
+        self._institutions = parts.institutions
+        # Seconds a chart or leaderboard may take before the answer is deferred.
+        self._defer_after = parts.settings.discord.defer_after_seconds
+        self._editions = parts.editions
         self._leaderboards = leaderboards
-        self._strings = strings
-        self._fonts = fonts
+        self._strings = parts.strings
+        self._fonts = parts.chart_fonts
         self._charts = ChartCache()
         self._institution_board = Board(
             leaderboards.institution_credit,

@@ -9,34 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog.arxiv.atom import ArxivEntry, parse_feed
+from bot.catalog.arxiv.atom import parse_feed
 from bot.catalog.arxiv.errors import ArxivBadResponseError, ArxivQueryError
 from bot.domain.identifiers import ArxivId
 from laurel_console.localarxiv.feeds import error_feed
-from tests.support.shared_dir import SHARED
+from tests.support.arxiv_records import (
+    NO_RECORDINGS,
+    RECORDINGS,
+    only_entry,
+    recorded_body,
+)
 
-RECORDINGS = SHARED / "datasets" / "arxiv-api-responses"
 RECORDED = sorted(RECORDINGS.glob("*.json")) if RECORDINGS.is_dir() else []
-_NO_SHARED = "the recorded arXiv replies (../shared/datasets/arxiv-api-responses) are absent"
-
-
-def recorded_body(name: str) -> bytes:
-    if not RECORDINGS.is_dir():
-        pytest.skip(_NO_SHARED)
-    data = json.loads((RECORDINGS / name).read_text(encoding="utf-8"))
-    # Stored as text decoded as Latin-1; this gives back the UTF-8 bytes arXiv sent.
-    return str(data["body"]).encode("latin-1")
-
-
-def only_entry(name: str) -> ArxivEntry:
-    feed = parse_feed(recorded_body(name))
-    assert len(feed.entries) == 1
-    return feed.entries[0]
 
 
 @pytest.mark.parametrize(
     "path",
-    RECORDED or [pytest.param(None, marks=pytest.mark.skip(_NO_SHARED))],
+    RECORDED or [pytest.param(None, marks=pytest.mark.skip(NO_RECORDINGS))],
     ids=lambda p: p.name if p else "absent",
 )
 def test_every_recorded_reply_parses(path: Path) -> None:

@@ -8,7 +8,7 @@ from bot.catalog.arxiv.atom import ArxivEntry, parse_feed
 from bot.catalog.arxiv.paper import completes, lacks, missing_from, paper_from_arxiv, same_person
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Links, Paper, Source
-from tests.catalog.test_arxiv_atom import only_entry, recorded_body
+from tests.support.arxiv_records import only_entry, recorded_body
 
 
 @pytest.fixture

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 import sqlite3
 import subprocess
 import sys
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,10 @@ import pytest
 
 from bot.cli import main, main_on
 from bot.store import migrations
+from tests.support.cli_runs import (
+    clear_environment,
+    run,
+)
 from tests.support.clock import ManualClock
 
 VENUES = ("ICML", "NeurIPS", "ICLR", "AAAI", "IJCAI")
@@ -44,19 +46,6 @@ name = "Best Paper Award"
 kind = "best"
 paper = {{ title = "A Paper From Nowhere" }}
 """
-
-
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def clear_environment(patch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith("LAUREL_") or name == "DISCORD_TOKEN":
-            patch.delenv(name)
 
 
 @pytest.fixture(autouse=True)
@@ -89,13 +78,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def initialized(template: Path, db_path: Path) -> Path:
     shutil.copyfile(template, db_path)
     return db_path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Result:
-    capsys.readouterr()  # drop anything printed before
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return Result(code, captured.out, captured.err)
 
 
 def scalar(db: Path, sql: str, *params: Any) -> Any:

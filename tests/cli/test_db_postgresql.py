@@ -17,7 +17,7 @@ import pytest
 from bot.cli import main_on
 from bot.store.sql import SqliteConnection
 from bot.store.table_digests import sqlite_tables
-from tests.cli.test_cli import Result, clear_environment, run
+from tests.support.cli_runs import Result, clear_environment, run
 from tests.support.clock import ManualClock
 
 SECRET = "s3cret-Pa55"

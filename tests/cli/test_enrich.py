@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import shutil
 import subprocess
 import sys
@@ -17,16 +16,23 @@ import pytest
 from bot.catalog.arxiv.atom import parse_feed
 from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import enrich, to_enrich
-from bot.cli import build_parser, parse
-from bot.domain.clock import SystemClock
-from bot.domain.models import Paper
-from bot.settings import ArxivSettings, Settings
+from bot.cli import build_parser
+from bot.settings import ArxivSettings
 from bot.store.catalog.enrichment import EnrichmentRepository
-from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from laurel_console.localarxiv.server import LocalArxiv
 from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
+from tests.support.enrich_cli import (
+    audit_rows,
+    laurel,
+    no_outside_settings,
+    paper,
+    settings_for,
+    with_awards,
+)
+
+__all__ = ["no_outside_settings"]  # fixtures, from tests/support
 
 # Papers whose arXiv ids the recordings hold, each lacking something else.
 AWARDS = """
@@ -66,25 +72,6 @@ paper = { title = "Testing Deep Learning Models", arxiv = "2202.12139v1" }
 RECORDED_IDS = {"1605.08386", "1707.08567", "astro-ph/0601001", "2202.12139"}
 
 
-@pytest.fixture(autouse=True)
-def no_outside_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith("LAUREL_"):
-            monkeypatch.delenv(name)
-
-
-def settings_for(db_path: Path, url: str, **arxiv: object) -> Settings:
-    # No waiting between requests here: the interval is tested on a fake clock below.
-    options = {"base_url": url, "min_interval_seconds": 0, "backoff_seconds": 0, **arxiv}
-    return Settings.model_validate({"database": {"path": db_path}, "arxiv": options})
-
-
-async def laurel(settings: Settings, *argv: str) -> int:
-    args = parse(list(argv), SystemClock())
-    code: int = await args.handler(settings, args)
-    return code
-
-
 @pytest.fixture
 def recordings(shared_dir: Path) -> Path:
     return shared_dir / "datasets" / "arxiv-api-responses"
@@ -96,33 +83,10 @@ async def arxiv(recordings: Path) -> AsyncIterator[LocalArxiv]:
         yield server
 
 
-async def with_awards(template_db: Path, tmp_path: Path, document: str) -> Path:
-    """A copy of the bundled catalogue with the awards of `document` imported into it."""
-    path = tmp_path / "laurel.db"
-    shutil.copyfile(template_db, path)
-    awards = tmp_path / "awards.toml"
-    awards.write_text(document, encoding="utf-8")
-    assert await laurel(settings_for(path, "http://unused"), "import", str(awards)) == 0
-    return path
-
-
 @pytest.fixture
 async def db_path(template_db: Path, tmp_path: Path) -> Path:
     """The bundled catalogue plus four awards whose papers the recordings know."""
     return await with_awards(template_db, tmp_path, AWARDS)
-
-
-async def paper(db_path: Path, arxiv_id: str) -> Paper:
-    async with await open_sqlite(db_path, create=False) as db:
-        found = await PaperRepository(db).by_arxiv(arxiv_id)
-    assert found is not None
-    return found.paper
-
-
-async def audit_rows(db_path: Path) -> list[tuple[str, str, str]]:
-    async with await open_sqlite(db_path, create=False) as db:
-        found = await db.fetchall("SELECT actor, action, entity FROM audit ORDER BY id")
-    return [(r[0], r[1], r[2]) for r in found]
 
 
 async def test_enrich_fills_gaps_from_the_recorded_entries(

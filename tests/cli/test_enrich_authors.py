@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from laurel_console.localarxiv.server import LocalArxiv
-from tests.cli.test_enrich import (
+from tests.support.enrich_cli import (
     audit_rows,
     laurel,
     no_outside_settings,

@@ -14,8 +14,14 @@ from bot.catalog.arxiv.enrich import to_enrich
 from bot.store.catalog.papers import PaperRepository
 from laurel_console.localarxiv.recordings import entries_of, load
 from laurel_console.localarxiv.server import LocalArxiv
-from tests.cli.test_enrich import audit_rows, laurel, no_outside_settings, settings_for, with_awards
 from tests.support.backends import open_sqlite
+from tests.support.enrich_cli import (
+    audit_rows,
+    laurel,
+    no_outside_settings,
+    settings_for,
+    with_awards,
+)
 
 __all__ = ["no_outside_settings"]  # the autouse fixture, shared
 

@@ -9,9 +9,12 @@ they play Discord and arXiv, whose clocks are not Laurel's.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+REPO = Path(__file__).resolve().parents[2]
+BOT = REPO / "bot"
+CONSOLE = REPO / "laurel_console"  # the harness and the console run LaurelBot: the same rules
 THE_CLOCK = BOT / "domain" / "clock.py"
 STAND_INS = ("localdiscord", "localarxiv")
 
@@ -65,17 +68,26 @@ def reads_of_time(source: str) -> list[str]:
 
 
 def modules() -> list[Path]:
+    """bot/ and laurel_console/, but the clock itself and the stand-ins."""
     return sorted(
         path
-        for path in BOT.rglob("*.py")
-        if path != THE_CLOCK and path.relative_to(BOT).parts[0] not in STAND_INS
+        for path in [*BOT.rglob("*.py"), *CONSOLE.rglob("*.py")]
+        if path != THE_CLOCK and not set(path.relative_to(REPO).parts[:2]) & set(STAND_INS)
     )
+
+
+def name_of(path: Path) -> str:
+    """A module of bot/ by its path under bot/; one of laurel_console/ by its path under the
+    repository."""
+    return (
+        path.relative_to(BOT) if path.is_relative_to(BOT) else path.relative_to(REPO)
+    ).as_posix()
 
 
 def test_no_module_reads_the_system_clock_but_the_clock() -> None:
     offenders = {}
     for path in modules():
-        name = path.relative_to(BOT).as_posix()
+        name = name_of(path)
         found = reads_of_time(path.read_text(encoding="utf-8"))
         if found and name not in ALLOWED:
             offenders[name] = found
@@ -119,6 +131,8 @@ def test_the_check_sees_each_way_of_reading_the_clock() -> None:
         assert reads_of_time(source) == [], source
     assert reads_of_time(THE_CLOCK.read_text("utf-8"))  # the one place that may
     assert THE_CLOCK not in modules()
+    assert CONSOLE / "harness.py" in modules()
+    assert not [p for p in modules() if "localdiscord" in p.parts or "localarxiv" in p.parts]
 
 
 # Where the one clock is made (issue 26): the composition roots. Anywhere else a clock is a
@@ -141,7 +155,7 @@ def defaulted_clocks(source: str) -> list[str]:
             defaulted = positional[len(positional) - len(args.defaults) :]
             defaulted += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
             for arg in defaulted:
-                if arg.arg == "clock" or "Clock" in _annotation(arg.annotation):
+                if arg.arg == "clock" or re.search(r"\bClock\b", _annotation(arg.annotation)):
                     found.append(f"{arg.lineno}: {node.name}({arg.arg}=…)")
         elif isinstance(node, ast.Call) and dotted(node.func).endswith("SystemClock"):
             found.append(f"{node.lineno}: SystemClock()")
@@ -157,7 +171,7 @@ def defaulted_clocks(source: str) -> list[str]:
 def test_clocks_are_handed_in_never_defaulted_outside_the_roots() -> None:
     offenders = {}
     for path in modules():
-        name = path.relative_to(BOT).as_posix()
+        name = name_of(path)
         if name.startswith(ROOTS):
             continue
         found = defaulted_clocks(path.read_text(encoding="utf-8"))
@@ -183,6 +197,7 @@ def test_the_check_sees_each_way_of_defaulting_a_clock() -> None:
         "async def f(db, *, clock: Clock, create: bool = True): ...",
         "def f(clock: Clock, /, every: float = 1.0): ...",
         "x = clock.now() or other",
+        "def f(clock: Clock, scheduler: _ByClock | None = _ByClock.DEFAULT): ...",
     ]
     for source in fine:
         assert defaulted_clocks(source) == [], source

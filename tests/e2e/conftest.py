@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import Clock, SystemClock
 from bot.settings import Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -45,7 +46,7 @@ async def laurel(
     laurel_time: dt.datetime | None,
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
-    clock = ManualClock(laurel_time) if laurel_time is not None else None
+    clock: Clock = ManualClock(laurel_time) if laurel_time is not None else SystemClock()
     async with laurel_on(server, db, laurel_settings, clock=clock) as bot:
         yield bot
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.settings import CurationSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -84,7 +85,7 @@ async def test_help_lists_curate_to_a_configured_curator_without_manage_server(
 ) -> None:
     grace = server.world.find_user("grace").id
     settings = Settings(curation=CurationSettings(user_ids=[grace]))
-    async with laurel_on(server, db, settings):
+    async with laurel_on(server, db, settings, clock=SystemClock()):
         listed = await _help_for(server, "grace")
     assert "curate" in listed
     assert "digest" not in listed  # still no Manage Server

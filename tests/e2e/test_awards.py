@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
@@ -161,9 +162,9 @@ async def test_the_buttons_work_after_a_restart(
     server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         first = await _awards(server, "edition", "zh-TW", venue="icml", year=2025)
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         pressed = await server.press(first, _button(first, "n")["custom_id"], locale="zh-TW")
         second = await pressed.message()
         assert second["embeds"][0]["footer"]["text"] == "第 2/2 頁 · 11 個獎項"

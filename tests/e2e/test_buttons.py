@@ -11,7 +11,8 @@ import pytest
 from bot.app import LaurelBot
 from bot.settings import BackupSettings, MetricsSettings, Settings
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_paper import EPHEMERAL, _show, custom_ids
+from tests.support.interactions import EPHEMERAL
+from tests.support.paper_views import custom_ids, show_picked
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ async def _counted(bot: LaurelBot, component: str, outcome: str) -> float | None
 async def test_a_press_and_a_refused_press_are_answered_and_counted_apart(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
-    message = await _show(server, "masked")
+    message = await show_picked(server, "masked")
     abstract = custom_ids(message)[0]
     assert abstract.startswith("paper:abstract:")
     shown = await (await server.press(message, abstract)).message()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.sync import sync
+from bot.domain.clock import SystemClock
 from bot.errors import LaurelError
 from bot.settings import load_settings
 from bot.store.sqlite import SqliteDatabase
@@ -28,15 +29,15 @@ GET = "GET /applications/{application_id}/commands"
 async def test_a_start_pushes_again_when_discord_holds_another_tree(
     server: LocalDiscord, db: SqliteDatabase
 ) -> None:
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         pass
     assert len(server.requests_to(PUT)) == 1
-    async with laurel_on(server, db):  # unchanged: one look, no push
+    async with laurel_on(server, db, clock=SystemClock()):  # unchanged: one look, no push
         pass
     assert len(server.requests_to(PUT)) == 1
     assert len(server.requests_to(GET)) == 1
     server.world.commands[None] = [c for c in server.world.commands[None] if c["name"] == "about"]
-    async with laurel_on(server, db):  # removed elsewhere: pushed again
+    async with laurel_on(server, db, clock=SystemClock()):  # removed elsewhere: pushed again
         pass
     assert len(server.requests_to(PUT)) == 2
     assert {c["name"] for c in server.world.commands[None]} >= {"about", "paper", "curate"}

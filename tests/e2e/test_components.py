@@ -15,13 +15,21 @@ import pytest
 import bot.commands
 from bot.app import LaurelBot
 from bot.commands.paper_buttons import PaperButton
+from bot.domain.clock import SystemClock
 from bot.render.i18n import Strings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import EPHEMERAL, FORM, MASKED_ARXIV, ada, curate, settings_for
-from tests.e2e.test_curate_catalog import curators_writes
+from tests.support.curating import (
+    FORM,
+    MASKED_ARXIV,
+    ada,
+    curate,
+    curators_writes,
+    settings_for,
+)
+from tests.support.interactions import EPHEMERAL
 
 # Every prefix of a custom_id the bot makes for a component that lives only in memory.
 IN_MEMORY_PREFIXES = {"curate:confirm", "curate:cancel", "curate:again"}
@@ -53,7 +61,7 @@ async def test_every_component_sent_before_a_restart_answers_after_it(
     server: LocalDiscord, db: Database, quiet: pytest.LogCaptureFixture
 ) -> None:
     await curators_writes(db, server)  # more writes than one history page holds
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         preview = await (await curate(server, "paper remove", {"paper": MASKED_ARXIV})).message()
         history = await (await curate(server, "history")).message()
         form = await curate(server, "paper add", {"venue": "ICML", "year": 2025, "award": "best"})
@@ -61,7 +69,7 @@ async def test_every_component_sent_before_a_restart_answers_after_it(
     sent = custom_ids(preview)
     assert {prefix(c) for c in sent} == IN_MEMORY_PREFIXES - {"curate:again"}  # a form's own
     _, following = custom_ids(history)  # the history's pages are persistent: Next still works
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         for locale in LANGUAGES:
             for custom_id in sent:
                 pressed = await server.press(preview, custom_id, user_id=ada(server), locale=locale)
@@ -76,7 +84,7 @@ async def test_every_component_sent_before_a_restart_answers_after_it(
 async def test_a_second_press_of_confirm_is_answered_and_writes_nothing(
     server: LocalDiscord, db: Database, quiet: pytest.LogCaptureFixture
 ) -> None:
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         preview = await (await curate(server, "paper remove", {"paper": MASKED_ARXIV})).message()
         confirm = next(c for c in custom_ids(preview) if c.startswith("curate:confirm"))
         first = await server.press(preview, confirm, user_id=ada(server))
@@ -97,7 +105,7 @@ async def test_a_second_press_of_confirm_is_answered_and_writes_nothing(
 async def test_a_forged_button_id_past_the_largest_id_is_refused_cleanly(
     server: LocalDiscord, db: Database, quiet: pytest.LogCaptureFixture
 ) -> None:
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         shown = await (
             await server.slash("paper", {"paper": MASKED_ARXIV}, subcommand="show")
         ).message()

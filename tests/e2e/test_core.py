@@ -11,6 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.errors import UserError
 from bot.settings import DiscordSettings, Settings
 from bot.store.database import Database
@@ -25,9 +26,9 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 async def test_the_tree_is_synced_once_and_not_again_while_unchanged(
     server: LocalDiscord, db: Database
 ) -> None:
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         pass
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         pass
     assert len(server.requests_to(SYNC)) == 1
 
@@ -169,7 +170,7 @@ async def test_a_development_guild_gets_the_commands_instead_of_the_world(
 ) -> None:
     (guild,) = server.world.guilds.values()
     settings = Settings(discord=DiscordSettings(dev_guild_id=guild.id))
-    async with laurel_on(server, db, settings):
+    async with laurel_on(server, db, settings, clock=SystemClock()):
         pass
     assert server.requests_to(SYNC) == []
     (synced,) = server.requests_to("PUT /applications/{application_id}/guilds/{guild_id}/commands")

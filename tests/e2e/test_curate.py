@@ -4,119 +4,31 @@ removing, and an add → edit → undo → history round trip that restores the 
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import AsyncIterator, Mapping
-from pathlib import Path
-from typing import Any
-
-import pytest
 
 from bot.app import LaurelBot
-from bot.settings import ArxivSettings, CurationSettings, Settings
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
-from bot.store.sql import Connection
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
-from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.curating import (
+    FORM,
+    MASKED_ARXIV,
+    ada,
+    add_by_form,
+    arxiv,
+    audit_count,
+    button,
+    curate,
+    curator_bot,
+    grace,
+    paper_row,
+    settings_for,
+)
+from tests.support.interactions import EPHEMERAL
 from tests.support.payloads import fields
 
-EPHEMERAL = 64
-MASKED_ARXIV = "2502.06768"  # in the bundled catalogue (ICML 2025)
-FORM = {
-    "title": "Curated Attention Is Enough",
-    "authors": "Ada Lovelace\nGrace Hopper",
-    "doi": "10.5555/Curated.2025",
-    "links": "code https://example.org/code",
-    "abstract": "We curate.",
-}
-
-
-@pytest.fixture
-async def arxiv(shared_dir: Path) -> AsyncIterator[LocalArxiv]:
-    async with LocalArxiv(shared_dir / "datasets" / "arxiv-api-responses") as local:
-        yield local
-
-
-def settings_for(arxiv_url: str = "http://127.0.0.1:9/api/query", **curation: Any) -> Settings:
-    return Settings(
-        arxiv=ArxivSettings(base_url=arxiv_url, min_interval_seconds=0, retries=0),
-        curation=CurationSettings(**curation),
-    )
-
-
-@pytest.fixture
-async def curator_bot(
-    server: LocalDiscord, db: Database, caplog: pytest.LogCaptureFixture
-) -> AsyncIterator[LaurelBot]:
-    caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db, settings_for()) as bot:
-        yield bot
-    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
-    assert [r.getMessage() for r in errors] == [], "the bot logged errors"
-
-
-def ada(server: LocalDiscord) -> int:
-    """The guild's owner, who owns the application too: a curator without any setting."""
-    return server.world.find_user("ada").id
-
-
-def grace(server: LocalDiscord) -> int:
-    return server.world.find_user("grace").id
-
-
-async def curate(
-    server: LocalDiscord, subcommand: str, options: Mapping[str, object] | None = None, **kw: Any
-) -> Interaction:
-    kw.setdefault("user_id", ada(server))
-    return await server.slash("curate", options or {}, subcommand=subcommand, **kw)
-
-
-def button(message: dict[str, Any], prefix: str) -> str:
-    ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
-    (found,) = [str(i) for i in ids if str(i).startswith(prefix)]
-    return found
-
-
-async def audit_count(db: Database) -> int:
-    row = await db.fetchone("SELECT count(*) FROM audit")
-    assert row is not None
-    return int(row[0])
-
-
-async def paper_row(db: Database, paper_id: int) -> dict[str, Any]:
-    """Everything stored of one paper: its row, author and affiliation rows, search row."""
-
-    def read(conn: Connection) -> dict[str, Any]:
-        row = dict(conn.execute("SELECT * FROM papers WHERE id = ?", (paper_id,)).fetchone())
-        for table in ("paper_authors", "paper_affiliations"):
-            row[table] = conn.execute(
-                f"SELECT position, name FROM {table} WHERE paper_id = ? ORDER BY position",
-                (paper_id,),
-            ).fetchall()
-        row["search"] = conn.execute(
-            "SELECT * FROM paper_search WHERE rowid = ?", (paper_id,)
-        ).fetchall()
-        return row
-
-    return await db.snapshot(read)
-
-
-async def add_by_form(server: LocalDiscord, db: Database, form: dict[str, str]) -> int:
-    """/curate paper add without arXiv, the form filled in, confirmed; the new paper's id."""
-    opened = await curate(
-        server, "paper add", {"venue": "ICML", "year": 2025, "award": "best", "track": "Main"}
-    )
-    await opened.response()
-    assert opened.modal is not None
-    preview = await (await server.submit(opened, form)).message()
-    assert preview["flags"] & EPHEMERAL
-    assert preview["embeds"][0]["title"] == form["title"]
-    done = await server.press(preview, button(preview, "curate:confirm"), user_id=ada(server))
-    assert (await done.message())["embeds"][0]["title"] == "Added"
-    row = await db.fetchone("SELECT id FROM papers WHERE title = ?", (form["title"],))
-    assert row is not None
-    return int(row["id"])
+__all__ = ["arxiv", "curator_bot"]  # fixtures, from tests/support
 
 
 async def test_a_member_who_is_not_a_curator_is_refused_and_nothing_is_written(
@@ -140,10 +52,10 @@ async def test_settings_name_curators_by_role_and_limit_curation_to_a_home_serve
     server: LocalDiscord, db: Database
 ) -> None:
     member_role = server.world.find_role("Member")
-    async with laurel_on(server, db, settings_for(role_ids=[member_role.id])):
+    async with laurel_on(server, db, settings_for(role_ids=[member_role.id]), clock=SystemClock()):
         allowed = await curate(server, "history", user_id=grace(server))
         assert (await allowed.message())["embeds"][0]["title"] == "Catalogue history"
-    async with laurel_on(server, db, settings_for(home_guild_id=1234)):
+    async with laurel_on(server, db, settings_for(home_guild_id=1234), clock=SystemClock()):
         elsewhere = await curate(server, "history")
         message = await elsewhere.message()
         assert message["content"] == "The catalogue is curated in Laurel's home server only."
@@ -152,7 +64,7 @@ async def test_settings_name_curators_by_role_and_limit_curation_to_a_home_serve
 async def test_add_from_arxiv_previews_then_writes_once_however_often_confirm_is_pressed(
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
-    async with laurel_on(server, db, settings_for(arxiv.url)):
+    async with laurel_on(server, db, settings_for(arxiv.url), clock=SystemClock()):
         asked = await curate(
             server,
             "paper add",

@@ -10,14 +10,14 @@ import pytest
 
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (  # noqa: F401 (curator_bot is a fixture)
-    EPHEMERAL,
+from tests.support.curating import (  # noqa: F401 (curator_bot is a fixture)
     FORM,
     add_by_form,
     curate,
     curator_bot,
     paper_row,
 )
+from tests.support.interactions import EPHEMERAL
 
 pytestmark = pytest.mark.usefixtures("curator_bot")
 

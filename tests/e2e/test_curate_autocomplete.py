@@ -8,7 +8,7 @@ from discord import app_commands
 
 from bot.app import LaurelBot
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import ada, curator_bot, grace
+from tests.support.curating import ada, curator_bot, grace
 
 __all__ = ["curator_bot"]
 # What matches something, for each option.

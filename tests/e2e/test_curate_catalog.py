@@ -21,55 +21,30 @@ from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (
-    EPHEMERAL,
+from tests.support.commands import mention
+from tests.support.curating import (
     MASKED_ARXIV,
+    NEW_AWARDS,
     ada,
     audit_count,
     button,
     curate,
     curator_bot,
+    curators_writes,
     grace,
     settings_for,
+    stored_paper_id,
 )
-from tests.support.awards import award, batch
-from tests.support.commands import mention
+from tests.support.interactions import EPHEMERAL
 from tests.support.payloads import fields
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
-
-NEW_AWARDS = """
-[[awards]]
-venue = "iclr"
-year = 2025
-name = "Outstanding Paper Award"
-kind = "outstanding"
-[awards.paper]
-title = "An Imported Paper About Curation"
-arxiv = "2501.00001"
-authors = ["Ada Lovelace"]
-
-[[awards]]
-venue = "iclr"
-year = 2025
-name = "Outstanding Paper Award"
-kind = "outstanding"
-[awards.paper]
-title = "A Record With A Bad Link"
-links = { code = "javascript:alert(1)" }
-"""
-
-
-async def _paper_id(db: Database, arxiv: str) -> int:
-    row = await db.fetchone("SELECT id FROM papers WHERE arxiv = ?", (arxiv,))
-    assert row is not None
-    return int(row["id"])
 
 
 async def test_award_add_then_remove(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    paper_id = await _paper_id(db, MASKED_ARXIV)
+    paper_id = await stored_paper_id(db, MASKED_ARXIV)
     before = await audit_count(db)
     asked = await curate(
         server,
@@ -239,15 +214,6 @@ async def test_export_attaches_the_catalogue_that_reads_back(
     assert len(table) == row[0]
 
 
-async def curators_writes(db: Database, server: LocalDiscord, count: int = 6) -> None:
-    """`count` writes by the curator ada: with the bundled load (one line), more than a page."""
-    for n in range(count):
-        await CatalogRepository(db, SystemClock()).apply(
-            batch(award(f"Curated Paper Number {n}")), actor=f"discord:{ada(server)}",
-            policy="update",
-        )  # fmt: skip
-
-
 async def test_history_pages_and_undo_refuses_what_it_cannot_undo(
     curator_bot: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
@@ -368,10 +334,10 @@ async def test_history_pages_turn_after_a_restart(
     with nothing in memory, turns the page a Laurel before it showed."""
     caplog.set_level(logging.WARNING)
     await curators_writes(db, server)
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         first = await (await curate(server, "history")).message()
     following = next(i for i in _ids(first) if i.endswith(":n"))
-    async with laurel_on(server, db, settings_for()):
+    async with laurel_on(server, db, settings_for(), clock=SystemClock()):
         refused = await (await server.press(first, following, user_id=grace(server))).message()
         second = await (await server.press(first, following, user_id=ada(server))).message()
     footer = second["embeds"][0]["footer"]["text"]

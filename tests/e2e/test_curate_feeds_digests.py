@@ -8,9 +8,8 @@ from bot.app import LaurelBot
 from bot.domain.subscriptions import Theme
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import MASKED_ARXIV, ada, button, curate, curator_bot
-from tests.e2e.test_curate_catalog import _paper_id
-from tests.e2e.test_digest_delivery import subscribe
+from tests.support.curating import MASKED_ARXIV, ada, button, curate, curator_bot, stored_paper_id
+from tests.support.digest_delivery import subscribe
 
 __all__ = ["curator_bot"]  # the fixture, shared with test_curate
 
@@ -21,7 +20,7 @@ async def test_an_award_added_with_curate_is_posted_by_a_new_awards_digest(
     sub = await subscribe(
         curator_bot, server, "general", theme=Theme.NEW_AWARDS, timezone="Europe/Berlin"
     )
-    paper_id = await _paper_id(db, MASKED_ARXIV)
+    paper_id = await stored_paper_id(db, MASKED_ARXIV)
     added = await curate(
         server,
         "award add",

@@ -9,7 +9,8 @@ import pytest
 from bot.app import LaurelBot
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import EPHEMERAL, FORM, ada, button, curate, curator_bot
+from tests.support.curating import FORM, ada, button, curate, curator_bot
+from tests.support.interactions import EPHEMERAL
 
 __all__ = ["curator_bot"]
 SAID = {"en-US": "These fields are not valid: **doi**", "zh-TW": "這些欄位無效：**doi**",

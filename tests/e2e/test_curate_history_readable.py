@@ -11,7 +11,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import ada, button, curate, curator_bot
+from tests.support.curating import ada, button, curate, curator_bot
 
 __all__ = ["curator_bot"]
 SAID = {

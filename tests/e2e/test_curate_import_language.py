@@ -7,7 +7,7 @@ import pytest
 
 from bot.app import LaurelBot
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import curate, curator_bot
+from tests.support.curating import curate, curator_bot
 
 __all__ = ["curator_bot"]
 

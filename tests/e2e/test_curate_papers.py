@@ -12,12 +12,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (
-    EPHEMERAL,
+from tests.support.curating import (
     FORM,
     ada,
     arxiv,
@@ -26,6 +26,7 @@ from tests.e2e.test_curate import (
     curator_bot,
     settings_for,
 )
+from tests.support.interactions import EPHEMERAL
 
 __all__ = ["arxiv", "curator_bot"]
 HEAT_BATH = "Heat-bath random walks with Markov bases"
@@ -33,7 +34,7 @@ HEAT_BATH = "Heat-bath random walks with Markov bases"
 
 @pytest.fixture
 async def arxiv_bot(server: LocalDiscord, db: Database, arxiv: LocalArxiv) -> AsyncIterator[None]:
-    async with laurel_on(server, db, settings_for(arxiv.url)):
+    async with laurel_on(server, db, settings_for(arxiv.url), clock=SystemClock()):
         yield
 
 

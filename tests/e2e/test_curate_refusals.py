@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localarxiv.server import LocalArxiv
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (
-    EPHEMERAL,
+from tests.support.curating import (
     FORM,
     MASKED_ARXIV,
     add_by_form,
@@ -21,6 +21,7 @@ from tests.e2e.test_curate import (
     curator_bot,
     settings_for,
 )
+from tests.support.interactions import EPHEMERAL
 
 __all__ = ["arxiv", "curator_bot"]  # fixtures, shared with test_curate
 
@@ -112,7 +113,7 @@ async def test_arxiv_not_knowing_the_id_or_not_answering_is_told_and_nothing_is_
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
     before = await audit_count(db)
-    async with laurel_on(server, db, settings_for(arxiv.url)):
+    async with laurel_on(server, db, settings_for(arxiv.url), clock=SystemClock()):
         options = {"venue": "ICML", "year": 2025, "award": "best", "arxiv": "2501.99999"}
         unknown = await (await curate(server, "paper add", options)).message()
         assert unknown["flags"] & EPHEMERAL

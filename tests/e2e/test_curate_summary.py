@@ -9,8 +9,7 @@ import pytest
 
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import (  # noqa: F401 (curator_bot is a fixture)
-    EPHEMERAL,
+from tests.support.curating import (  # noqa: F401 (curator_bot is a fixture)
     FORM,
     ada,
     add_by_form,
@@ -18,6 +17,7 @@ from tests.e2e.test_curate import (  # noqa: F401 (curator_bot is a fixture)
     curator_bot,
     paper_row,
 )
+from tests.support.interactions import EPHEMERAL
 
 pytestmark = pytest.mark.usefixtures("curator_bot")
 PAGE = "https://openreview.net/forum?id=curated"

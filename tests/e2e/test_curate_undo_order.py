@@ -8,7 +8,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import FORM, add_by_form, curate, curator_bot, paper_row
+from tests.support.curating import FORM, add_by_form, curate, curator_bot, paper_row
 
 __all__ = ["curator_bot"]
 EDIT = {"authors": "Grace Hopper", "affiliations": "", "links": "", "abstract": ""}

@@ -11,7 +11,7 @@ import pytest
 from bot.app import LaurelBot
 from bot.render.digest_posts import marker_in
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_commands import digest, stored_sub
+from tests.support.digest_commands import digest, stored_sub
 
 CODE = re.compile(r"L\d+-[0-9a-f]{6}")
 LAST = {

@@ -7,22 +7,28 @@ writes nothing.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import zoneinfo
 from typing import Any
 
 import pytest
 
 from bot.app import LaurelBot
-from bot.domain.subscriptions import Cadence, DigestFilter, Subscription, Theme
+from bot.domain.subscriptions import Cadence, DigestFilter, Theme
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import GUILD_CATEGORY, Overwrite, Perm
 from tests.support.commands import mention
+from tests.support.digest_commands import (
+    POST,
+    ada_id,
+    digest,
+    next_local,
+    on_monday,
+    stamps,
+    stored_sub,
+    years,
+)
 
-EPHEMERAL = 64
 SYNC = "PUT /applications/{application_id}/commands"
-POST = "POST /channels/{channel_id}/messages"
-STAMP = re.compile(r"<t:(\d+):F> \(<t:\1:R>\)")
 
 
 @pytest.fixture
@@ -41,52 +47,6 @@ def server(server: LocalDiscord) -> LocalDiscord:
     return server
 
 
-def ada_id(server: LocalDiscord) -> int:
-    return server.world.find_user("ada").id  # owns the server and holds Manage Server
-
-
-async def digest(
-    server: LocalDiscord,
-    subcommand: str,
-    *,
-    locale: str = "en-US",
-    user_id: int | None = None,
-    **options: Any,
-) -> dict[str, Any]:
-    """Run /digest `subcommand` as ada (unless told otherwise) and return the answer."""
-    interaction = await server.slash(
-        "digest",
-        options,
-        subcommand=subcommand,
-        user_id=user_id or ada_id(server),
-        locale=locale,
-    )
-    message = await interaction.message()
-    assert message["flags"] & EPHEMERAL, message["content"]
-    return message
-
-
-def years(start: int | None, end: int | None) -> dict[str, Any]:
-    """The year-from and year-to options (their names are not Python names)."""
-    given = {"year-from": start, "year-to": end}
-    return {name: year for name, year in given.items() if year is not None}
-
-
-def next_local(time: dt.time, zone: str, now: dt.datetime) -> dt.datetime:
-    """The next `time` in `zone` after `now`, computed here and not by the bot."""
-    local_now = now.astimezone(zoneinfo.ZoneInfo(zone))
-    day = local_now.date()
-    while True:
-        candidate = dt.datetime.combine(day, time, zoneinfo.ZoneInfo(zone))
-        if candidate > now:
-            return candidate.astimezone(dt.UTC)
-        day += dt.timedelta(days=1)
-
-
-def stamps(text: str) -> list[int]:
-    return [int(s) for s in STAMP.findall(text)]
-
-
 async def test_digest_is_for_server_managers_and_only_in_servers(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
@@ -103,11 +63,6 @@ async def test_digest_is_for_server_managers_and_only_in_servers(
     channel = next(o for o in subscribe["options"] if o["name"] == "channel")
     assert sorted(channel["channel_types"]) == [0, 5, 10, 11, 12, 15]
     assert command["name_localizations"]["zh-TW"] == "定期貼文"
-
-
-# A Monday morning in Berlin winter: the bot's clock, set by `laurel_time`.
-MONDAY = dt.datetime(2026, 1, 5, 6, 10, tzinfo=dt.UTC)
-on_monday = pytest.mark.parametrize("laurel_time", [MONDAY], ids=["monday"])
 
 
 @on_monday
@@ -294,21 +249,6 @@ async def test_a_server_holds_at_most_25(laurel: LaurelBot, server: LocalDiscord
         await laurel.subscriptions.add(stored_sub(laurel, guild.id, server.channel("general").id))
     text = await _refused(laurel, server, channel="general", theme="paper-of-the-day")
     assert text.startswith("A server can hold at most 25 digest subscriptions.")
-
-
-def stored_sub(bot: LaurelBot, guild_id: int, channel_id: int, **changes: Any) -> Subscription:
-    """A subscription made now by `bot`'s clock (made before a time that has passed, it would
-    be caught up at the next tick)."""
-    data: dict[str, Any] = {
-        "guild_id": guild_id,
-        "channel_id": channel_id,
-        "theme": "paper-of-the-day",
-        "time": dt.time(9),
-        "timezone": "UTC",
-        "created_by": 1,
-        "created_at": bot.clock.now(),
-    }
-    return Subscription.model_validate(data | changes)
 
 
 async def test_a_channel_is_refused_where_laurel_cannot_post(

@@ -9,7 +9,8 @@ from typing import Any
 from bot.app import LaurelBot
 from bot.domain.subscriptions import Cadence, Subscription
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_commands import (
+from tests.support.commands import mention
+from tests.support.digest_commands import (
     ada_id,
     digest,
     next_local,
@@ -18,7 +19,6 @@ from tests.e2e.test_digest_commands import (
     stored_sub,
     years,
 )
-from tests.support.commands import mention
 
 
 async def _add(laurel: LaurelBot, server: LocalDiscord, **changes: Any) -> Subscription:

@@ -21,9 +21,9 @@ from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import Overwrite, Perm
-from tests.e2e.test_digest_commands import POST, digest, stamps, stored_sub
 from tests.support.awards import award, batch
 from tests.support.clock import ManualClock
+from tests.support.digest_commands import POST, digest, stamps, stored_sub
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)(?:/(\d+))?")
 

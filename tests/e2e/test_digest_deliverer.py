@@ -14,6 +14,7 @@ import pytest
 
 from bot.app import LaurelBot
 from bot.digests.delivery import ChannelGone, DiscordDelivery
+from bot.domain.clock import SystemClock
 from bot.render.digest_posts import Post
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -62,7 +63,7 @@ async def test_without_a_system_channel_the_owner_is_told(
 ) -> None:
     guild = server.world.default_guild()
     guild.system_channel_id = None
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         delivery = DiscordDelivery(bot, None, bot.clock)
         forum = server.channel("papers-forum").id
         assert await delivery.notify_admins(guild.id, forum, "forum paused") is True
@@ -77,7 +78,7 @@ async def test_a_system_channel_the_bot_may_not_post_in_is_skipped_for_the_owner
     general = server.channel("general")
     bot_role = server.world.find_role("Laurel")
     general.overwrites.append(Overwrite(bot_role.id, 0, deny=Perm.SEND_MESSAGES))
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         delivery = DiscordDelivery(bot, None, bot.clock)
         forum = server.channel("papers-forum").id
         assert await delivery.notify_admins(guild.id, forum, "forum paused") is True

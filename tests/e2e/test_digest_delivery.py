@@ -17,13 +17,16 @@ import pytest
 from bot.app import LaurelBot
 from bot.digests.delivery import DiscordDelivery
 from bot.domain.clock import SystemClock
-from bot.domain.subscriptions import Subscription, Theme
+from bot.domain.subscriptions import Theme
 from bot.render.digest_posts import Post, hidden_marker
 from bot.settings import DigestSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.clock import ManualClock
+from tests.support.digest_delivery import (
+    subscribe,
+)
 
 POST = "POST /channels/{channel_id}/messages"
 FORUM_POST = "POST /channels/{channel_id}/threads"
@@ -56,24 +59,6 @@ async def bot(start: Start, caplog: pytest.LogCaptureFixture) -> AsyncIterator[L
         yield running
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [], "the bot logged errors"
-
-
-async def subscribe(
-    bot: LaurelBot, server: LocalDiscord, channel: str, **fields: Any
-) -> Subscription:
-    guild = server.world.default_guild()
-    base: dict[str, Any] = {
-        "guild_id": guild.id,
-        "channel_id": server.channel(channel).id,
-        "theme": Theme.PAPER_OF_THE_DAY,
-        "time": dt.time(9, 0),
-        "timezone": "UTC",
-        "created_by": guild.owner_id,
-        "created_at": bot.digests.now(),
-    }
-    sub = await bot.subscriptions.add(Subscription.model_validate({**base, **fields}))
-    bot.digests.scheduled(sub)
-    return sub
 
 
 async def run_at(bot: LaurelBot, clock: ManualClock, moment: dt.datetime) -> None:

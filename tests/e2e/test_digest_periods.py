@@ -11,7 +11,7 @@ import pytest
 
 from bot.app import LaurelBot
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_commands import digest, stored_sub
+from tests.support.digest_commands import digest, stored_sub
 
 # 00:30 on Wednesday 2 December in Taipei; still Tuesday 1 December in UTC.
 TAIPEI_AFTER_MIDNIGHT = dt.datetime(2026, 12, 1, 16, 30, tzinfo=dt.UTC)

@@ -9,8 +9,8 @@ import pytest
 from bot.app import LaurelBot
 from bot.domain.subscriptions import DigestFilter
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_commands import digest, stored_sub
 from tests.support.commands import mention
+from tests.support.digest_commands import digest, stored_sub
 
 MORE = {
     "en": "… and {rest} more awards at ACL 2017: {cmd} lists them all.",

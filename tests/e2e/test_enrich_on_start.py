@@ -63,7 +63,9 @@ async def test_a_starting_bot_fills_papers_by_id_and_by_title(
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
     await add_papers(db)
-    async with laurel_on(server, db, settings_for(arxiv, min_interval_seconds=0)) as bot:
+    async with laurel_on(
+        server, db, settings_for(arxiv, min_interval_seconds=0), clock=SystemClock()
+    ) as bot:
         assert bot.enrich_task is not None
         await asyncio.wait_for(bot.enrich_task, 120)
     papers = PaperRepository(db)
@@ -105,7 +107,7 @@ async def test_closing_the_bot_stops_a_run_waiting_on_arxiv(
     server: LocalDiscord, db: Database, arxiv: LocalArxiv
 ) -> None:
     arxiv.faults.delay(1, seconds=60)  # the first request hangs
-    async with laurel_on(server, db, settings_for(arxiv)) as bot:
+    async with laurel_on(server, db, settings_for(arxiv), clock=SystemClock()) as bot:
         task = bot.enrich_task
         assert task is not None
         for _ in range(500):  # the stand-in has no event for a request arriving
@@ -120,7 +122,7 @@ async def test_closing_the_bot_stops_a_run_waiting_on_arxiv(
 
 
 async def test_it_is_off_unless_configured(server: LocalDiscord, db: Database) -> None:
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         assert bot.enrich_task is None
 
 
@@ -132,7 +134,7 @@ async def test_arxiv_down_is_a_warning_and_the_bot_serves_on(
 ) -> None:
     arxiv.faults.fail(1, status=503)
     settings = settings_for(arxiv, min_interval_seconds=0, retries=0)
-    async with laurel_on(server, db, settings) as bot:
+    async with laurel_on(server, db, settings, clock=SystemClock()) as bot:
         assert bot.enrich_task is not None
         await asyncio.wait_for(bot.enrich_task, 120)
         assert bot.enrich_task.exception() is None

@@ -21,7 +21,7 @@ from tests.support.clock import ManualClock
 async def test_a_bot_on_the_system_clock_runs_a_live_scheduler(
     server: LocalDiscord, db: Database
 ) -> None:
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         assert isinstance(bot.clock, SystemClock)
         assert bot.scheduler is not None
         assert bot.scheduler.running

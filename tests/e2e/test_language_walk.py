@@ -17,7 +17,7 @@ import pytest
 from bot.store.database import Database
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import curator_bot
+from tests.support.curating import curator_bot
 from tests.support.walk import LATIN_RUN, latin_sentences, readable, typed_commands
 
 __all__ = ["curator_bot"]

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.settings import ArxivSettings, BackupSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -69,7 +70,7 @@ async def walker_bot(
         ),
         backups=BackupSettings(enabled=False),
     )
-    async with laurel_on(server, db, settings) as bot:
+    async with laurel_on(server, db, settings, clock=SystemClock()) as bot:
         yield bot
 
 

@@ -20,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import LaurelBot
 from bot.backups import JOB_ID
+from bot.domain.clock import SystemClock
 from bot.errors import UserError
 from bot.observability.health import check_health
 from bot.observability.server import OpsServer
@@ -34,7 +35,7 @@ from bot.store import migrations
 from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_digest_delivery import subscribe
+from tests.support.digest_delivery import subscribe
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -55,7 +56,7 @@ async def laurel(
 ) -> AsyncIterator[LaurelBot]:
     """The bot with metrics on, as one serving /metrics runs (off, it records none)."""
     settings = _settings().model_copy(update={"backups": BackupSettings(enabled=False)})
-    async with laurel_on(server, db, settings) as bot:
+    async with laurel_on(server, db, settings, clock=SystemClock()) as bot:
         yield bot
     assert [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR] == []
 
@@ -191,12 +192,14 @@ async def test_the_bot_schedules_its_backups_at_setup(
         database=DatabaseSettings(path=db.path, backup_dir=tmp_path / "backups"),
         backups=BackupSettings(interval_hours=12),
     )
-    async with laurel_on(server, db, settings) as bot:
+    async with laurel_on(server, db, settings, clock=SystemClock()) as bot:
         assert bot.scheduler is not None  # the system clock: a live scheduler
         job = bot.scheduler.get_job(JOB_ID)
         assert job.trigger.interval == dt.timedelta(hours=12)
         assert str(job.trigger.timezone) == "UTC"
-    async with laurel_on(server, db) as bot:  # a harness run without settings keeps none
+    async with laurel_on(
+        server, db, clock=SystemClock()
+    ) as bot:  # a harness run without settings keeps none
         assert bot.scheduler is not None
         assert bot.scheduler.get_job(JOB_ID) is None
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from bot.app import LaurelBot
 from bot.domain.clock import SystemClock
@@ -15,32 +14,16 @@ from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.awards import award, batch
 from tests.support.clock import ManualClock
+from tests.support.interactions import EPHEMERAL
+from tests.support.paper_views import (
+    buttons,
+    custom_ids,
+    pick,
+    show_picked,
+)
 from tests.support.payloads import fields, opened
 
 MASKED = "Train for the Worst, Plan for the Best: Understanding Token Ordering in Masked Diffusions"
-EPHEMERAL = 64
-
-
-def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for row in message["components"] for c in row["components"]]
-
-
-def custom_ids(message: dict[str, Any]) -> list[str]:
-    return [b["custom_id"] for b in buttons(message)]
-
-
-async def _pick(server: LocalDiscord, typed: str, locale: str = "en-US") -> str:
-    choices = await server.autocomplete(
-        "paper", {"paper": typed}, "paper", subcommand="show", locale=locale
-    )
-    assert 1 <= len(choices) <= 25
-    return str(choices[0]["value"])
-
-
-async def _show(server: LocalDiscord, typed: str, locale: str = "en-US") -> dict[str, Any]:
-    value = await _pick(server, typed, locale)
-    interaction = await server.slash("paper", {"paper": value}, subcommand="show", locale=locale)
-    return await interaction.message()
 
 
 async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -48,7 +31,7 @@ async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDis
     assert choices[0]["name"].startswith("Train for the Worst")
     assert choices[0]["name"].endswith("(ICML 2025)")
     assert choices[0]["value"].isdigit()
-    message = await _show(server, "masked")
+    message = await show_picked(server, "masked")
     (embed,) = message["embeds"]
     assert embed["title"] == MASKED
     assert embed["url"] == "https://arxiv.org/abs/2502.06768"
@@ -74,7 +57,7 @@ async def test_show_picked_from_autocomplete(laurel: LaurelBot, server: LocalDis
 
 
 async def test_show_in_traditional_chinese(laurel: LaurelBot, server: LocalDiscord) -> None:
-    message = await _show(server, "掩碼擴散", locale="zh-TW")  # found by its Chinese summary
+    message = await show_picked(server, "掩碼擴散", locale="zh-TW")  # found by its Chinese summary
     (embed,) = message["embeds"]
     assert embed["title"] == MASKED  # titles stay as published
     assert embed["description"].startswith("掩碼擴散模型可以用任意順序產生 token")
@@ -110,7 +93,7 @@ async def test_an_unknown_paper_id_is_a_clear_private_answer(
 async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    message = await _show(server, "masked")
+    message = await show_picked(server, "masked")
     pressed = await server.press(message, custom_ids(message)[0])
     answer = await pressed.message()
     assert answer["flags"] & EPHEMERAL
@@ -124,7 +107,7 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
         actor="test",
         policy="update",
     )
-    shown = await _show(server, "quokka")
+    shown = await show_picked(server, "quokka")
     assert (
         shown["embeds"][0]["description"]
         == "*From the abstract:* We \\*revisit\\* quokkas. They smile."
@@ -134,7 +117,7 @@ async def test_abstract_button_shows_the_abstract_or_says_there_is_none(
 
 
 async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDiscord) -> None:
-    message = await _show(server, "masked")
+    message = await show_picked(server, "masked")
     _, _, another, similar = custom_ids(message)
     other = await (await server.press(message, another)).message()
     assert other["flags"] & EPHEMERAL
@@ -142,7 +125,7 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
     assert len(buttons(other)) == 4
 
     # Similar by topic (issue 27): "Segment Anything" has a close match, SAM 2.
-    message = await _show(server, "segment anything")
+    message = await show_picked(server, "segment anything")
     similar = custom_ids(message)[3]  # Abstract, Sources, Another paper, Similar
     shown_id = int(similar.rsplit(":", 1)[1])
     listed = await (await server.press(message, similar)).message()
@@ -159,12 +142,12 @@ async def test_another_and_similar_buttons(laurel: LaurelBot, server: LocalDisco
 
 
 async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) -> None:
-    async with laurel_on(server, db):
-        message = await _show(server, "masked", locale="zh-TW")
+    async with laurel_on(server, db, clock=SystemClock()):
+        message = await show_picked(server, "masked", locale="zh-TW")
         results = await (
             await server.slash("paper", {"query": "learning"}, subcommand="search")
         ).message()
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         abstract, sources, another, similar = custom_ids(message)
         answer = await (await server.press(message, abstract, locale="zh-TW")).message()
         assert answer["embeds"][0]["footer"]["text"] == "論文摘要"
@@ -185,7 +168,7 @@ async def test_buttons_work_after_a_restart(server: LocalDiscord, db: Database) 
 async def test_a_button_on_a_deleted_paper_says_so(
     laurel: LaurelBot, server: LocalDiscord, db: Database
 ) -> None:
-    message = await _show(server, "masked")
+    message = await show_picked(server, "masked")
     paper_id = int(custom_ids(message)[0].rsplit(":", 1)[1])
 
     def delete(conn: Connection) -> None:
@@ -239,7 +222,7 @@ async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDi
     message = await interaction.message()
     (embed,) = message["embeds"]
     assert embed["title"] == "符合「擴散」的論文"
-    assert int(await _pick(server, "masked")) in opened(message)
+    assert int(await pick(server, "masked")) in opened(message)
     assert embed["footer"]["text"].startswith("第 1/")
 
 
@@ -371,7 +354,7 @@ async def test_search_autocompletes_titles_as_one_types(
         await server.slash("paper", {"query": choices[0]["value"]}, subcommand="search")
     ).message()
     # The first result opens the paper whose title was picked.
-    assert opened(results)[0] == int(await _pick(server, "gated atte"))
+    assert opened(results)[0] == int(await pick(server, "gated atte"))
 
 
 async def test_only_the_searcher_turns_the_pages_of_a_search(

@@ -10,9 +10,10 @@ from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import EPHEMERAL, ada, button, curate, curator_bot
-from tests.e2e.test_paper import _show
 from tests.support.awards import award, batch
+from tests.support.curating import ada, button, curate, curator_bot
+from tests.support.interactions import EPHEMERAL
+from tests.support.paper_views import show_picked
 
 __all__ = ["curator_bot"]  # the fixture, shared
 
@@ -32,7 +33,7 @@ async def test_a_paper_with_no_link_shows_a_labelled_arxiv_search(
 ) -> None:
     linkless = award("Batch Renormalization: Quokkas (and Wombats)")
     await CatalogRepository(db, SystemClock()).apply(batch(linkless), actor="test", policy="update")
-    shown = await _show(server, "batch renormalization quokkas")
+    shown = await show_picked(server, "batch renormalization quokkas")
     (embed,) = shown["embeds"]
     assert "url" not in embed or embed["url"] is None  # the title never links to a search
     search = (
@@ -42,7 +43,7 @@ async def test_a_paper_with_no_link_shows_a_labelled_arxiv_search(
     assert fields_of(shown)["Links"] == (
         f"No link to the paper yet · [Search arXiv for this title]({search})"
     )
-    chinese = fields_of(await _show(server, "batch renormalization quokkas", "zh-TW"))["連結"]
+    chinese = fields_of(await show_picked(server, "batch renormalization quokkas", "zh-TW"))["連結"]
     assert chinese == f"目錄中還沒有論文連結 · [在 arXiv 搜尋這個標題]({search})"
 
 
@@ -56,12 +57,12 @@ async def test_a_cut_short_author_list_reads_et_al_and_the_abstract_is_labelled(
         abstract="Quokkas scale. Wombats do not.",
     )
     await CatalogRepository(db, SystemClock()).apply(batch(cut), actor="test", policy="update")
-    shown = await _show(server, "quokka scaling")
+    shown = await show_picked(server, "quokka scaling")
     assert fields_of(shown)["Authors"] == "Ada Quokka, Bo Wombat et al."
     assert (
         shown["embeds"][0]["description"] == "*From the abstract:* Quokkas scale. Wombats do not."
     )
-    chinese = await _show(server, "quokka scaling", "zh-CN")
+    chinese = await show_picked(server, "quokka scaling", "zh-CN")
     assert fields_of(chinese)["作者"] == "Ada Quokka、Bo Wombat 等"  # one separator (issue 25)
     assert chinese["embeds"][0]["description"] == "*节选自论文摘要：*Quokkas scale. Wombats do not."
 
@@ -106,7 +107,7 @@ async def test_where_sources_disagree_is_behind_the_sources_button_not_in_the_an
         update={"name": "Best Paper", "paper": first.paper.model_copy(update={"year": 2025})}
     )
     await catalog.apply(batch(later), actor="import", policy="fill")
-    shown = await _show(server, "quokka alignment")
+    shown = await show_picked(server, "quokka alignment")
     # The member's answer carries none of the catalogue's bookkeeping (issue 24) ...
     assert "Sources disagree" not in fields_of(shown)
     # ... the Sources button tells a reader what other sources give, without its reasons.
@@ -116,5 +117,5 @@ async def test_where_sources_disagree_is_behind_the_sources_button_not_in_the_an
         "• Year: “2025” (import by import)",
         "• ICML 2025 award, name: “Best Paper” (import by import)",
     ]
-    chinese = await _show(server, "quokka alignment", "zh-TW")
+    chinese = await show_picked(server, "quokka alignment", "zh-TW")
     assert "來源說法不一" not in fields_of(chinese)

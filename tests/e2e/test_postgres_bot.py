@@ -16,11 +16,19 @@ from bot.settings import DigestSettings, SearchSettings, Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_processes import _about, _syncs
 from tests.support.backends import open_postgres
 from tests.support.clock import ManualClock
 from tests.support.postgres import Copies, PostgresServer
-from tests.support.processes import GRACE, Stand, bot_env, kill, run_bot, until
+from tests.support.processes import (
+    GRACE,
+    Stand,
+    asked_about,
+    bot_env,
+    kill,
+    run_bot,
+    sync_count,
+    until,
+)
 
 POST = "POST /channels/{channel_id}/messages"
 NINE = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
@@ -98,8 +106,8 @@ def test_laurel_run_on_postgresql_loads_answers_refuses_a_second_and_survives_a_
     )
     first = run_bot(env)
     try:
-        until(lambda: _syncs(stand) == 1, "the first bot to sync its commands")
-        assert _about(stand)["embeds"][0]["title"] == "Laurel"
+        until(lambda: sync_count(stand) == 1, "the first bot to sync its commands")
+        assert asked_about(stand)["embeds"][0]["title"] == "Laurel"
         assert not (tmp_path / "unused.db").exists()  # the URL won over the path
 
         second = run_bot(env)
@@ -109,7 +117,7 @@ def test_laurel_run_on_postgresql_loads_answers_refuses_a_second_and_survives_a_
 
         kill(first)
         first = run_bot(env)
-        assert _about(stand)["embeds"][0]["title"] == "Laurel"
-        assert _syncs(stand) == 1  # the tree it recorded in PostgreSQL was not pushed again
+        assert asked_about(stand)["embeds"][0]["title"] == "Laurel"
+        assert sync_count(stand) == 1  # the tree it recorded in PostgreSQL was not pushed again
     finally:
         kill(first)

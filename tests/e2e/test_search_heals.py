@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.observability.health import check_health
 from bot.settings import BackupSettings, MetricsSettings, Settings
 from bot.store.sqlite import SqliteDatabase
@@ -50,7 +51,7 @@ async def test_random_bytes_in_an_idx_are_answered_counted_and_healed(
     settings = Settings(
         backups=BackupSettings(enabled=False), metrics=MetricsSettings(enabled=True)
     )
-    async with laurel_on(server, db, settings) as bot:
+    async with laurel_on(server, db, settings, clock=SystemClock()) as bot:
         index = bot.search_index
         assert index is not None
         assert index.path is not None

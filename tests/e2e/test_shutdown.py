@@ -9,6 +9,7 @@ import aiohttp
 import discord
 import pytest
 
+from bot.domain.clock import SystemClock
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
@@ -33,7 +34,7 @@ def sessions(monkeypatch: pytest.MonkeyPatch) -> list[aiohttp.ClientSession]:
 async def test_a_stopped_bot_leaves_no_session_open(
     server: LocalDiscord, db: Database, sessions: list[aiohttp.ClientSession]
 ) -> None:
-    async with laurel_on(server, db):
+    async with laurel_on(server, db, clock=SystemClock()):
         await (await server.slash("about")).message()
         assert len(sessions) >= 2  # discord.py's HTTP client and the bot's own
     assert [s for s in sessions if not s.closed] == []
@@ -44,7 +45,7 @@ async def test_a_start_that_fails_in_setup_leaves_no_session_open(
 ) -> None:
     server.inject("missing_access", route=SYNC)  # the command sync, in setup_hook, is refused
     with pytest.raises(discord.Forbidden):
-        async with laurel_on(server, db):
+        async with laurel_on(server, db, clock=SystemClock()):
             pass
     assert len(sessions) >= 2
     assert [s for s in sessions if not s.closed] == []

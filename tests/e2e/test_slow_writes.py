@@ -22,8 +22,7 @@ from bot.store.sqlite import SqliteDatabase
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.e2e.test_curate import FORM, MASKED_ARXIV, ada, button, curate, curator_bot
-from tests.e2e.test_curate_catalog import NEW_AWARDS
+from tests.support.curating import FORM, MASKED_ARXIV, NEW_AWARDS, ada, button, curate, curator_bot
 
 __all__ = ["curator_bot"]
 
@@ -54,7 +53,7 @@ async def while_held(db: Database, start: Start) -> dict[str, Any]:
     return await interaction.message(timeout=HELD + 5)
 
 
-async def _paper_id(db: Database) -> int:
+async def stored_paper_id(db: Database) -> int:
     row = await db.fetchone("SELECT id FROM papers WHERE arxiv = ?", (MASKED_ARXIV,))
     assert row is not None
     return int(row["id"])
@@ -73,7 +72,7 @@ async def undo(server: LocalDiscord, db: Database) -> str:
 
 
 async def award_add(server: LocalDiscord, db: Database) -> str:
-    options = {"paper": str(await _paper_id(db)), "venue": "NeurIPS", "year": 2025}
+    options = {"paper": str(await stored_paper_id(db)), "venue": "NeurIPS", "year": 2025}
     asked = curate(server, "award add", {**options, "award": "test of time"})
     preview = await while_held(db, lambda: asked)  # its dry run waits too
     confirm = button(preview, "curate:confirm")
@@ -82,7 +81,7 @@ async def award_add(server: LocalDiscord, db: Database) -> str:
 
 
 async def award_remove(server: LocalDiscord, db: Database) -> str:
-    options = {"paper": str(await _paper_id(db)), "venue": "NeurIPS", "year": 2025}
+    options = {"paper": str(await stored_paper_id(db)), "venue": "NeurIPS", "year": 2025}
     preview = await (
         await curate(server, "award add", {**options, "award": "test of time"})
     ).message()
@@ -97,7 +96,7 @@ async def award_remove(server: LocalDiscord, db: Database) -> str:
 
 
 async def paper_edit(server: LocalDiscord, db: Database) -> str:
-    opened = await curate(server, "paper edit", {"paper": str(await _paper_id(db))})
+    opened = await curate(server, "paper edit", {"paper": str(await stored_paper_id(db))})
     await opened.response()
     fields = {"title": "Edited While The Lock Was Held", "authors": "Ada", "affiliations": ""}
     edited = await while_held(

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from bot.app import LaurelBot
 from bot.cli import main
+from bot.domain.clock import SystemClock
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.console import AttachmentSaver, Console
 from laurel_console.localdiscord.console_complete import Completion, complete
@@ -240,7 +241,7 @@ async def laurel(
 ) -> AsyncIterator[LaurelBot]:
     copy = tmp_path / "laurel.db"
     shutil.copyfile(template_db, copy)
-    async with await open_sqlite(copy) as db, laurel_on(server, db) as bot:
+    async with await open_sqlite(copy) as db, laurel_on(server, db, clock=SystemClock()) as bot:
         yield bot
 
 

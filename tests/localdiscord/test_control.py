@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-from typing import Any
 
 import aiohttp
 import discord
@@ -13,14 +11,12 @@ import pytest
 from laurel_console.localdiscord import gateway as op
 from laurel_console.localdiscord.server import LocalDiscord, serve
 from tests.support.bare_client import Laurel, connected
-
-
-async def call(server: LocalDiscord, method: str, path: str, body: object = None) -> Any:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.request(method, f"{server.base_url}/_control{path}", json=body) as response,
-    ):
-        return response.status, await response.json() if response.status != 204 else None
+from tests.support.control_api import (
+    call,
+)
+from tests.support.ports import (
+    free_port,
+)
 
 
 async def test_drive_a_slash_command_and_read_what_it_did(
@@ -89,12 +85,6 @@ async def test_faults_and_gateway_drops_over_http(server: LocalDiscord, bot: Lau
         assert world["guilds"][0]["name"] == "Laurel Lab"
         status, violations = await call(server, "GET", "/violations")
         assert violations == {"violations": []}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_serve_prints_what_a_bot_needs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,8 +8,8 @@ import pytest
 
 from laurel_console.localdiscord.faults import Fault
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.localdiscord.test_faults import CREATE, general
 from tests.support.bare_client import Laurel, connected
+from tests.support.control_api import CREATE, general
 
 
 async def test_a_held_answer_comes_after_the_message_is_stored(

@@ -11,14 +11,10 @@ import pytest
 from laurel_console.localdiscord.faults import Fault
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.bare_client import Laurel, connected
-
-CREATE = "POST /channels/{channel_id}/messages"
-
-
-def general(bot: Laurel) -> discord.TextChannel:
-    channel = discord.utils.get(bot.get_all_channels(), name="general")
-    assert isinstance(channel, discord.TextChannel)
-    return channel
+from tests.support.control_api import (
+    CREATE,
+    general,
+)
 
 
 async def test_a_429_is_retried_by_discord_py_and_stores_one_message(

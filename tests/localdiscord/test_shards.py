@@ -17,8 +17,9 @@ from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.server import LocalDiscord, serve
 from laurel_console.localdiscord.shards import add_spread_guilds
 from laurel_console.localdiscord.state import Guild
-from tests.localdiscord.test_control import call, free_port
 from tests.support.bare_client import connected
+from tests.support.control_api import call
+from tests.support.ports import free_port
 
 COUNT = 4
 

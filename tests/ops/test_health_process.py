@@ -4,24 +4,22 @@ and against nothing; and the bot's own log, at DEBUG, holds no token."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import discord
 
 from bot.observability.health import gateway_check
 from bot.store import migrations
-from tests.support.processes import GRACE, Stand, bot_env, run_bot
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.support.ports import free_port
+from tests.support.processes import (
+    GRACE,
+    Stand,
+    bot_env,
+    run_bot,
+    until_live,
+)
 
 
 def _env(tmp_path: Path, port: int, **extra: str) -> dict[str, str]:
@@ -42,24 +40,8 @@ def _health(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _until_live(url: str, bot: subprocess.Popen[str]) -> None:
-    """Poll another process (there is no event to wait on across processes) until its health
-    endpoint says 200: nothing listens at first, then it answers 503 until the bot is ready."""
-    deadline = time.monotonic() + GRACE
-    while time.monotonic() < deadline:
-        assert bot.poll() is None, f"the bot stopped: {bot.stderr.read() if bot.stderr else ''}"
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                if response.status == 200:
-                    return
-        except OSError:  # refused, or 503 (HTTPError is an OSError)
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"{url} did not report a live bot within {GRACE} s")
-
-
 def test_health_says_no_when_nothing_runs(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     result = _health(_env(tmp_path, port))
     assert result.returncode == 1
     assert result.stdout == ""
@@ -74,7 +56,7 @@ def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
         stand,
         tmp_path / "laurel.db",
         LAUREL_DATABASE__BACKUP_DIR=str(tmp_path / "backups"),
-        LAUREL_HEALTH__PORT=str(_free_port()),
+        LAUREL_HEALTH__PORT=str(free_port()),
         LAUREL_LOGGING__LEVEL="DEBUG",  # discord.py logs gateway payloads at DEBUG
         LAUREL_LOGGING__FORMAT="json",
     )
@@ -83,7 +65,7 @@ def test_health_says_yes_for_a_live_bot_whose_log_holds_no_token(
         bot = run_bot(env, stdout=None, stderr=log_file)
     try:
         url = f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health"
-        _until_live(url, bot)
+        until_live(url, bot)
         result = _health(env)
         assert result.returncode == 0, result.stderr
         assert result.stdout.startswith("healthy: gateway ")
@@ -104,13 +86,13 @@ def test_health_says_yes_for_a_live_sharded_bot(stand: Stand, tmp_path: Path) ->
     env = bot_env(
         stand,
         tmp_path / "laurel.db",
-        LAUREL_HEALTH__PORT=str(_free_port()),
+        LAUREL_HEALTH__PORT=str(free_port()),
         LAUREL_DISCORD__SHARD_IDS="[0]",
         LAUREL_DISCORD__SHARD_COUNT="1",
     )
     with run_bot(env) as bot:  # closes its pipe at the end
         try:
-            _until_live(f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health", bot)
+            until_live(f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health", bot)
             result = _health(env)
             assert result.returncode == 0, result.stderr
             assert result.stdout.startswith("healthy: gateway ")

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from bot.store.postgres.lock import PostgresInstanceLock
-from tests.ops.test_health_process import _free_port, _until_live
+from tests.support.ports import free_port
 from tests.support.postgres import PostgresServer
-from tests.support.processes import GRACE, Stand, bot_env
+from tests.support.processes import GRACE, Stand, bot_env, until_live
 
 
 def test_a_bot_whose_lock_another_took_meanwhile_stops_saying_why(
@@ -22,7 +22,7 @@ def test_a_bot_whose_lock_another_took_meanwhile_stops_saying_why(
         tmp_path / "unused.db",
         LAUREL_DATABASE__URL=postgres_url,
         LAUREL_SEARCH__IN_MEMORY="true",
-        LAUREL_HEALTH__PORT=str(_free_port()),
+        LAUREL_HEALTH__PORT=str(free_port()),
     )
     with subprocess.Popen(
         [sys.executable, "-m", "bot", "run"],
@@ -33,7 +33,7 @@ def test_a_bot_whose_lock_another_took_meanwhile_stops_saying_why(
     ) as bot:
         other = PostgresInstanceLock(postgres_url)
         try:
-            _until_live(f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health", bot)
+            until_live(f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health", bot)
             postgres_server.restart()
             other.acquire()  # a second bot, started before the first noticed
             _, log = bot.communicate(timeout=GRACE)

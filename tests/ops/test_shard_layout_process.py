@@ -10,8 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from tests.ops.test_health_process import _free_port, _until_live
-from tests.support.processes import GRACE, Stand, bot_env
+from tests.support.ports import free_port
+from tests.support.processes import GRACE, Stand, bot_env, until_live
 
 
 def _start(env: dict[str, str], shards: str, count: int) -> subprocess.Popen[str]:
@@ -24,11 +24,11 @@ def _start(env: dict[str, str], shards: str, count: int) -> subprocess.Popen[str
 def test_a_layout_that_does_not_fit_is_refused_and_unowned_shards_said(
     stand: Stand, tmp_path: Path
 ) -> None:
-    env = bot_env(stand, tmp_path / "laurel.db", LAUREL_HEALTH__PORT=str(_free_port()))
+    env = bot_env(stand, tmp_path / "laurel.db", LAUREL_HEALTH__PORT=str(free_port()))
     with _start(env, "0-1", 4) as first:
         try:
             url = f"http://127.0.0.1:{env['LAUREL_HEALTH__PORT']}/health"
-            _until_live(url, first)
+            until_live(url, first)
             with urllib.request.urlopen(url, timeout=10) as response:
                 report = json.loads(response.read())
             assert report["status"] == "ok"
@@ -39,7 +39,7 @@ def test_a_layout_that_does_not_fit_is_refused_and_unowned_shards_said(
                 ("0-3", 8, "run 4 shards; this one was started with 8"),
                 ("1-2", 4, "shard(s) 1 of 4 already run in another live process"),
             ):
-                other = env | {"LAUREL_HEALTH__PORT": str(_free_port())}
+                other = env | {"LAUREL_HEALTH__PORT": str(free_port())}
                 refused = subprocess.run(
                     [
                         sys.executable,
@@ -60,10 +60,10 @@ def test_a_layout_that_does_not_fit_is_refused_and_unowned_shards_said(
                 (line,) = refused.stderr.strip().splitlines()
                 assert says in line
             # The other half started: /health of the first says so at once (read afresh).
-            other = env | {"LAUREL_HEALTH__PORT": str(_free_port())}
+            other = env | {"LAUREL_HEALTH__PORT": str(free_port())}
             with _start(other, "2-3", 4) as second:
                 try:
-                    _until_live(f"http://127.0.0.1:{other['LAUREL_HEALTH__PORT']}/health", second)
+                    until_live(f"http://127.0.0.1:{other['LAUREL_HEALTH__PORT']}/health", second)
                     with urllib.request.urlopen(url, timeout=10) as response:
                         assert json.loads(response.read())["unowned_shards"] is None
                 finally:

@@ -21,6 +21,7 @@ import pytest
 from _pytest.terminal import TerminalReporter
 
 from bot.app import LaurelBot
+from bot.domain.clock import SystemClock
 from bot.settings import Settings
 from bot.store.database import Database
 from laurel_console.harness import laurel_on
@@ -122,7 +123,7 @@ async def laurel(
     laurel_settings: Settings | None,
 ) -> AsyncIterator[LaurelBot]:
     caplog.set_level(logging.WARNING)
-    async with laurel_on(server, db, laurel_settings) as bot:
+    async with laurel_on(server, db, laurel_settings, clock=SystemClock()) as bot:
         yield bot
     errors = [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     unexpected = [m for m in errors if not m.startswith(tuple(expected_errors) or ("\0",))]

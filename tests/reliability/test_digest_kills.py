@@ -17,14 +17,10 @@ all five rows (a bot start costs seconds; the suite must stay short).
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import os
-import re
 import sqlite3
 import subprocess
 import sys
-import threading
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -36,19 +32,16 @@ from typing import Any
 
 import pytest
 
-from bot.domain.subscriptions import Subscription, Theme
-from bot.render.digest_posts import marker_in
-from bot.store.subscriptions import SubscriptionRepository
-from tests.support.backends import open_sqlite
-from tests.support.processes import Stand, bot_env, control, kill, run_bot, stand_in, until
+from tests.support.digest_kills import (
+    Bot,
+    ledger_rows,
+    posted_markers,
+    subscribe_due,
+)
+from tests.support.processes import Stand, control, stand_in, until
 
 PATH = "digest fan-out (SIGKILL)"
 POST = "POST /channels/{channel_id}/messages"
-RECEIVED = re.compile(r"has received .*'nonce': '(L\d+-[0-9a-f]{6})'")
-# In id order, which is the order the fan-out starts them: the first two channels each get a
-# POST held by the stand-in, and the posts queued behind it hold their fan-out slots, so
-# #general goes one post at a time and the forum's posts wait for a slot.
-LAYOUT = {"announcements": 7, "reading-group": 6, "general": 8, "papers-forum": 4}
 SLOTS = 14  # announcements and reading-group, and one of #general's at a time
 
 BEFORE_RESERVE = "before reserve"
@@ -68,91 +61,6 @@ class Outcome:
     total: int = 0
 
 
-class Bot:
-    """`laurel run` with its stderr (JSON log lines) read as it comes, so the pipe never fills."""
-
-    def __init__(self, stand: Stand, database: Path, **settings: str) -> None:
-        env = bot_env(
-            stand,
-            database,
-            LAUREL_BACKUPS__ENABLED="false",
-            LAUREL_LOGGING__FORMAT="json",
-            LAUREL_DIGESTS__TICK_SECONDS="1",
-            LAUREL_DIGESTS__RETRY_BASE_SECONDS="0.1",
-            **{f"LAUREL_{k.upper()}": v for k, v in settings.items()},
-        )
-        self.lines: list[str] = []
-        self.process = run_bot(env)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.append(line)
-
-    def received(self) -> set[str]:
-        """Nonces of the posts whose answer reached the bot (discord.py logs it at DEBUG)."""
-        return {m[1] for line in list(self.lines) if (m := RECEIVED.search(line))}
-
-    def kill(self) -> None:
-        self.process.kill()
-        self.process.wait(timeout=10)
-        self._reader.join(timeout=10)  # it stops at the end of the dead process's stderr
-        kill(self.process)  # reaped already; this closes the pipe
-
-
-def _subscribe(database: Path, world: dict[str, Any]) -> int:
-    """Subscriptions whose time came a moment ago (made before it): due at the next start."""
-    guild = world["guilds"][0]
-    channels = {c["name"]: int(c["id"]) for c in guild["channels"]}
-    minute = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
-
-    async def add() -> int:
-        async with await open_sqlite(database) as db:
-            repo, count = SubscriptionRepository(db), 0
-            for name, many in LAYOUT.items():
-                for n in range(many):
-                    sub = {
-                        "guild_id": int(guild["id"]),
-                        "channel_id": channels[name],
-                        "theme": Theme.TEST_OF_TIME if n % 3 == 2 else Theme.PAPER_OF_THE_DAY,
-                        "time": minute.time(),
-                        "timezone": "UTC",
-                        "created_by": 1,
-                        "created_at": minute - dt.timedelta(minutes=10),
-                    }
-                    await repo.add(Subscription.model_validate(sub))
-                    count += 1
-            return count
-
-    return asyncio.run(add())
-
-
-def _messages(stand: Stand) -> list[dict[str, Any]]:
-    world = control(f"{stand.control}world")
-    found = []
-    for channel in world["guilds"][0]["channels"]:
-        query = urllib.parse.urlencode({"channel_id": channel["id"]})
-        found += control(f"{stand.control}messages?{query}")["messages"]
-    return found
-
-
-def _markers(stand: Stand) -> Counter[str]:
-    """The ledger marker of every digest post in the stand-in, counted."""
-    found: Counter[str] = Counter()
-    for message in _messages(stand):
-        footers = [e.get("footer", {}).get("text", "") for e in message.get("embeds", [])]
-        found.update([m for f in footers if (m := marker_in(f))][-1:])
-    return found
-
-
-def _ledger(database: Path) -> dict[int, tuple[str, str]]:
-    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
-        rows = conn.execute("SELECT subscription_id, nonce, status FROM digest_ledger")
-        return {int(sub): (nonce, status) for sub, nonce, status in rows}
-
-
 def _posts(stand: Stand) -> list[dict[str, Any]]:
     query = urllib.parse.urlencode({"route": POST})
     return list(control(f"{stand.control}requests?{query}")["requests"])
@@ -166,12 +74,12 @@ def stand() -> Iterator[Stand]:
 
 def _caught(stand: Stand, bot: Bot, database: Path, subs: set[int]) -> dict[str, set[int]]:
     """Which step each subscription's post was at, seen from outside while the bot lives."""
-    ledger = _ledger(database)
+    ledger = ledger_rows(database)
     by_nonce = {nonce: sub for sub, (nonce, _) in ledger.items()}
     posts = _posts(stand)
     requested = {r["body"]["nonce"] for r in posts}
     held = [r for r in posts if r["fault"] == "delay"]
-    stored = set(_markers(stand))
+    stored = set(posted_markers(stand))
     pending = {sub for sub, (_, status) in ledger.items() if status == "pending"}
     return {
         BEFORE_RESERVE: subs - set(ledger),
@@ -194,7 +102,7 @@ def killed(stand: Stand, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
                    capture_output=True)  # fmt: skip
     world = control(f"{stand.control}world")
     channels = {c["name"]: c["id"] for c in world["guilds"][0]["channels"]}
-    outcome = Outcome(total=_subscribe(database, world))
+    outcome = Outcome(total=subscribe_due(database, world))
     subs = set(range(1, outcome.total + 1))
     assert subs == set(_subscribe_ids(database))
     # One POST held before the store, one after it: each holds its channel (posts to one
@@ -214,7 +122,7 @@ def killed(stand: Stand, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     try:
         until(lambda: len([r for r in _posts(stand) if r["fault"] == "delay"]) == 2,
                "two POSTs held")  # fmt: skip
-        until(lambda: _markers(stand), "a first post in #general")
+        until(lambda: posted_markers(stand), "a first post in #general")
         with closing(sqlite3.connect(database, isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")  # what the bot writes next waits (busy_timeout)
             try:
@@ -234,11 +142,13 @@ def killed(stand: Stand, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     bot = Bot(stand, database, digests__requests_per_second="50")
     try:
         until(
-            lambda: Counter(s for _, s in _ledger(database).values()) == {"sent": outcome.total},
+            lambda: (
+                Counter(s for _, s in ledger_rows(database).values()) == {"sent": outcome.total}
+            ),
             "every post to be marked sent",
         )
-        outcome.markers = _markers(stand)
-        outcome.ledger = _ledger(database)
+        outcome.markers = posted_markers(stand)
+        outcome.ledger = ledger_rows(database)
     finally:
         bot.kill()
     return outcome

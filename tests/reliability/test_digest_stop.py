@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.test_digest_kills import Bot, _ledger, _markers, _subscribe
+from tests.support.digest_kills import Bot, ledger_rows, posted_markers, subscribe_due
 from tests.support.processes import GRACE, Stand, control, stand_in, until
 
 
@@ -31,24 +31,24 @@ def test_a_graceful_stop_mid_fan_out_leaves_no_row_pending(stand: Stand, tmp_pat
     env.pop("LAUREL_CONFIG", None)
     subprocess.run([sys.executable, "-m", "bot", "db", "init"], env=env, check=True,
                    capture_output=True)  # fmt: skip
-    total = _subscribe(database, control(f"{stand.control}world"))
+    total = subscribe_due(database, control(f"{stand.control}world"))
     # Paced, so that the fan-out is under way for seconds: rows sent, rows reserved and in
     # flight, and subscriptions not reached yet, all at the moment of the SIGTERM.
     bot = Bot(stand, database, digests__requests_per_second="4",
               digests__fan_out_concurrency="8")  # fmt: skip
     try:
-        until(lambda: len(_markers(stand)) >= 3, "a few posts sent")
-        at_stop = Counter(status for _, status in _ledger(database).values())
+        until(lambda: len(posted_markers(stand)) >= 3, "a few posts sent")
+        at_stop = Counter(status for _, status in ledger_rows(database).values())
         assert at_stop["pending"] > 0, at_stop  # mid-fan-out: rows reserved, not yet marked
         bot.process.send_signal(signal.SIGTERM)
         assert bot.process.wait(timeout=GRACE) == 0, "".join(bot.lines[-20:])
     finally:
         bot.kill()  # (reaped already after a clean stop: this closes its pipe)
-    ledger = _ledger(database)
+    ledger = ledger_rows(database)
     statuses = Counter(status for _, status in ledger.values())
     assert statuses["pending"] == 0, statuses
     assert 0 < statuses["sent"] < total  # stopped mid-way: the rest is due at the next start
-    markers = _markers(stand)
+    markers = posted_markers(stand)
     sent = {nonce for nonce, status in ledger.values() if status == "sent"}
     assert set(markers) == sent  # every post in the channel is a row marked sent
     assert all(count == 1 for count in markers.values())

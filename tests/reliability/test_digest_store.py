@@ -19,7 +19,8 @@ from bot.app import LaurelBot
 from bot.store.database import Database
 from bot.store.sql import Connection
 from laurel_console.localdiscord.server import LocalDiscord
-from tests.reliability.test_digests import (
+from tests.support.clock import ManualClock
+from tests.support.exactly_once import (
     NINE,
     PATH,
     POST,
@@ -31,8 +32,7 @@ from tests.reliability.test_digests import (
     run_at,
     subscribe_many,
 )
-from tests.reliability.test_store import Fault, locked, read_only
-from tests.support.clock import ManualClock
+from tests.support.store_faults import Fault, locked, read_only
 
 __all__ = ["bot", "clock"]  # the fixtures, shared with the fan-out rows
 

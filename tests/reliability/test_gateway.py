@@ -13,6 +13,9 @@ import pytest
 from bot.app import LaurelBot
 from laurel_console.localdiscord import gateway as op
 from laurel_console.localdiscord.server import LocalDiscord
+from tests.support.gateway import (
+    ReadyCount,
+)
 from tests.support.interactions import settled
 
 PATH = "gateway session"
@@ -28,19 +31,6 @@ def started(bot: LaurelBot, server: LocalDiscord) -> dict[str, Any]:
         "commands": sorted(c.name for c in bot.tree.get_commands()),
         "command syncs": sum(r.method == "PUT" and "/commands" in r.route for r in server.requests),
     }
-
-
-class ReadyCount:
-    """Counts on_ready from now on; `again` is set by the first."""
-
-    def __init__(self, bot: LaurelBot) -> None:
-        self.fired = 0
-        self.again = asyncio.Event()
-        bot.add_listener(self.on_ready, "on_ready")
-
-    async def on_ready(self) -> None:
-        self.fired += 1
-        self.again.set()
 
 
 @pytest.mark.fault(PATH, "dropped connection (resumed)")

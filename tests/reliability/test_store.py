@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing
+from contextlib import asynccontextmanager, closing
 from pathlib import Path
 
 import pytest
@@ -25,15 +25,18 @@ from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Venue
 from bot.errors import StoreBusy, StoreFull, StoreReadOnly, WriteRefused
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 from bot.store.sql import Connection
 from bot.store.sqlite import SqliteDatabase
 from laurel_console.harness import laurel_on
 from laurel_console.localdiscord.server import LocalDiscord
 from tests.support.interactions import settled
+from tests.support.store_faults import (
+    Fault,
+    locked,
+    read_only,
+)
 
 PATH = "catalogue write"
-Fault = Callable[[Database], AbstractAsyncContextManager[None]]
 COUNTS = ("venues", "papers", "awards", "audit")
 
 
@@ -54,22 +57,6 @@ def batch() -> CatalogBatch:
 def counts(path: Path) -> dict[str, int]:
     with closing(sqlite3.connect(path)) as conn:
         return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in COUNTS}
-
-
-@asynccontextmanager
-async def locked(db: SqliteDatabase) -> AsyncIterator[None]:
-    await db.snapshot(lambda conn: conn.execute("PRAGMA busy_timeout = 50"))
-    with closing(sqlite3.connect(db.path, isolation_level=None)) as other:
-        other.execute("BEGIN IMMEDIATE")  # another program's write lock, held past the timeout
-        yield
-        other.execute("ROLLBACK")
-
-
-@asynccontextmanager
-async def read_only(db: SqliteDatabase) -> AsyncIterator[None]:
-    await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = ON"))
-    yield
-    await db.snapshot(lambda conn: conn.execute("PRAGMA query_only = OFF"))
 
 
 @asynccontextmanager
@@ -151,10 +138,10 @@ async def test_a_start_on_a_locked_database_stops_clearly_and_then_syncs_once(
     syncs = 0
     async with locked(db):
         with pytest.raises(WriteRefused, match="busy"):
-            async with laurel_on(server, db):
+            async with laurel_on(server, db, clock=SystemClock()):
                 pass
         syncs = sum(r.method == "PUT" for r in server.requests)
-    async with laurel_on(server, db) as bot:
+    async with laurel_on(server, db, clock=SystemClock()) as bot:
         assert await bot.sync_commands() is False  # recorded: a restart would not push again
     assert sum(r.method == "PUT" for r in server.requests) == syncs + 1
     checked(

@@ -6,6 +6,7 @@ import asyncio
 
 from laurel_console.localdiscord.server import LocalDiscord
 
+EPHEMERAL = 64  # the message flag: only the one who asked sees the answer
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -98,3 +99,45 @@ def until(condition: Callable[[], Any], what: str, *, grace: float = GRACE) -> A
             return value
         time.sleep(0.02)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+SYNC = "PUT /applications/{application_id}/commands"
+
+
+def asked_about(stand: Stand) -> dict[str, Any]:
+    """Run /about until answered: one sent before the bot's gateway is up reaches nobody (as on
+    Discord), so it is sent again, as a person would, once its 3-second window has passed."""
+    sent: list[tuple[str, float]] = []
+
+    def answered() -> Any:
+        if not sent or time.monotonic() - sent[-1][1] > 3.0:
+            started = control(f"{stand.control}interactions", {"kind": "slash", "name": "about"})
+            sent.append((started["id"], time.monotonic()))
+        for interaction_id, _ in sent:
+            original = control(f"{stand.control}interactions/{interaction_id}")["original"]
+            if original:
+                return original
+        return None
+
+    return until(answered, "the bot's answer to /about")  # type: ignore[no-any-return]
+
+
+def sync_count(stand: Stand) -> int:
+    found = control(f"{stand.control}requests?route={urllib.parse.quote(SYNC)}")
+    return len(found["requests"])
+
+
+def until_live(url: str, bot: subprocess.Popen[str]) -> None:
+    """Poll another process (there is no event to wait on across processes) until its health
+    endpoint says 200: nothing listens at first, then it answers 503 until the bot is ready."""
+    deadline = time.monotonic() + GRACE
+    while time.monotonic() < deadline:
+        assert bot.poll() is None, f"the bot stopped: {bot.stderr.read() if bot.stderr else ''}"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:  # refused, or 503 (HTTPError is an OSError)
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not report a live bot within {GRACE} s")

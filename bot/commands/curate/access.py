@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.catalog.curation import CurationService
 from bot.commands.errors import LaurelView, report
+from bot.commands.parts import Parts
 from bot.domain.clock import Clock
 from bot.errors import UserError
 from bot.render.i18n import Strings
@@ -53,6 +54,22 @@ class Curation:
     arxiv: ArxivClient | None
     clock: Clock  # the bot's: bounds a new award's year
     service: CurationService  # checks and writes an addition (bot/catalog/curation.py)
+
+    @classmethod
+    def of(cls, bot: commands.Bot, parts: Parts) -> Curation:
+        """The parts of the composition root a curation command uses."""
+        return cls(
+            bot=bot,
+            settings=parts.settings.curation,
+            strings=parts.strings,
+            catalog=parts.catalog,
+            papers=parts.papers,
+            editions=parts.editions,
+            audit=parts.audit,
+            arxiv=parts.arxiv,
+            clock=parts.clock,
+            service=parts.curation_service,
+        )
 
     async def check_year(self, venue: str, venue_name: str, year: int) -> None:
         """An award's year must lie between the venue's first edition in the catalogue and

@@ -31,6 +31,7 @@ from bot.commands.curate.views import (
     send_preview,
 )
 from bot.commands.paginator import page_view
+from bot.commands.parts import Parts
 from bot.commands.writes import before_write
 from bot.domain.audit import UndoRefused
 from bot.domain.models import CatalogBatch, Venue
@@ -55,7 +56,8 @@ class Curate(
     group_name=_("curate"),
     group_description=_("Keep the catalogue: add, correct, remove, import, undo (curators)"),
 ):
-    def __init__(self, curation: Curation) -> None:
+    def __init__(self, bot: commands.Bot, parts: Parts) -> None:
+        curation = Curation.of(bot, parts)
         self.curation = curation
         self.history_pages = history_buttons(curation)
         super().__init__()
