@@ -207,7 +207,7 @@ def test_the_theme_migration_keeps_every_subscription_and_its_posts(tmp_path: Pa
         "INSERT INTO digest_ledger (subscription_id, period, status, theme, nonce, reserved_at) "
         "VALUES (5, '2026-W01', 'sent', 'new-awards', 'n1', '2026-01-01T09:00:00+00:00')"
     )
-    assert [m.version for m in migrate(conn, None, NOW)] == [9]
+    assert [m.version for m in migrate(conn, None, NOW)] == [9, 10]
     assert conn.execute("SELECT id, theme FROM subscriptions").fetchall() == [(5, "new-awards")]
     assert conn.execute("SELECT subscription_id FROM digest_ledger").fetchall() == [(5,)]
     with pytest.raises(sqlite3.IntegrityError):
