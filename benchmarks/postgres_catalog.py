@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import PostgresTarget, SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
@@ -28,7 +29,6 @@ from bot.store.backends import open_database
 from bot.store.catalog.editions import EditionRepository
 from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
@@ -51,7 +51,7 @@ CALLS: dict[str, Call] = {
 
 async def _load(db: Database) -> tuple[float, SearchIndex]:
     started = time.perf_counter()
-    plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+    plan = await load_bundled_into(CatalogParts.over(db, SystemClock()))
     assert plan is not None
     assert not plan.rejected
     seconds = time.perf_counter() - started

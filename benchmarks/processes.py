@@ -20,7 +20,6 @@ from typing import Any
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.store.backends import open_database
-from bot.store.catalog.repository import CatalogRepository
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.server import LocalDiscord
 from laurel_console.localdiscord.state import GUILD_ANNOUNCEMENT, Perm, World, default_world
@@ -124,9 +123,10 @@ async def bundled_database(path: Path) -> Path:
     """A database holding the bundled catalogue only, as a first `laurel run` leaves it (with
     its derived search index beside it)."""
     from bot.catalog.bundled import load_bundled_into
+    from bot.catalog.parts import CatalogParts
 
     async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
-        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+        await load_bundled_into(CatalogParts.over(db, SystemClock()))
     return await with_index(path)
 
 

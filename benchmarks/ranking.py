@@ -25,13 +25,13 @@ from pathlib import Path
 
 from benchmarks.ranking_before import BeforeIndex
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
 from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 
@@ -100,7 +100,7 @@ async def run(show_misses: bool, only: str | None) -> None:
     with tempfile.TemporaryDirectory(prefix="laurel-ranking-") as tmp:
         path = Path(tmp) / "laurel.db"
         async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            await load_bundled_into(CatalogParts.over(db, SystemClock()))
             titles: dict[str, list[int]] = defaultdict(list)
             for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id"):
                 titles[row["title"]].append(int(row["id"]))

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.search.index import SearchIndex
 from bot.store.sql import Connection
 
@@ -134,7 +134,7 @@ async def run(show_misses: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="laurel-relevance-") as tmp:
         path = Path(tmp) / "laurel.db"
         async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            await load_bundled_into(CatalogParts.over(db, SystemClock()))
             cases = await db.snapshot(make_cases)
             index = SearchIndex(path, None)
             await index.start()

@@ -50,11 +50,11 @@ from benchmarks.interactions import (
 from benchmarks.report import save
 from benchmarks.standin import CpuSplit, ThreadedStandIn, lean_config
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.settings import BackupSettings, SearchSettings, Settings
 from bot.store.backends import open_database
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
 from laurel_console.harness import laurel_on
@@ -264,7 +264,7 @@ async def measured(calls: Iterator[Interact], stand: ThreadedStandIn) -> Measure
 async def per_command(tmp: Path, args: argparse.Namespace, figures: dict[str, Any]) -> Rows:
     rows: Rows = []
     async with await open_database(SqliteTarget(tmp / "bundled.db"), clock=SystemClock()) as db:
-        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+        await load_bundled_into(CatalogParts.over(db, SystemClock()))
         titles = [r[0] for r in await db.fetchall("SELECT title FROM live_papers ORDER BY id")]
         ids = [r[0] for r in await db.fetchall("SELECT id FROM live_papers ORDER BY id")]
         edition_rows = await db.fetchall(

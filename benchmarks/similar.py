@@ -21,11 +21,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.fts5 import RANK
 from bot.store.search.index import SearchIndex
@@ -71,7 +71,7 @@ async def run(show: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="laurel-similar-") as tmp:
         path = Path(tmp) / "laurel.db"
         async with await open_database(SqliteTarget(path), clock=SystemClock()) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            await load_bundled_into(CatalogParts.over(db, SystemClock()))
             ids: dict[str, int] = {}
             for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id DESC"):
                 ids[row["title"]] = int(row["id"])

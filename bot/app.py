@@ -202,10 +202,20 @@ class LaurelBot(commands.Bot):
                 self.scheduler.start()
         if self.settings.arxiv.enrich_on_start:
             from bot.catalog.arxiv.enrich_job import enrich_in_background  # only then: not at start
+            from bot.catalog.parts import CatalogParts
+            from bot.store.catalog.enrichment import EnrichmentRepository
 
             self.enrich_task = asyncio.create_task(
                 enrich_in_background(
-                    self.db, self.catalog, self.arxiv, batch=self.settings.arxiv.ids_per_request
+                    CatalogParts(
+                        self.catalog,
+                        self.editions,
+                        self.papers,
+                        EnrichmentRepository(self.db),
+                        self.bot_state,
+                    ),
+                    self.arxiv,
+                    batch=self.settings.arxiv.ids_per_request,
                 ),
                 name="laurel-enrich",
             )

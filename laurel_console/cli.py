@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.domain.clock import Clock
 from bot.errors import LaurelError
 from bot.logs import configure_logging
 from bot.settings import LoggingSettings, Settings
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.lock import InstanceLock
 from laurel_console.harness import laurel_on
@@ -72,7 +72,7 @@ async def run_console(settings: Settings, args: argparse.Namespace, given: Given
     path = settings.database.path
     with _logging(settings.logging, verbose=args.verbose), InstanceLock(path):
         async with await given.open_database() as db:
-            await load_bundled_into(db, CatalogRepository(db, given.clock), only_if_empty=True)
+            await load_bundled_into(CatalogParts.over(db, given.clock), only_if_empty=True)
             async with (
                 LocalDiscord(validator=validator) as server,
                 _local_arxiv() as arxiv,

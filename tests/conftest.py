@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from laurel_console.localdiscord.config import Config
 from laurel_console.localdiscord.limits import SpecValidatorProtocol
@@ -48,7 +48,7 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     async def build() -> None:
         async with await open_sqlite(path) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            await load_bundled_into(CatalogParts.over(db, SystemClock()))
 
     asyncio.run(build())
     return path

@@ -13,12 +13,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from bot.catalog.document import DocumentError, merge, read_document
+from bot.catalog.parts import CatalogParts
 from bot.domain.models import CatalogBatch
 from bot.domain.plan import Plan
-from bot.store.bot_state import BotStateRepository
-from bot.store.catalog.editions import EditionRepository
-from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 
 DATA: Traversable = resources.files("bot") / "_data"
 # The same folder as a path (pip installs packages unzipped), for callers that walk files.
@@ -60,10 +57,8 @@ def _batch(files: list[tuple[str, str]], root: Traversable | Path) -> CatalogBat
     return batch
 
 
-async def load_bundled_into(
-    db: Database, catalog: CatalogRepository, *, only_if_empty: bool = False
-) -> Plan | None:
-    """Bring the bundled catalogue into `db` through the one write path (`catalog`, `db`'s).
+async def load_bundled_into(parts: CatalogParts, *, only_if_empty: bool = False) -> Plan | None:
+    """Bring the bundled catalogue into the database of `parts` through its one write path.
 
     An empty database gets all of it. A database in use (made by this or an earlier release)
     gets what the bundled documents add or correct, under the `bundle` policy: a field a
@@ -73,11 +68,11 @@ async def load_bundled_into(
     """
     files = documents()
     digest = hashlib.sha256(repr(files).encode()).hexdigest()
-    state = BotStateRepository(db)
-    fresh = not await EditionRepository(db).venues()
+    state = parts.state
+    fresh = not await parts.editions.venues()
     if only_if_empty and not fresh and await state.get(_APPLIED) == digest:
         return None
-    plan = await catalog.apply(
+    plan = await parts.catalog.apply(
         _batch(files, DATA), actor=ACTOR, policy="update" if fresh else "bundle"
     )
     await state.put(_APPLIED, digest)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.cli import db_copy
 from bot.cli.bookkeeping import render_bookkeeping
 from bot.cli.catalog import render_links
@@ -53,7 +54,7 @@ def register(commands: Any) -> None:
 
 async def init_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args) as db:
-        plan = await load_bundled_into(db, CatalogRepository(db, clock_of(args)))
+        plan = await load_bundled_into(CatalogParts.over(db, clock_of(args)))
     assert plan is not None
     print(f"{settings.database.target.shown()}: bundled catalogue loaded ({plan.summary()})")
     return 0
@@ -63,9 +64,7 @@ async def migrate_database(settings: Settings, args: argparse.Namespace) -> int:
     async with await open_database(settings, args, create=False) as db:
         version = await db.schema_version()
         # A new release's bundled records, without undoing what curators did (see bundled.py).
-        plan = await load_bundled_into(
-            db, CatalogRepository(db, clock_of(args)), only_if_empty=True
-        )
+        plan = await load_bundled_into(CatalogParts.over(db, clock_of(args)), only_if_empty=True)
     print(f"{settings.database.target.shown()}: schema version {version}, up to date")
     if plan is not None:
         print(f"bundled catalogue brought up to date ({plan.summary()})")

@@ -26,10 +26,10 @@ from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import EnrichReport
 from bot.catalog.arxiv.enrich_job import plan_enrich
 from bot.catalog.arxiv.enrich_job import run_enrich as run_job
+from bot.catalog.parts import CatalogParts
 from bot.cli.common import clock_of, open_database
 from bot.render.i18n import Strings
 from bot.settings import ArxivSettings, Settings
-from bot.store.catalog.repository import CatalogRepository
 
 
 def register(commands: Any) -> None:
@@ -72,7 +72,8 @@ def arxiv_settings(settings: Settings, args: argparse.Namespace) -> ArxivSetting
 async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
     options = arxiv_settings(settings, args)
     async with await open_database(settings, args, create=False) as db:
-        todo = await plan_enrich(db, limit=args.limit, retry_missing=args.retry_missing)
+        parts = CatalogParts.over(db, clock_of(args))
+        todo = await plan_enrich(parts, limit=args.limit, retry_missing=args.retry_missing)
         print(plan_line(len(todo.by_id), options))
         if todo.by_title:
             print(title_plan_line(len(todo.by_title), options))
@@ -85,8 +86,7 @@ async def run_enrich(settings: Settings, args: argparse.Namespace) -> int:
                 total=len(todo), unit="paper", disable=None, file=sys.stderr, leave=False
             ) as bar:
                 report = await run_job(
-                    db,
-                    CatalogRepository(db, clock_of(args)),
+                    parts,
                     client,
                     todo,
                     batch=options.ids_per_request,

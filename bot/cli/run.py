@@ -15,6 +15,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import LaurelBot, laurel_bot_class, use_endpoints
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.cli.common import clock_of, open_database
 from bot.cli.lock_watch import keep_lock
 from bot.cli.reach import wait_for_discord
@@ -27,7 +28,6 @@ from bot.observability.health import HealthReport, check_health
 from bot.observability.server import OpsServer
 from bot.settings import Settings
 from bot.store.backends import instance_lock
-from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 
 
@@ -82,7 +82,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
         settings.database.target, shared=settings.discord.shards is not None
     ) as lock:
         async with await open_database(settings, args) as db:
-            await load_bundled_into(db, CatalogRepository(db, clock_of(args)), only_if_empty=True)
+            await load_bundled_into(CatalogParts.over(db, clock_of(args)), only_if_empty=True)
             use_endpoints(settings.discord.api_base_url, settings.discord.gateway_url)
             clock = clock_of(args)  # the one clock of this process, handed to all that reads time
             await wait_for_discord(settings.discord, clock)

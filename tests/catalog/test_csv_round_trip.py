@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.catalog import formats
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.importers import csv_format
+from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
 from tests.support.backends import open_sqlite
@@ -18,7 +19,7 @@ async def test_exporting_and_importing_the_bundled_catalogue_changes_nothing(
     tmp_path: Path,
 ) -> None:
     async with await open_sqlite(tmp_path / "laurel.db") as db:
-        await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+        await load_bundled_into(CatalogParts.over(db, SystemClock()))
         catalog = CatalogRepository(db, SystemClock())
         before = await catalog.export()
         assert any(a.paper.authors_incomplete for a in before.awards)  # the case is covered

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.cli import main
 from bot.domain.clock import SystemClock
-from bot.store.catalog.repository import CatalogRepository
 from tests.ops.dockerfile_replay import ROOT
 from tests.support.backends import open_sqlite
 
@@ -110,12 +110,10 @@ async def test_the_upgrade_adds_the_catalogue_and_keeps_every_curators_edit(
     path, audit = upgraded
     assert _rows(path, "PRAGMA user_version") == [(4,)]
     async with await open_sqlite(path) as db:  # migrates to this release's schema
-        plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()), only_if_empty=True)
+        plan = await load_bundled_into(CatalogParts.over(db, SystemClock()), only_if_empty=True)
         assert plan is not None
         assert plan.rejected == []
-        again = await load_bundled_into(
-            db, CatalogRepository(db, SystemClock()), only_if_empty=True
-        )
+        again = await load_bundled_into(CatalogParts.over(db, SystemClock()), only_if_empty=True)
     assert again is None  # the same bundled documents are not applied twice
 
     # The history is there...

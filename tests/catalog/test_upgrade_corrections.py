@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import bundled
+from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
 from bot.store.catalog.repository import CatalogRepository
 from tests.support.backends import open_sqlite
@@ -43,9 +44,7 @@ async def test_a_corrected_title_or_kind_does_not_bring_back_what_a_curator_remo
     earlier = _earlier_release(tmp_path)
     async with await open_sqlite(tmp_path / "laurel.db") as db:
         monkeypatch.setattr(bundled, "documents", lambda root=earlier: documents(earlier))
-        await bundled.load_bundled_into(
-            db, CatalogRepository(db, SystemClock()), only_if_empty=True
-        )
+        await bundled.load_bundled_into(CatalogParts.over(db, SystemClock()), only_if_empty=True)
         catalog = CatalogRepository(db, SystemClock())
         typo = await db.fetchone("SELECT id FROM papers WHERE title LIKE '%Online Bosting'")
         assert typo is not None
@@ -60,7 +59,7 @@ async def test_a_corrected_title_or_kind_does_not_bring_back_what_a_curator_remo
 
         monkeypatch.setattr(bundled, "documents", documents)  # this release
         plan = await bundled.load_bundled_into(
-            db, CatalogRepository(db, SystemClock()), only_if_empty=True
+            CatalogParts.over(db, SystemClock()), only_if_empty=True
         )
         assert plan is not None
         assert plan.rejected == []

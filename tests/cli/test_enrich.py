@@ -16,10 +16,11 @@ import pytest
 from bot.catalog.arxiv.atom import parse_feed
 from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import enrich, to_enrich
+from bot.catalog.parts import CatalogParts
 from bot.cli import build_parser
+from bot.domain.clock import SystemClock
 from bot.settings import ArxivSettings
 from bot.store.catalog.enrichment import EnrichmentRepository
-from bot.store.catalog.repository import CatalogRepository
 from laurel_console.localarxiv.server import LocalArxiv
 from tests.support.backends import open_sqlite
 from tests.support.clock import ManualClock
@@ -162,7 +163,7 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
     settings = settings_for(db_path, arxiv.url)
     audit = await audit_rows(db_path)
     async with await open_sqlite(db_path, create=False) as db:
-        waiting = len(await to_enrich(db))
+        waiting = len(await to_enrich(CatalogParts.over(db, SystemClock())))
     assert await laurel(settings, "enrich", "--dry-run") == 0
     out = capsys.readouterr().out
     fields = "[abstract, authors, doi, links.arxiv, links.pdf]"
@@ -170,7 +171,8 @@ async def test_a_dry_run_writes_nothing_and_says_what_it_would_fill(
     assert "dry run: nothing was written" in out
     assert await audit_rows(db_path) == audit
     async with await open_sqlite(db_path, create=False) as db:
-        assert len(await to_enrich(db)) == waiting  # nor does it remember what arXiv lacked
+        again = await to_enrich(CatalogParts.over(db, SystemClock()))
+        assert len(again) == waiting  # nor does it remember what arXiv lacked
     assert (await paper(db_path, "2202.12139")).abstract is None
 
 
@@ -214,9 +216,8 @@ async def test_batches_go_one_request_every_three_seconds(recordings: Path, db_p
     ):
         client = ArxivClient(http, ArxivSettings(base_url=server.url), clock=clock)
         async with await open_sqlite(db_path, create=False) as db:
-            report = await enrich(
-                db, CatalogRepository(db, clock), client, await to_enrich(db), batch=4
-            )
+            parts = CatalogParts.over(db, clock)
+            report = await enrich(parts, client, await to_enrich(parts), batch=4)
     times = [r.at for r in server.requests]
     assert len(times) == -(-report.considered // 4) > 2
     assert {b - a for a, b in itertools.pairwise(times)} == {3.0}

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.arxiv.enrich import to_enrich
+from bot.catalog.parts import CatalogParts
+from bot.domain.clock import SystemClock
 from bot.store.catalog.papers import PaperRepository
 from laurel_console.localarxiv.recordings import entries_of, load
 from laurel_console.localarxiv.server import LocalArxiv
@@ -179,7 +181,7 @@ async def test_an_arxiv_failure_during_title_lookups_keeps_what_was_found(
 ) -> None:
     settings = settings_for(db_path, arxiv.url, retries=0)
     async with await open_sqlite(db_path, create=False) as db:
-        batches = -(-len(await to_enrich(db)) // 100)
+        batches = -(-len(await to_enrich(CatalogParts.over(db, SystemClock()))) // 100)
     arxiv.faults.answer(batches + 1)  # the id batches and the first title, then a failure
     arxiv.faults.fail(1, status=503)
     assert await laurel(settings, "enrich") == 1

@@ -13,6 +13,7 @@ import pytest
 
 from benchmarks.relevance import make_cases
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.domain.areas import ResearchArea
 from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
@@ -61,7 +62,7 @@ def bundled_postgres(postgres_server: PostgresServer, postgres_copies: Copies) -
 
     async def load() -> None:
         async with await open_postgres(postgres_server.url(name)) as db:
-            plan = await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            plan = await load_bundled_into(CatalogParts.over(db, SystemClock()))
             assert plan is not None
             assert plan.rejected == []
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog.bundled import load_bundled_into
+from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
 from bot.domain.ledger import Choice
 from bot.domain.shards import Shards
@@ -143,12 +144,10 @@ async def test_a_moved_deployment_starts_as_it_left_off(
     async with await open_postgres(postgres_url) as target:
         await target.write(lambda conn: copy_into(conn, snapshot))
         assert (
-            await load_bundled_into(
-                target, CatalogRepository(target, SystemClock()), only_if_empty=True
-            )
+            await load_bundled_into(CatalogParts.over(target, SystemClock()), only_if_empty=True)
             is None
         )
-        plan = await load_bundled_into(target, CatalogRepository(target, SystemClock()))
+        plan = await load_bundled_into(CatalogParts.over(target, SystemClock()))
         assert plan is not None
         assert plan.count("add", "paper") == 0
         assert [tuple(r) for r in await target.fetchall("SELECT * FROM removed_papers")] == removed

@@ -29,7 +29,6 @@ import pytest
 from psycopg import sql
 
 from bot.domain.clock import SystemClock
-from bot.store.catalog.repository import CatalogRepository
 from tests.support.backends import open_postgres
 
 TEMPLATE = "laurel_tpl"
@@ -224,12 +223,13 @@ def postgres_bundled(postgres_server: PostgresServer, postgres_template: str) ->
     """Copies of a template holding the bundled catalogue (loaded once, through the one write
     path, as `laurel run` loads it into an empty database): `take()` one per test."""
     from bot.catalog.bundled import load_bundled_into
+    from bot.catalog.parts import CatalogParts
 
     postgres_server.create_database(template=postgres_template, name=BUNDLED)
 
     async def load() -> None:
         async with await open_postgres(postgres_server.url(BUNDLED)) as db:
-            await load_bundled_into(db, CatalogRepository(db, SystemClock()))
+            await load_bundled_into(CatalogParts.over(db, SystemClock()))
 
     asyncio.run(load())
     with postgres_server.admin() as conn:

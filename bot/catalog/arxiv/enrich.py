@@ -16,13 +16,13 @@ from dataclasses import dataclass, field, replace
 
 from bot.catalog.arxiv.client import ArxivClient, ArxivError
 from bot.catalog.arxiv.paper import missing_from
+from bot.catalog.parts import CatalogParts
 from bot.domain.identifiers import ArxivId
 from bot.domain.models import Award, CatalogBatch, Paper, Rejection
 from bot.domain.writes import Policy
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog.enrichment import EnrichmentRepository, Incomplete
+from bot.store.catalog.enrichment import Incomplete
 from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 
 ACTOR = "enrich"
 # bot_state: the arXiv ids arXiv answered nothing for, or nothing that completes the paper
@@ -91,17 +91,16 @@ class EnrichReport:
 
 
 async def to_enrich(
-    db: Database, *, limit: int | None = None, retry_missing: bool = False
+    parts: CatalogParts, *, limit: int | None = None, retry_missing: bool = False
 ) -> list[Incomplete]:
     """The papers a run would ask arXiv about, in order."""
-    skip = set() if retry_missing else await _not_on_arxiv(BotStateRepository(db))
-    todo = [i for i in await EnrichmentRepository(db).incomplete() if i.paper.arxiv not in skip]
+    skip = set() if retry_missing else await _not_on_arxiv(parts.state)
+    todo = [i for i in await parts.enrichment.incomplete() if i.paper.arxiv not in skip]
     return todo[:limit]
 
 
 async def enrich(
-    db: Database,
-    catalog: CatalogRepository,
+    parts: CatalogParts,
     client: ArxivClient,
     todo: list[Incomplete],
     *,
@@ -109,10 +108,10 @@ async def enrich(
     dry_run: bool = False,
     progress: Callable[[int], object] | None = None,
 ) -> EnrichReport:
-    """Fill what the papers `todo` lack from arXiv, through `catalog` (`db`'s, stamped by the
+    """Fill what the papers `todo` lack from arXiv, through `parts.catalog` (stamped by the
     root's clock); with `dry_run`, rehearse and write nothing."""
     report = EnrichReport(considered=len(todo))
-    state = BotStateRepository(db)
+    state = parts.state
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
         missing_before = len(report.not_found)
@@ -122,10 +121,10 @@ async def enrich(
             report.stopped_by = exc
             return report
         if gaps:
-            await write_gaps(catalog, gaps, report, dry_run=dry_run)
+            await write_gaps(parts.catalog, gaps, report, dry_run=dry_run)
         if not dry_run:
             asked = {item.paper.arxiv or "" for item in chunk}
-            left = {i.paper.arxiv or "" for i in await EnrichmentRepository(db).incomplete()}
+            left = {i.paper.arxiv or "" for i in await parts.enrichment.incomplete()}
             await _remember(state, asked, [*report.not_found[missing_before:], *(asked & left)])
         if progress:
             progress(len(chunk))

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from bot.catalog.arxiv.client import ArxivClient
 from bot.catalog.arxiv.enrich import EnrichReport, enrich, to_enrich
 from bot.catalog.arxiv.titles import resolve_titles, to_resolve
+from bot.catalog.parts import CatalogParts
 from bot.store.catalog.enrichment import Incomplete
-from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +31,17 @@ class EnrichPlan:
 
 
 async def plan_enrich(
-    db: Database, *, limit: int | None = None, retry_missing: bool = False
+    parts: CatalogParts, *, limit: int | None = None, retry_missing: bool = False
 ) -> EnrichPlan:
     """What a run would ask arXiv about: at most `limit` papers, those with an id first."""
-    by_id = await to_enrich(db, limit=limit, retry_missing=retry_missing)
+    by_id = await to_enrich(parts, limit=limit, retry_missing=retry_missing)
     rest = None if limit is None else limit - len(by_id)
-    by_title = await to_resolve(db, limit=rest, retry_missing=retry_missing) if rest != 0 else []
+    by_title = await to_resolve(parts, limit=rest, retry_missing=retry_missing) if rest != 0 else []
     return EnrichPlan(by_id, by_title)
 
 
 async def run_enrich(
-    db: Database,
-    catalog: CatalogRepository,
+    parts: CatalogParts,
     client: ArxivClient,
     plan: EnrichPlan,
     *,
@@ -51,24 +49,22 @@ async def run_enrich(
     dry_run: bool = False,
     progress: Callable[[int], object] | None = None,
 ) -> EnrichReport:
-    """Fill what `plan` names from arXiv, writing through `catalog` (`db`'s)."""
+    """Fill what `plan` names from arXiv, writing through `parts.catalog`."""
     report = await enrich(
-        db, catalog, client, plan.by_id, batch=batch, dry_run=dry_run, progress=progress
+        parts, client, plan.by_id, batch=batch, dry_run=dry_run, progress=progress
     )
     if report.stopped_by is None and plan.by_title:
         await resolve_titles(
-            db, catalog, client, plan.by_title, report, dry_run=dry_run, progress=progress
+            parts, client, plan.by_title, report, dry_run=dry_run, progress=progress
         )
     return report
 
 
-async def enrich_in_background(
-    db: Database, catalog: CatalogRepository, client: ArxivClient, *, batch: int
-) -> None:
+async def enrich_in_background(parts: CatalogParts, client: ArxivClient, *, batch: int) -> None:
     """A starting bot's enrich run: logged, never raised (the bot serves on regardless). Its
-    audit rows carry the bot's clock, through the bot's own `catalog`."""
+    audit rows carry the bot's clock, through the bot's own `parts.catalog`."""
     try:
-        plan = await plan_enrich(db)
+        plan = await plan_enrich(parts)
         if not plan:
             log.info("enrich: every paper is as complete as arXiv can make it")
             return
@@ -77,7 +73,7 @@ async def enrich_in_background(
             len(plan.by_id),
             len(plan.by_title),
         )
-        report = await run_enrich(db, catalog, client, plan, batch=batch)
+        report = await run_enrich(parts, client, plan, batch=batch)
     except asyncio.CancelledError:
         log.info("enrich: stopped (the bot is closing); what was written is kept")
         raise

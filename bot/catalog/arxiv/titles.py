@@ -21,13 +21,12 @@ from enum import StrEnum
 from bot.catalog.arxiv.client import ArxivClient, ArxivEntry, ArxivError
 from bot.catalog.arxiv.enrich import EnrichReport, Filled, TitleMiss, filled, write_gaps
 from bot.catalog.arxiv.paper import arxiv_source, missing_from
+from bot.catalog.parts import CatalogParts
 from bot.domain.models import Award
 from bot.domain.text import title_key
 from bot.store.bot_state import BotStateRepository
-from bot.store.catalog.enrichment import EnrichmentRepository, Incomplete
+from bot.store.catalog.enrichment import Incomplete
 from bot.store.catalog.papers import PaperRepository
-from bot.store.catalog.repository import CatalogRepository
-from bot.store.database import Database
 
 UNRESOLVED = "enrich.title_unresolved"  # bot_state: ids of papers a title lookup did not settle
 YEARS_BEFORE = 2  # an arXiv preprint may come out this many years before the paper's venue
@@ -65,17 +64,16 @@ def match_title(title: str, year: int, entries: Sequence[ArxivEntry]) -> TitleMa
 
 
 async def to_resolve(
-    db: Database, *, limit: int | None = None, retry_missing: bool = False
+    parts: CatalogParts, *, limit: int | None = None, retry_missing: bool = False
 ) -> list[Incomplete]:
     """The papers without an arXiv id that a run would look up by title, in order."""
-    skip = set() if retry_missing else await _unresolved(BotStateRepository(db))
-    todo = [i for i in await EnrichmentRepository(db).without_arxiv() if i.paper_id not in skip]
+    skip = set() if retry_missing else await _unresolved(parts.state)
+    todo = [i for i in await parts.enrichment.without_arxiv() if i.paper_id not in skip]
     return todo[:limit]
 
 
 async def resolve_titles(
-    db: Database,
-    catalog: CatalogRepository,
+    parts: CatalogParts,
     client: ArxivClient,
     todo: list[Incomplete],
     report: EnrichReport,
@@ -87,7 +85,7 @@ async def resolve_titles(
 
     On an arXiv failure, `report.stopped_by` is set and what was found before it is kept.
     """
-    state, papers = BotStateRepository(db), PaperRepository(db)
+    state, papers, catalog = parts.state, parts.papers, parts.catalog
     for item in todo:
         report.looked_up += 1
         try:
