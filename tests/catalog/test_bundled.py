@@ -65,18 +65,12 @@ WITHOUT_SUMMARY = {
     # IJCAI 2025: searches for the title found other papers on compressing embodied models;
     # find_string (2026-12-01) only reading notes and AI digests of it.
     "Boost Embodied AI Models with Robust Compression Boundary",
-    # Issue 24: the abstract each summary was written from was read only on mirrors (sciencestack,
-    # tomesphere, chatpaper, object.cloud.sdsc.edu, liner, emergentmind); what was searched for an
-    # acceptable copy is noted in the facts file.
-    "Beyond Weisfeiler-Lehman: A Quantitative Framework for GNN Expressiveness",
-    "Flow Matching on General Geometries",
-    "Robust agents learn causal world models",
-    "LLMs Get Lost In Multi-Turn Conversation",
     # Issue 23: read only on researchtrend.ai; no arXiv, OpenReview or proceedings copy is stored.
+    # (Beyond Weisfeiler-Lehman, Flow Matching on General Geometries, Robust agents learn causal
+    # world models, LLMs Get Lost In Multi-Turn Conversation and Artificial Hivemind now have
+    # summaries: their OpenReview or arXiv pages, or reports on them, were found, issue 23.)
     "Stochastic Taylor Derivative Estimator: Efficient amortization for arbitrary"
     " differential operators",
-    # Issue 23: read only on emergentmind.com; no arXiv, OpenReview, NeurIPS or authors' copy.
-    "Artificial Hivemind: The Open-Ended Homogeneity of Language Models (and Beyond)",
 }
 
 
