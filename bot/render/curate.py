@@ -12,6 +12,7 @@ from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
 from bot.render.alternatives import disagreements
+from bot.render.areas import area_name
 from bot.render.awards import kind_label
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.fields import HIDDEN, field_name, field_value, same
@@ -114,7 +115,8 @@ def provenance_field(paper: Paper, strings: Strings, language: Language) -> Fiel
             whose = "curate-area-taxonomy"
         else:
             whose = "curate-area-unsourced"
-        lines.append(strings.text(whose, language, area=esc(paper.area.value)))
+        area = area_name(strings, paper.area, language)  # as the paper card names it
+        lines.append(strings.text(whose, language, area=esc(area)))
     for summary_language in paper.summaries:
         source = paper.summary_source(summary_language)
         lines.append(
