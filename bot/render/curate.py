@@ -12,9 +12,11 @@ from bot.domain.audit import AuditEntry
 from bot.domain.models import Award, Language, Paper
 from bot.domain.plan import Plan
 from bot.render.alternatives import disagreements
+from bot.render.areas import area_name
 from bot.render.awards import kind_label
 from bot.render.embeds import FIELD_VALUE, Field, build_embed
 from bot.render.fields import HIDDEN, field_name, field_value, same
+from bot.render.history import entity_name
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
 from bot.render.paper import (
@@ -114,7 +116,8 @@ def provenance_field(paper: Paper, strings: Strings, language: Language) -> Fiel
             whose = "curate-area-taxonomy"
         else:
             whose = "curate-area-unsourced"
-        lines.append(strings.text(whose, language, area=esc(paper.area.value)))
+        area = area_name(strings, paper.area, language)  # as the paper card names it
+        lines.append(strings.text(whose, language, area=esc(area)))
     for summary_language in paper.summaries:
         source = paper.summary_source(summary_language)
         lines.append(
@@ -192,11 +195,15 @@ def entry_embed(
     provenance = provenance_field(paper, strings, language) if paper is not None else None
     if provenance is not None:
         fields = [*fields, provenance]
-    return build_embed(title=title, description=entry_line(entry, strings, language), fields=fields)
+    line = entry_line(entry, strings, language, editions or {})
+    return build_embed(title=title, description=line, fields=fields)
 
 
-def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
-    """`#12 · 2026-11-29 18:02 UTC · <@123> · change paper #7 (title, authors)`."""
+def entry_line(
+    entry: AuditEntry, strings: Strings, language: Language, editions: Mapping[int, str]
+) -> str:
+    """`#12 · 2026-11-29 18:02 UTC · <@123> · change ICML 2024 (orals, sources)`: what was
+    touched named as the history names it."""
     when = entry.at.replace("T", " ").removesuffix("+00:00")
     who = (
         f"<@{entry.actor.removeprefix('discord:')}>"
@@ -204,7 +211,7 @@ def entry_line(entry: AuditEntry, strings: Strings, language: Language) -> str:
         else esc(entry.actor)
     )
     action = strings.text(f"curate-action-{entry.action}", language)
-    what = strings.text(f"curate-entity-{entry.entity}", language, id=entry.entity_id)
+    what = entity_name(entry, strings, language, editions)
     touched = ", ".join(
         field_name(f, strings, language) for f in entry.fields[:8] if f not in HIDDEN
     )

@@ -38,9 +38,10 @@ def changes(
     return lines
 
 
-def _what(
+def entity_name(
     entry: AuditEntry, strings: Strings, language: Language, editions: Mapping[int, str]
 ) -> str:
+    """What a row touched, as a curator names it: an edition by its name (ICML 2024)."""
     if entry.entity == "edition" and entry.entity_id.isdigit():
         return esc(editions.get(int(entry.entity_id), f"#{entry.entity_id}"))
     return strings.text(f"curate-entity-{entry.entity}", language, id=entry.entity_id)
@@ -63,7 +64,7 @@ def row_lines(
 ) -> list[str]:
     action = strings.text(f"curate-action-{entry.action}", language)
     head = f"`#{entry.id}` · {_when(entry.at)} · {_who(entry.actor, strings, language)} · "
-    head += f"{action} {_what(entry, strings, language, editions)}"
+    head += f"{action} {entity_name(entry, strings, language, editions)}"
     return [head] + [f"  {c}" for c in changes(entry, strings, language, editions)[:FIELDS_SHOWN]]
 
 

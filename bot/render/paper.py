@@ -21,7 +21,7 @@ from bot.render.bylines import byline
 from bot.render.embeds import DESCRIPTION, Field, build_embed
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
-from bot.render.tracks import track_name
+from bot.render.tracks import award_name, track_name
 
 AUTHORS_SHOWN = 8  # more than this, and the rest become "and N more"
 LIST_AUTHORS_SHOWN = 3
@@ -158,9 +158,12 @@ def authors_text(
 
 
 def award_line(award: AwardRef, strings: Strings, language: Language) -> str:
-    """`ICML 2025 · Outstanding Paper Award · 立場論文`: the award's name as the venue gave it,
-    its track in the reader's language where it is ours to name."""
-    parts = [f"{esc(award.venue_name)} {award.year}", esc(award.name)]
+    """`ICML 2025 · 傑出論文 · 立場論文`: the award's name, and its track, in the reader's
+    language where they are ours to name (a venue's own name, "Marr Prize", stays)."""
+    parts = [
+        f"{esc(award.venue_name)} {award.year}",
+        esc(award_name(award.name, award.kind, strings, language)),
+    ]
     if award.track:
         parts.append(esc(track_name(award.track, strings, language)))
     return " · ".join(parts)

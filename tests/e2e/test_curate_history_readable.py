@@ -71,3 +71,23 @@ async def test_what_a_write_changed_is_named_in_the_readers_language(
     assert fields[edition] == "NeurIPS 2025"  # was "edition_id: 171"
     assert kind in fields
     assert "edition_id" not in fields
+
+
+@pytest.mark.parametrize(
+    ("locale", "changed"),
+    [("en-US", "changed ICML 2024"), ("zh-TW", "修改 ICML 2024"), ("zh-CN", "修改 ICML 2024")],
+)
+async def test_a_number_set_names_its_edition_as_the_history_does(
+    curator_bot: LaurelBot, server: LocalDiscord, locale: str, changed: str
+) -> None:
+    """/curate stats set answered "修改 届次 #3 (口头报告, 来源)" where the history says
+    "修改 ICML 2024": an edition is named, in a write's answer and in its undo."""
+    options = {"venue": "ICML", "year": 2024, "field": "orals", "value": 150,
+               "source": "https://icml.cc/"}  # fmt: skip
+    (done,) = (await (await curate(server, "stats set", options, locale=locale)).message())[
+        "embeds"
+    ]
+    assert changed in done["description"]
+    change = int(done["description"].split("`#", 1)[1].split("`", 1)[0])
+    undone = await (await curate(server, "undo", {"change": change}, locale=locale)).message()
+    assert changed in undone["embeds"][0]["description"]

@@ -96,9 +96,9 @@ async def test_the_area_is_set_and_cleared_without_a_form(
     assert filed.modal is None
     (answer,) = (await filed.message())["embeds"]
     assert answer["title"].startswith("Saved as change #")
-    assert answer["fields"][-1]["value"] == (
+    assert answer["fields"][-1]["value"].startswith(
         "Area Reinforcement Learning & Decision Making: set by a curator or an import "
-        "(see /curate history)"
+        "(see </curate history:"  # by mention, in the reader's language (issue 25, item 2)
     )
     assert (await paper_row(db, paper_id))["area"] == "Reinforcement Learning & Decision Making"
     both = await curate(

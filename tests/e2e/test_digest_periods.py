@@ -56,3 +56,30 @@ async def test_a_weekly_preview_names_the_date_its_post_will_carry(
     preview = await digest(server, "preview", subscription=sub.id)
     assert "W" not in "".join(_labels(preview["content"]))
     assert "2026-12-04" in preview["content"]  # that Friday, as the post will say
+
+
+# 21:30 on Tuesday 1 December in UTC: today's 09:00 post is past, the next one is Wednesday's.
+UTC_EVENING = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="still open (issue 25, item 7): post-now takes the next post's paper but labels it "
+    "with today's date, so after today's post time the preview says 2026-12-02 and the post "
+    "2026-12-01; the fix above only covered a zone already past midnight",
+)
+@pytest.mark.parametrize("laurel_time", [UTC_EVENING], ids=["utc-evening"])
+async def test_post_now_after_todays_post_carries_the_previews_label(
+    laurel: LaurelBot, server: LocalDiscord
+) -> None:
+    guild = server.world.default_guild().id
+    sub = await laurel.subscriptions.add(
+        stored_sub(laurel, guild, server.channel("general").id, time=dt.time(9))
+    )
+    preview = await digest(server, "preview", subscription=sub.id)
+    assert "2026-12-02" in preview["content"]
+    previewed = preview["embeds"][0]["title"]
+    await digest(server, "post-now", subscription=sub.id)
+    (post,) = server.messages("general", ephemeral=False)
+    assert post["embeds"][0]["title"] == previewed  # the same paper…
+    assert _labels(post["content"]) == ["2026-12-02"]  # …under another date: 2026-12-01

@@ -60,3 +60,23 @@ async def test_track_labels_and_names_are_in_the_readers_language(
     assert POSITION_TRACK[locale] in listed
     if locale != "en-US":
         assert "Position Paper Track" not in listed
+
+
+DREAMFUSION_AWARD = {"en-US": "ICLR 2023 · Outstanding Paper", "zh-TW": "ICLR 2023 · 傑出論文",
+                     "zh-CN": "ICLR 2023 · 杰出论文"}  # fmt: skip
+MARR = {"en-US": "ICCV 2023 · Marr Prize", "zh-TW": "ICCV 2023 · Marr Prize（最佳論文）",
+        "zh-CN": "ICCV 2023 · Marr Prize（最佳论文）"}  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-TW", "zh-CN"])
+async def test_an_award_that_only_says_its_kind_is_named_in_the_readers_language(
+    laurel: LaurelBot, server: LocalDiscord, locale: str
+) -> None:
+    """'ICLR 2023 · Outstanding Paper' stood in a zh paper card: a name that only says what kind
+    of award it is is ours to name; a venue's own name (Marr Prize) stays, its kind beside it."""
+    card = await _text(server, "paper", "show", locale, paper="DreamFusion")
+    assert DREAMFUSION_AWARD[locale] in card.splitlines()
+    found = await _text(server, "paper", "search", locale, query="ControlNet")
+    assert MARR[locale] in found
+    if locale != "en-US":
+        assert "Outstanding Paper" not in card

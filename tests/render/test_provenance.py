@@ -43,8 +43,8 @@ def test_each_summary_names_its_page_or_says_it_has_none(strings: Strings) -> No
     field = provenance_field(paper, strings, "zh-TW")
     assert field is not None
     assert field.value.splitlines() == [
-        f"摘要（en）：依據 <{READ}> 撰寫",
-        "摘要（zh-TW）：沒有記錄來源網頁",
+        f"簡介（en）：依據 <{READ}> 撰寫",  # 摘要 is the abstract (issue 25, item 3)
+        "簡介（zh-TW）：沒有記錄來源網頁",
     ]
     assert provenance_field(Paper(title="TRPO"), strings, "en") is None
 

@@ -51,3 +51,20 @@ def test_abstract_never_names_a_digest(language: str) -> None:
     assert messages["paper-button-abstract"].endswith("摘要")
     english = {k: v for k, v in STRINGS.commands[language].items() if "digest" in k.lower()}  # type: ignore[index]
     assert [k for k, v in english.items() if "摘要" in v] == []
+
+
+@pytest.mark.parametrize(("language", "term"), [("zh-TW", "簡介"), ("zh-CN", "简介")])
+def test_a_summary_is_never_called_an_abstract(language: str, term: str) -> None:
+    """Our summaries are 簡介/简介 wherever a curator meets them (the edit form, its option,
+    where each was written from): the same card says 摘要 for the paper's abstract."""
+    english = STRINGS.messages["en"]
+    messages = STRINGS.messages[language]  # type: ignore[index]
+    keys = [k for k, v in english.items() if "summar" in v.lower() and "abstract" not in v.lower()]
+    keys = [k for k in keys if k in messages and not k.startswith("about-")]
+    assert keys, "the curation strings name summaries"
+    assert [messages[k] for k in keys if "摘要" in messages[k]] == []
+    commands = STRINGS.commands[language]  # type: ignore[index]
+    named = {k: v for k, v in commands.items() if "summary" in k and "abstract" not in k}
+    assert named
+    assert [v for v in named.values() if "摘要" in v] == []
+    assert all(term in messages[k] for k in keys if k.startswith("curate-"))

@@ -50,6 +50,8 @@ async def written(
     main = entries[-1]  # the record asked for; an edition made on the way comes first
     title = curation.strings.text(title_key, language, id=main.id)
     edition = (main.after or main.before or {}).get("edition_id")
+    if main.entity == "edition" and main.entity_id.isdigit():  # /curate stats set
+        edition = int(main.entity_id)  # named as the history names it: ICML 2024, not #3
     editions = await curation.editions.labels([edition] if isinstance(edition, int) else [])
     return entry_embed(main, curation.strings, language, title=title, editions=editions)
 
