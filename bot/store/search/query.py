@@ -41,6 +41,13 @@ PREFIX_WEIGHTS = {
 # A word within one edit: a constant score per field, well under an exact match's.
 FUZZY_WEIGHTS = {"title": 3.0, "aliases": 3.0, "authors": 2.0, "text_stems": 0.3}
 FUZZY_MIN = 5  # letters: a shorter word has too many neighbours one edit away
+# A word of ENDING_MIN letters or more also matches, within one edit's reading, any word that
+# shares all its letters but the last ENDING (Latin and Greek plurals: -um/-a, -is/-es, -on/-a).
+ENDING_MIN = 8
+ENDING = 2
+# A member's search of up to this many words (or phrases, or topics) whose papers with every
+# word do not fill a page is filled with the papers with any of them (query._filled).
+FILL_WORDS = 3
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
@@ -126,12 +133,15 @@ def build_query(
     relaxed: bool = False,
     fuzzy: bool = True,
     fields: Fields = EVERYTHING,
+    endings: bool | None = None,
 ) -> tantivy.Query:
     """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
     `relaxed`: any of the typed words may match instead of every one (an institution named
     still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit;
+    `endings` (as `fuzzy` unless given): a longer word also matches with another ending;
     `fields`: where the words are looked for."""
-    groups = [_word(schema, words, fields, fuzzy=fuzzy) for words in parsed.terms]
+    endings = fuzzy if endings is None else endings
+    groups = [_word(schema, words, fields, fuzzy=fuzzy, endings=endings) for words in parsed.terms]
     for said, *others in parsed.topics:
         clauses = _phrase_anywhere(schema, said, fields)
         for name in others:  # another name of the topic: found, below the name typed
@@ -146,8 +156,14 @@ def build_query(
         whole = _match(schema, "title", (parsed.prefix,), WEIGHTS["title"])
         prefix = (parsed.prefix[:PREFIX_MAX],)
         clauses = [whole, *_anywhere(schema, prefix, fields.prefixes)]
+        stem = stems([parsed.prefix])
+        if stem and stem[0] != parsed.prefix and not parsed.prefix.isdigit():
+            # a whole word's other forms (distillation, distilling): its stem, as for any word
+            clauses += _anywhere(schema, (stem[0],), fields.stems)
         if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
             clauses += _fuzzy(schema, parsed.prefix, fields, prefix=True)
+        if endings and parsed.prefix.isalpha() and parsed.prefix.isascii():
+            clauses += _other_ending(schema, parsed.prefix, fields)
         groups.append(clauses)
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
     found = [(should if relaxed else must, _any(group)) for group in groups]
@@ -189,15 +205,64 @@ def page(
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
     if any_word and not naming and words > 1:
         attempts.append((True, True))
+    depth = NAMING_DEPTH if naming else 4
+    if any_word and not naming:
+        return _filled(searcher, schema, parsed, filters, limit, offset, count=count)
     for fuzzy, relaxed in attempts:
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        depth = NAMING_DEPTH if naming else 4
         found = ranked(searcher, query, limit, offset, count=count, depth=depth)
         if found[0] or found[1] > 0:
             return found
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
+
+
+def _filled(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: Parsed,
+    filters: Filters,
+    limit: int,
+    offset: int,
+    *,
+    count: bool,
+) -> tuple[list[int], int]:
+    """A member's search: the papers with every word as typed first.
+
+    When none has, as before: every word within one edit (a typo), and when none has that
+    either, any of the words. When some have every word as typed but do not fill the page,
+    it is filled from wider readings of exact words, each ranked within itself below the one
+    before (a paper listed once, where it first appears): every word, a longer one also with
+    another ending (equilibrium, equilibria); then, for a short query of up to FILL_WORDS
+    typed (a topic: "humanoid robot"), any of the words. A longer query is mostly a title, and any
+    of its words is most of the catalogue: ranking all of it costs, and says nothing. Each
+    reading matches every paper the one before matched, so how many matched is the count of
+    the widest one read."""
+    end = offset + limit
+    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
+    kept: list[int] = []
+    seen: set[int] = set()
+    total = 0
+    readings = [(False, False, False)]  # (fuzzy, endings, relaxed): the words as typed
+    while readings:
+        fuzzy, endings, relaxed = reading = readings.pop(0)
+        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, endings=endings, relaxed=relaxed)
+        ids, total = ranked(searcher, query, end + len(kept), 0, count=count)
+        for paper_id in ids:
+            if paper_id not in seen:
+                seen.add(paper_id)
+                kept.append(paper_id)
+        if len(kept) >= end:
+            break
+        if reading == (False, False, False) and kept:
+            readings = [(False, True, False)] if _has_endings(parsed) else []
+            readings += [(False, True, True)] if 1 < words <= parsed.typed <= FILL_WORDS else []
+        elif reading == (False, False, False):
+            readings = [(True, True, False)]
+        elif reading == (True, True, False) and not kept and words > 1:
+            readings = [(True, True, True)]
+    return kept[offset:end], total if count else -1
 
 
 def _without_dead_words(
@@ -281,7 +346,12 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
 
 
 def _word(
-    schema: tantivy.Schema, words: tuple[str, ...], fields: Fields, *, fuzzy: bool = True
+    schema: tantivy.Schema,
+    words: tuple[str, ...],
+    fields: Fields,
+    *,
+    fuzzy: bool = True,
+    endings: bool = True,
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
@@ -303,7 +373,28 @@ def _word(
         clauses += _anywhere(schema, (stem[0],), fields.stems)
     if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
         clauses += _fuzzy(schema, word, fields)
+    if endings and word.isalpha() and word.isascii():
+        clauses += _other_ending(schema, word, fields)
     return clauses
+
+
+def _has_endings(parsed: Parsed) -> bool:
+    """Whether a word typed is long enough to be read with another ending (_other_ending)."""
+    words = [term[0] for term in parsed.terms if len(term) == 1]
+    words += [] if parsed.prefix is None else [parsed.prefix]
+    return any(len(w) >= ENDING_MIN and w.isalpha() and w.isascii() for w in words)
+
+
+def _other_ending(schema: tantivy.Schema, word: str, fields: Fields) -> list[tantivy.Query]:
+    """A longer word with another ending (equilibrium, equilibria; analysis, analyses): its
+    letters but the last ENDING as a prefix, scored as a word within one edit."""
+    if len(word) < ENDING_MIN:
+        return []
+    stem = (word[: len(word) - ENDING][:PREFIX_MAX],)
+    weights = {"title_prefix": fields.fuzzy.get("title", 0.0)}
+    if "text_prefix" in fields.prefixes:
+        weights["text_prefix"] = fields.fuzzy.get("text_stems", 0.0)
+    return _anywhere(schema, stem, {field: w for field, w in weights.items() if w})
 
 
 def _phrase_anywhere(

@@ -167,7 +167,7 @@ class Parsed:
     matches; `topics`, per vocabulary ring named (RL, reinforcement learning, 強化學習), every
     name of the ring as tokens, the one typed first, any of which matches anywhere; `prefix`
     is the last word still being typed, or None; `whole` is the text as an exact title
-    would read (exact_key).
+    would read (exact_key); `typed`, how many words were typed (a CJK run is one).
     """
 
     terms: tuple[tuple[str, ...], ...]
@@ -175,6 +175,7 @@ class Parsed:
     prefix: str | None
     topics: tuple[tuple[tuple[str, ...], ...], ...] = ()
     whole: str = ""
+    typed: int = 0
 
 
 def parse(
@@ -185,6 +186,7 @@ def parse(
     """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
     text = visible(text[:2_000])
     whole = exact_key(text)
+    words_typed = len(_WORD.findall(text))
     named: list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
     if institutions is not None:
         text, mentioned = institutions.mentioned(text)
@@ -217,4 +219,5 @@ def parse(
         prefix=prefix,
         topics=tuple(topics),
         whole=whole,
+        typed=words_typed,
     )
