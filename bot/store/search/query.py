@@ -207,6 +207,13 @@ def page(
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
     if any_word and not naming:
+        if parsed.capitals and parsed.prefix is not None:
+            # An acronym typed in capitals is a whole word (VAR, not variational), unless
+            # no paper has it whole: then it is read as typed, a prefix.
+            whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
+            found = _filled(searcher, schema, whole, filters, limit, offset, count=count)
+            if found[0] or found[1] > 0:
+                return found
         return _filled(searcher, schema, parsed, filters, limit, offset, count=count)
     for fuzzy, relaxed in attempts:
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
