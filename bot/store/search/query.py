@@ -15,6 +15,8 @@ than one title word's match. When nothing has every word, papers with any are ra
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, replace
 
 import tantivy
@@ -51,6 +53,9 @@ FILL_WORDS = 3
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
+# A CJK run found by most of its overlapping two-character words (within one edit's reading).
+CJK_MOST = 0.2
+MOST_CHOICES = 45  # at most this many choices of which of them
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
 # The prior, added to a paper's score after the search (from its fast field, documents'
@@ -372,6 +377,10 @@ def _word(
                 [(tantivy.Occur.Must, _any(_anywhere(schema, pair, fields.cjk))) for pair in pairs]
             )
             clauses.append(tantivy.Query.boost_query(every, CJK_WORDS))
+        if fuzzy and len(words) > 2:
+            clauses.append(
+                tantivy.Query.boost_query(_most_bigrams(schema, words, fields), CJK_MOST)
+            )
         return clauses
     (word,) = words
     clauses = _anywhere(schema, words, fields.of(word))
@@ -383,6 +392,25 @@ def _word(
     if endings and word.isalpha() and word.isascii():
         clauses += _other_ending(schema, word, fields)
     return clauses
+
+
+def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields) -> tantivy.Query:
+    """A CJK run read within one edit, as a word is: at least half of its overlapping
+    two-character words anywhere, in any order (推測式解碼 finds 推測解碼; 區域提案網路,
+    區域提議網路). Of a long run, fewer, so that the choices stay under MOST_CHOICES."""
+    found = [_any(_anywhere(schema, words[i : i + 2], fields.cjk)) for i in range(len(words) - 1)]
+    need = (len(found) + 1) // 2
+    while need > 1 and math.comb(len(found), need) > MOST_CHOICES:
+        need -= 1
+    if need == 1:
+        return _any(found)
+    must = tantivy.Occur.Must
+    return _any(
+        [
+            tantivy.Query.boolean_query([(must, found[i]) for i in chosen])
+            for chosen in itertools.combinations(range(len(found)), need)
+        ]
+    )
 
 
 def _has_endings(parsed: Parsed) -> bool:
