@@ -47,9 +47,6 @@ FUZZY_MIN = 5  # letters: a shorter word has too many neighbours one edit away
 # shares all its letters but the last ENDING (Latin and Greek plurals: -um/-a, -is/-es, -on/-a).
 ENDING_MIN = 8
 ENDING = 2
-# A member's search of up to this many words (or phrases, or topics) whose papers with every
-# word do not fill a page is filled with the papers with any of them (query._filled).
-FILL_WORDS = 3
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
@@ -138,15 +135,13 @@ def build_query(
     relaxed: bool = False,
     fuzzy: bool = True,
     fields: Fields = EVERYTHING,
-    endings: bool | None = None,
 ) -> tantivy.Query:
     """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
     `relaxed`: any of the typed words may match instead of every one (an institution named
-    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit;
-    `endings` (as `fuzzy` unless given): a longer word also matches with another ending;
+    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit,
+    or with another ending;
     `fields`: where the words are looked for."""
-    endings = fuzzy if endings is None else endings
-    groups = [_word(schema, words, fields, fuzzy=fuzzy, endings=endings) for words in parsed.terms]
+    groups = [_word(schema, words, fields, fuzzy=fuzzy) for words in parsed.terms]
     for said, *others in parsed.topics:
         clauses = _phrase_anywhere(schema, said, fields)
         for name in others:  # another name of the topic: found, below the name typed
@@ -167,7 +162,7 @@ def build_query(
             clauses += _anywhere(schema, (stem[0],), fields.stems)
         if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
             clauses += _fuzzy(schema, parsed.prefix, fields, prefix=True)
-        if endings and parsed.prefix.isalpha() and parsed.prefix.isascii():
+        if fuzzy and parsed.prefix.isalpha() and parsed.prefix.isascii():
             clauses += _other_ending(schema, parsed.prefix, fields)
         groups.append(clauses)
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
@@ -206,20 +201,34 @@ def page(
     fields = NAMING if naming else EVERYTHING
     if any_word or naming:
         parsed = _without_dead_words(searcher, parsed, fields)
+    if any_word and not naming and parsed.capitals and parsed.prefix is not None:
+        # An acronym typed in capitals is a whole word (VAR, not variational), unless no
+        # paper has it whole: then it is read as typed, a prefix.
+        whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
+        found = _readings(searcher, schema, whole, filters, limit, offset, count, any_word, fields)
+        if found[0] or found[1] > 0:
+            return found
+    return _readings(searcher, schema, parsed, filters, limit, offset, count, any_word, fields)
+
+
+def _readings(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: Parsed,
+    filters: Filters,
+    limit: int,
+    offset: int,
+    count: bool,
+    any_word: bool,
+    fields: Fields,
+) -> tuple[list[int], int]:
+    """`page`'s readings, the first that finds any paper answering."""
+    naming = fields is NAMING
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
     if any_word and not naming and words > 1:
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
-    if any_word and not naming:
-        if parsed.capitals and parsed.prefix is not None:
-            # An acronym typed in capitals is a whole word (VAR, not variational), unless
-            # no paper has it whole: then it is read as typed, a prefix.
-            whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
-            found = _filled(searcher, schema, whole, filters, limit, offset, count=count)
-            if found[0] or found[1] > 0:
-                return found
-        return _filled(searcher, schema, parsed, filters, limit, offset, count=count)
     for fuzzy, relaxed in attempts:
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
         found = ranked(searcher, query, limit, offset, count=count, depth=depth)
@@ -228,53 +237,6 @@ def page(
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
-
-
-def _filled(
-    searcher: tantivy.Searcher,
-    schema: tantivy.Schema,
-    parsed: Parsed,
-    filters: Filters,
-    limit: int,
-    offset: int,
-    *,
-    count: bool,
-) -> tuple[list[int], int]:
-    """A member's search: the papers with every word as typed first.
-
-    When none has, as before: every word within one edit (a typo), and when none has that
-    either, any of the words. When some have every word as typed but do not fill the page,
-    it is filled from wider readings of exact words, each ranked within itself below the one
-    before (a paper listed once, where it first appears): every word, a longer one also with
-    another ending (equilibrium, equilibria); then, for a short query of up to FILL_WORDS
-    typed (a topic: "humanoid robot"), any of the words. A longer query is mostly a title, and any
-    of its words is most of the catalogue: ranking all of it costs, and says nothing. Each
-    reading matches every paper the one before matched, so how many matched is the count of
-    the widest one read."""
-    end = offset + limit
-    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
-    kept: list[int] = []
-    seen: set[int] = set()
-    total = 0
-    readings = [(False, False, False)]  # (fuzzy, endings, relaxed): the words as typed
-    while readings:
-        fuzzy, endings, relaxed = reading = readings.pop(0)
-        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, endings=endings, relaxed=relaxed)
-        ids, total = ranked(searcher, query, end + len(kept), 0, count=count)
-        for paper_id in ids:
-            if paper_id not in seen:
-                seen.add(paper_id)
-                kept.append(paper_id)
-        if len(kept) >= end:
-            break
-        if reading == (False, False, False) and kept:
-            readings = [(False, True, False)] if _has_endings(parsed) else []
-            readings += [(False, True, True)] if 1 < words <= parsed.typed <= FILL_WORDS else []
-        elif reading == (False, False, False):
-            readings = [(True, True, False)]
-        elif reading == (True, True, False) and not kept and words > 1:
-            readings = [(True, True, True)]
-    return kept[offset:end], total if count else -1
 
 
 def _without_dead_words(
@@ -363,7 +325,6 @@ def _word(
     fields: Fields,
     *,
     fuzzy: bool = True,
-    endings: bool = True,
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
@@ -389,7 +350,7 @@ def _word(
         clauses += _anywhere(schema, (stem[0],), fields.stems)
     if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
         clauses += _fuzzy(schema, word, fields)
-    if endings and word.isalpha() and word.isascii():
+    if fuzzy and word.isalpha() and word.isascii():
         clauses += _other_ending(schema, word, fields)
     return clauses
 
@@ -411,13 +372,6 @@ def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields
             for chosen in itertools.combinations(range(len(found)), need)
         ]
     )
-
-
-def _has_endings(parsed: Parsed) -> bool:
-    """Whether a word typed is long enough to be read with another ending (_other_ending)."""
-    words = [term[0] for term in parsed.terms if len(term) == 1]
-    words += [] if parsed.prefix is None else [parsed.prefix]
-    return any(len(w) >= ENDING_MIN and w.isalpha() and w.isascii() for w in words)
 
 
 def _other_ending(schema: tantivy.Schema, word: str, fields: Fields) -> list[tantivy.Query]:

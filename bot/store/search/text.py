@@ -169,9 +169,8 @@ class Parsed:
     matches; `topics`, per vocabulary ring named (RL, reinforcement learning, 強化學習), every
     name of the ring as tokens, the one typed first, any of which matches anywhere; `prefix`
     is the last word still being typed, or None; `whole` is the text as an exact title
-    would read (exact_key); `typed`, how many words were typed (a CJK run is one);
-    `capitals`: the last word was typed in capitals (VAR, GAN): an acronym typed whole, not
-    a word still being typed.
+    would read (exact_key); `capitals`: the last word was typed in capitals (VAR, GAN): an
+    acronym typed whole, not a word still being typed.
     """
 
     terms: tuple[tuple[str, ...], ...]
@@ -179,7 +178,6 @@ class Parsed:
     prefix: str | None
     topics: tuple[tuple[tuple[str, ...], ...], ...] = ()
     whole: str = ""
-    typed: int = 0
     capitals: bool = False
 
 
@@ -225,6 +223,5 @@ def parse(
         prefix=prefix,
         topics=tuple(topics),
         whole=whole,
-        typed=len(typed_words),
         capitals=capitals,
     )
