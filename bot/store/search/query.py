@@ -3,14 +3,17 @@
 Ranking (issue 27): every typed word (or phrase, or vocabulary ring) must match in some field;
 within a word's group the fields are summed, BM25 with field weights: the title and the names
 the paper gives itself first, then authors, affiliations, what it is filed under (area in three
-languages, venue, award), summaries and abstract. A word also matches by its English stem
-(grasping → grasp), and a longer word (FUZZY_MIN letters or more) within one edit, at a
-constant, low score. A CJK run matches as a phrase, or else as its two-character words
-anywhere. The last word, still being typed, matches whole words or the per-word edge n-grams.
-On top come an exact title (or own name) bonus that no other match reaches, the typed words
-as a phrase of the title, and a mild prior for the award's standing and its recency, smaller
-than one title word's match. When nothing has every word, papers with any are ranked instead
-(`relaxed_query`).
+languages, venue, award), summaries and abstract; a paper's names include the parts of a name
+written joined (SinGAN: GAN). A word also matches by its English stem (grasping → grasp).
+When nothing has every word as typed, a longer word (FUZZY_MIN letters or more) matches
+within one edit, or (ENDING_MIN or more) with another ending (equilibrium, equilibria), at a
+constant, low score, and a CJK run by most of its two-character words. A CJK run matches as
+a phrase, or else as its two-character words anywhere. The last word, still being typed,
+matches whole words, its stem or the per-word edge n-grams; typed in capitals (VAR), it is an
+acronym typed whole, not a prefix, in a member's search. On top come an exact title (or own
+name) bonus that no other match reaches, the typed words as a phrase of the title, and a mild
+prior for the award's standing and its recency, smaller than one title word's match. When
+nothing has every word, papers with any are ranked instead (`relaxed_query`).
 """
 
 from __future__ import annotations
