@@ -1,8 +1,10 @@
-"""The judged search set, old ranking against new, in one run: `python -m benchmarks.ranking
+"""The judged search sets, old ranking against new, in one run: `python -m benchmarks.ranking
 [--show-misses] [--kind KIND]`.
 
 benchmarks/judged/search.toml holds what members type (titles, acronyms, topics, authors,
-typos, zh-TW and zh-CN) with the paper or papers each means, written by hand. Over the bundled
+typos, zh-TW and zh-CN) with the paper or papers each means, written by hand;
+benchmarks/judged/search_holdout.toml, in the same format, is a held-out set written later,
+before a ranking change, and never tuned to: both are printed, one table each. Over the bundled
 catalogue this prints, per kind of query, recall@5 (of the papers meant, the share in the first
 five; at most five are asked for) and MRR (1 / the rank of the first paper meant, within the
 first ten) for the ranking before issue 27 (benchmarks/ranking_before.py, frozen), the derived
@@ -36,6 +38,7 @@ from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 
 JUDGED = Path(__file__).parent / "judged" / "search.toml"
+HOLDOUT = Path(__file__).parent / "judged" / "search_holdout.toml"
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
 
@@ -104,7 +107,10 @@ async def run(show_misses: bool, only: str | None) -> None:
             titles: dict[str, list[int]] = defaultdict(list)
             for row in await db.fetchall("SELECT id, title FROM live_papers ORDER BY id"):
                 titles[row["title"]].append(int(row["id"]))
-            cases = [c for c in load_judged(titles) if only in (None, c.kind)]
+            sets = {
+                source.name: [c for c in load_judged(titles, source) if only in (None, c.kind)]
+                for source in (JUDGED, HOLDOUT)
+            }
             before = await db.snapshot(BeforeIndex)
             index = SearchIndex(path, None)
             await index.start()
@@ -123,12 +129,27 @@ async def run(show_misses: bool, only: str | None) -> None:
                 return [p.id for p in await fts5.search(text, limit=DEPTH)]
 
             engines: dict[str, Ranker] = {"before": old, "index now": new, "FTS5 now": fallback}
-            results = {name: await measure(rank, cases) for name, rank in engines.items()}
-            if show_misses:
-                await _misses(engines, cases)
+            measured = {}
+            for name, cases in sets.items():
+                measured[name] = {rank: await measure(f, cases) for rank, f in engines.items()}
+                if show_misses:
+                    print(f"{name}:")
+                    await _misses(engines, cases)
             await index.close()
-    print(f"{len(cases)} judged queries over the bundled catalogue ({JUDGED.name}):")
-    print(f"  {'kind':<8} {'n':>4}" + "".join(f" {name + ' R@5 / MRR':>24}" for name in engines))
+    for name, results in measured.items():
+        _table(name, len(sets[name]), list(engines), results)
+
+
+def _table(
+    name: str,
+    n_cases: int,
+    engines: list[str],
+    results: dict[str, tuple[dict[str, list[float]], ...]],
+) -> None:
+    print(f"{n_cases} judged queries over the bundled catalogue ({name}):")
+    print(
+        f"  {'kind':<8} {'n':>4}" + "".join(f" {engine + ' R@5 / MRR':>24}" for engine in engines)
+    )
     for kind in (*KINDS, "all"):
         n = len(results["before"][0][kind])
         if not n:
@@ -136,8 +157,8 @@ async def run(show_misses: bool, only: str | None) -> None:
         cells = [f"{_mean(r[kind]):.3f} / {_mean(m[kind]):.3f}" for r, m, _ in results.values()]
         print(f"  {kind:<8} {n:>4}" + "".join(f" {cell:>24}" for cell in cells))
     print("  per query, ms (p50 / p99), same run:")
-    for name, (_, _, seconds) in results.items():
-        print(f"    {name:<10} {_p(seconds['all'], 0.5):7.2f} / {_p(seconds['all'], 0.99):7.2f}")
+    for engine, (_, _, seconds) in results.items():
+        print(f"    {engine:<10} {_p(seconds['all'], 0.5):7.2f} / {_p(seconds['all'], 0.99):7.2f}")
 
 
 async def _misses(engines: dict[str, Ranker], cases: list[Judged]) -> None:

@@ -236,3 +236,53 @@ async def test_a_curated_alias_finds_the_paper_in_the_index_and_in_fts5(
     assert (await _titles(papers, "AlexNet"))[:1] == [title]
     if db.dialect == "sqlite":  # FTS5, while the index is rebuilt
         assert [p.paper.title for p in await PaperRepository(db).search("alexnet")] == [title]
+
+
+MORE = (
+    award(
+        "Visual Autoregressive Modeling: Scalable Image Generation",
+        summaries={
+            "en": "VAR predicts the next, finer scale of an image.",
+            "zh-TW": "影像",
+            "zh-CN": "图像",
+        },
+    ),
+    award("Variational Inference with Normalizing Flows"),
+    award("Variance-based Regularization with Convex Objectives"),
+    award("SinGAN: Learning a Generative Model from a Single Natural Image"),
+    award("Clustering with Outliers"),
+    award("Approximating Nash Equilibria in Normal-Form Games"),
+    award(
+        "Faster Cascades via Speculative Decoding",
+        summaries={
+            "en": "Cascades and speculative decoding.",
+            "zh-TW": "級聯與推測解碼",
+            "zh-CN": "级联与推测解码",
+        },
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        # An acronym typed in capitals is a whole word, not the start of "variational".
+        ("VAR", "Visual Autoregressive Modeling: Scalable Image Generation"),
+        ("GAN", "SinGAN: Learning a Generative Model from a Single Natural Image"),  # a part
+        ("outliers clustered", "Clustering with Outliers"),  # the last word's stem
+        ("nash equilibrium", "Approximating Nash Equilibria in Normal-Form Games"),  # ending
+        ("推測式解碼", "Faster Cascades via Speculative Decoding"),  # most of its 2-char words
+    ],
+)
+async def test_acronyms_joined_names_endings_and_cjk_wording(
+    catalog: CatalogRepository, papers: PaperRepository, typed: str, meant: str
+) -> None:
+    await catalog.apply(batch(*MORE), actor="t", policy="update")
+    assert (await _titles(papers, typed))[0] == meant
+
+
+async def test_a_word_typed_in_small_letters_is_still_a_prefix(
+    catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    await catalog.apply(batch(*MORE), actor="t", policy="update")
+    assert (await _titles(papers, "var"))[0].startswith("Varia")  # variational, variance

@@ -17,6 +17,7 @@ below g, so "the latest id" is a generation there too.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -156,7 +157,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     names += [name for name in json.loads(row["aliases"] or "[]") if name not in names]
     words = {
         "title": tokens(row["title"]),
-        "aliases": tokens(" ; ".join(names)),
+        "aliases": tokens(" ; ".join([*names, *compound_parts(row["title"], *names)])),
         "authors": tokens(" ; ".join(json.loads(row["authors"]))),
         "affiliations": tokens(" ; ".join(json.loads(row["affiliations"]))),
         "summaries": tokens("\n".join(summaries.values())),
@@ -186,6 +187,27 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         filters.add(task_token(row["task"]))
     prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
     return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
+
+
+# A word written as several joined (SinGAN, KinyaBERT, pixelSplat, LLM2CLIP): its parts, where
+# the case or the kind of character changes (an acronym's plural, VAEs, one part), each of
+# PART_MIN characters or more (shorter ones, Gx of GxVAEs, Ne of NeRF, are no names).
+_JOINED = re.compile(r"[^\W_]+")
+_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+PART_MIN = 3
+
+
+def compound_parts(*texts: str) -> list[str]:
+    """The parts of the words of `texts` written as several joined, in the order found: a
+    paper named SinGAN is found by GAN, one named KinyaBERT by BERT (as a name it gives
+    itself, below the paper named BERT exactly)."""
+    found: list[str] = []
+    for text in texts:
+        for word in _JOINED.findall(text):
+            parts = [part for part in _PART.findall(word) if len(part) >= PART_MIN]
+            if len(parts) > 1 or (parts and parts[0] != word):
+                found += parts
+    return list(dict.fromkeys(found))
 
 
 def _described(area: str | None, task: str | None, awards: list[list[object]]) -> list[str]:

@@ -3,18 +3,23 @@
 Ranking (issue 27): every typed word (or phrase, or vocabulary ring) must match in some field;
 within a word's group the fields are summed, BM25 with field weights: the title and the names
 the paper gives itself first, then authors, affiliations, what it is filed under (area in three
-languages, venue, award), summaries and abstract. A word also matches by its English stem
-(grasping → grasp), and a longer word (FUZZY_MIN letters or more) within one edit, at a
-constant, low score. A CJK run matches as a phrase, or else as its two-character words
-anywhere. The last word, still being typed, matches whole words or the per-word edge n-grams.
-On top come an exact title (or own name) bonus that no other match reaches, the typed words
-as a phrase of the title, and a mild prior for the award's standing and its recency, smaller
-than one title word's match. When nothing has every word, papers with any are ranked instead
-(`relaxed_query`).
+languages, venue, award), summaries and abstract; a paper's names include the parts of a name
+written joined (SinGAN: GAN). A word also matches by its English stem (grasping → grasp).
+When nothing has every word as typed, a longer word (FUZZY_MIN letters or more) matches
+within one edit, or (ENDING_MIN or more) with another ending (equilibrium, equilibria), at a
+constant, low score, and a CJK run by most of its two-character words. A CJK run matches as
+a phrase, or else as its two-character words anywhere. The last word, still being typed,
+matches whole words, its stem or the per-word edge n-grams; typed in capitals (VAR), it is an
+acronym typed whole, not a prefix, in a member's search. On top come an exact title (or own
+name) bonus that no other match reaches, the typed words as a phrase of the title, and a mild
+prior for the award's standing and its recency, smaller than one title word's match. When
+nothing has every word, papers with any are ranked instead (`relaxed_query`).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, replace
 
 import tantivy
@@ -41,9 +46,16 @@ PREFIX_WEIGHTS = {
 # A word within one edit: a constant score per field, well under an exact match's.
 FUZZY_WEIGHTS = {"title": 3.0, "aliases": 3.0, "authors": 2.0, "text_stems": 0.3}
 FUZZY_MIN = 5  # letters: a shorter word has too many neighbours one edit away
+# A word of ENDING_MIN letters or more also matches, within one edit's reading, any word that
+# shares all its letters but the last ENDING (Latin and Greek plurals: -um/-a, -is/-es, -on/-a).
+ENDING_MIN = 8
+ENDING = 2
 AFFILIATIONS_WEIGHT = WEIGHTS["affiliations"]
 SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
+# A CJK run found by most of its overlapping two-character words (within one edit's reading).
+CJK_MOST = 0.2
+MOST_CHOICES = 45  # at most this many choices of which of them
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
 # The prior, added to a paper's score after the search (from its fast field, documents'
@@ -129,7 +141,8 @@ def build_query(
 ) -> tantivy.Query:
     """`parsed` as a query of the index of `schema`, filtered by venue, year, kind and area;
     `relaxed`: any of the typed words may match instead of every one (an institution named
-    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit;
+    still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit,
+    or with another ending;
     `fields`: where the words are looked for."""
     groups = [_word(schema, words, fields, fuzzy=fuzzy) for words in parsed.terms]
     for said, *others in parsed.topics:
@@ -146,8 +159,14 @@ def build_query(
         whole = _match(schema, "title", (parsed.prefix,), WEIGHTS["title"])
         prefix = (parsed.prefix[:PREFIX_MAX],)
         clauses = [whole, *_anywhere(schema, prefix, fields.prefixes)]
+        stem = stems([parsed.prefix])
+        if stem and stem[0] != parsed.prefix and not parsed.prefix.isdigit():
+            # a whole word's other forms (distillation, distilling): its stem, as for any word
+            clauses += _anywhere(schema, (stem[0],), fields.stems)
         if fuzzy and len(parsed.prefix) >= FUZZY_MIN:
             clauses += _fuzzy(schema, parsed.prefix, fields, prefix=True)
+        if fuzzy and parsed.prefix.isalpha() and parsed.prefix.isascii():
+            clauses += _other_ending(schema, parsed.prefix, fields)
         groups.append(clauses)
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
     found = [(should if relaxed else must, _any(group)) for group in groups]
@@ -185,13 +204,36 @@ def page(
     fields = NAMING if naming else EVERYTHING
     if any_word or naming:
         parsed = _without_dead_words(searcher, parsed, fields)
+    if any_word and not naming and parsed.capitals and parsed.prefix is not None:
+        # An acronym typed in capitals is a whole word (VAR, not variational), unless no
+        # paper has it whole: then it is read as typed, a prefix.
+        whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
+        found = _readings(searcher, schema, whole, filters, limit, offset, count, any_word, fields)
+        if found[0] or found[1] > 0:
+            return found
+    return _readings(searcher, schema, parsed, filters, limit, offset, count, any_word, fields)
+
+
+def _readings(
+    searcher: tantivy.Searcher,
+    schema: tantivy.Schema,
+    parsed: Parsed,
+    filters: Filters,
+    limit: int,
+    offset: int,
+    count: bool,
+    any_word: bool,
+    fields: Fields,
+) -> tuple[list[int], int]:
+    """`page`'s readings, the first that finds any paper answering."""
+    naming = fields is NAMING
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
     if any_word and not naming and words > 1:
         attempts.append((True, True))
+    depth = NAMING_DEPTH if naming else 4
     for fuzzy, relaxed in attempts:
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        depth = NAMING_DEPTH if naming else 4
         found = ranked(searcher, query, limit, offset, count=count, depth=depth)
         if found[0] or found[1] > 0:
             return found
@@ -281,7 +323,11 @@ def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur
 
 
 def _word(
-    schema: tantivy.Schema, words: tuple[str, ...], fields: Fields, *, fuzzy: bool = True
+    schema: tantivy.Schema,
+    words: tuple[str, ...],
+    fields: Fields,
+    *,
+    fuzzy: bool = True,
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
     as a phrase, or its two-character words in any order."""
@@ -295,6 +341,10 @@ def _word(
                 [(tantivy.Occur.Must, _any(_anywhere(schema, pair, fields.cjk))) for pair in pairs]
             )
             clauses.append(tantivy.Query.boost_query(every, CJK_WORDS))
+        if fuzzy and len(words) > 2:
+            clauses.append(
+                tantivy.Query.boost_query(_most_bigrams(schema, words, fields), CJK_MOST)
+            )
         return clauses
     (word,) = words
     clauses = _anywhere(schema, words, fields.of(word))
@@ -303,7 +353,40 @@ def _word(
         clauses += _anywhere(schema, (stem[0],), fields.stems)
     if fuzzy and len(word) >= FUZZY_MIN and word.isalpha() and word.isascii():
         clauses += _fuzzy(schema, word, fields)
+    if fuzzy and word.isalpha() and word.isascii():
+        clauses += _other_ending(schema, word, fields)
     return clauses
+
+
+def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields) -> tantivy.Query:
+    """A CJK run read within one edit, as a word is: at least half of its overlapping
+    two-character words anywhere, in any order (推測式解碼 finds 推測解碼; 區域提案網路,
+    區域提議網路). Of a long run, fewer, so that the choices stay under MOST_CHOICES."""
+    found = [_any(_anywhere(schema, words[i : i + 2], fields.cjk)) for i in range(len(words) - 1)]
+    need = (len(found) + 1) // 2
+    while need > 1 and math.comb(len(found), need) > MOST_CHOICES:
+        need -= 1
+    if need == 1:
+        return _any(found)
+    must = tantivy.Occur.Must
+    return _any(
+        [
+            tantivy.Query.boolean_query([(must, found[i]) for i in chosen])
+            for chosen in itertools.combinations(range(len(found)), need)
+        ]
+    )
+
+
+def _other_ending(schema: tantivy.Schema, word: str, fields: Fields) -> list[tantivy.Query]:
+    """A longer word with another ending (equilibrium, equilibria; analysis, analyses): its
+    letters but the last ENDING as a prefix, scored as a word within one edit."""
+    if len(word) < ENDING_MIN:
+        return []
+    stem = (word[: len(word) - ENDING][:PREFIX_MAX],)
+    weights = {"title_prefix": fields.fuzzy.get("title", 0.0)}
+    if "text_prefix" in fields.prefixes:
+        weights["text_prefix"] = fields.fuzzy.get("text_stems", 0.0)
+    return _anywhere(schema, stem, {field: w for field, w in weights.items() if w})
 
 
 def _phrase_anywhere(

@@ -27,6 +27,8 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
 _WORD = re.compile(r"[^\W_]+")
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+# A word typed in capitals, two or more, maybe with digits: an acronym (VAR, GPT4, ECML).
+_ACRONYM = re.compile(r"(?=(?:\d*[A-Z]){2})[A-Z\d]+")
 
 
 def index_text(text: str) -> str:
@@ -167,7 +169,8 @@ class Parsed:
     matches; `topics`, per vocabulary ring named (RL, reinforcement learning, 強化學習), every
     name of the ring as tokens, the one typed first, any of which matches anywhere; `prefix`
     is the last word still being typed, or None; `whole` is the text as an exact title
-    would read (exact_key).
+    would read (exact_key); `capitals`: the last word was typed in capitals (VAR, GAN): an
+    acronym typed whole, not a word still being typed.
     """
 
     terms: tuple[tuple[str, ...], ...]
@@ -175,6 +178,7 @@ class Parsed:
     prefix: str | None
     topics: tuple[tuple[tuple[str, ...], ...], ...] = ()
     whole: str = ""
+    capitals: bool = False
 
 
 def parse(
@@ -185,6 +189,8 @@ def parse(
     """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
     text = visible(text[:2_000])
     whole = exact_key(text)
+    typed_words = _WORD.findall(text)
+    capitals = bool(typed_words) and _ACRONYM.fullmatch(typed_words[-1]) is not None
     named: list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = []
     if institutions is not None:
         text, mentioned = institutions.mentioned(text)
@@ -217,4 +223,5 @@ def parse(
         prefix=prefix,
         topics=tuple(topics),
         whole=whole,
+        capitals=capitals,
     )
