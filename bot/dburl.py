@@ -3,8 +3,9 @@
 `parse` reads a postgresql:// URL as libpq itself does (`psycopg.conninfo.conninfo_to_dict`),
 so that what Laurel calls the password is exactly what the server is sent; without psycopg it
 follows libpq's rules in Python (`_libpq_split`). `shown` renders a URL for people, its password
-left out (from the authority and from a `password=` parameter). `secrets` names what a log must
-never show, and `scrub` takes it out of an engine's error text.
+left out (from the authority and from a `password=` parameter), as is the SSL key's
+`sslpassword=`. `secrets` names what a log must never show, and `scrub` takes it out of an
+engine's error text.
 
 None of them ever repeats a URL it cannot read: libpq's own messages quote the URL, or the
 password, whole; a malformed URL is answered with what is wrong in words of our own.
@@ -20,10 +21,13 @@ from bot.errors import LaurelError
 
 SCHEMES = ("postgresql://", "postgres://")
 HIDDEN = "[redacted]"
+# libpq's parameters that hold a secret: the password, and the one of the SSL client key.
+SECRET_KEYS = ("password", "sslpassword")
 # libpq's complaints about a URL, in our words (its own quote the URL or the password).
 _REASONS = (
     ("spaces", "a space (write it as %20)"),
     ("%00", "a %00 (a NUL byte) in a percent-encoded part"),
+    ("UTF-8", "a percent-encoded part that is not UTF-8 text"),
     ("IPv6", "an IPv6 host address without its closing ]"),
     ("percent-encoded", "a % not followed by two hexadecimal digits (write % as %25)"),
     ("separator", "a query parameter that is not one key=value"),
@@ -86,6 +90,8 @@ def parse(url: str) -> dict[str, str]:
         return {k: str(v) for k, v in conninfo_to_dict(url).items() if v is not None}
     except Error as exc:
         message = str(exc)
+    except UnicodeDecodeError:  # its message quotes the byte of the password, and where it is
+        message = "UTF-8"
     raise DatabaseUrlError(_reason(message))
 
 
@@ -97,7 +103,8 @@ def shown(url: str) -> str:
     except DatabaseUrlError as exc:
         scheme = url.partition("://")[0] if url.startswith(SCHEMES) else "database"
         return f"{scheme}://… (not a valid URL: {exc.reason})"
-    parts.pop("password", None)
+    for key in SECRET_KEYS:
+        parts.pop(key, None)
     user = parts.pop("user", "")
     host, port, dbname = parts.pop("host", ""), parts.pop("port", ""), parts.pop("dbname", "")
     if "," in host or host.startswith("/") or "," in port:  # several hosts, or a socket folder
@@ -122,11 +129,11 @@ def secrets(url: str | None) -> list[str]:
     query = rest.partition("?")[2]
     for pair in query.split("&"):
         key, _, value = pair.partition("=")
-        if key.strip().lower() == "password":
+        if key.strip().lower() in SECRET_KEYS:
             found.add(value)
     try:
-        if (password := parse(url).get("password")) is not None:
-            found.add(password)
+        parts = parse(url)
+        found |= {parts[key] for key in SECRET_KEYS if key in parts}
     except DatabaseUrlError:
         # Read some other way (urlsplit's last @, say), everything up to the last @ might be
         # a password: the widest reading is kept out of logs too.
@@ -195,7 +202,10 @@ def _decode(text: str) -> str:
         else:
             out += raw[i : i + 1]
             i += 1
-    return out.decode("utf-8", errors="replace")
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:  # as psycopg's reading refuses it
+        raise DatabaseUrlError(_reason("UTF-8")) from None
 
 
 def _decoded(text: str) -> str:

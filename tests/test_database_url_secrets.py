@@ -315,6 +315,11 @@ def test_the_fallback_reads_as_libpq_reads(url: str, parsed: dict[str, str]) -> 
             "postgresql://u:s3cret@[::1/db",
             "postgresql://… (not a valid URL: an IPv6 host address without its closing ])",
         ),
+        # libpq's other secret, the SSL client key's password, is left out as the password is.
+        (
+            "postgresql://u@db/laurel?sslpassword=K3ySecret&sslmode=require",
+            "postgresql://u@db/laurel?sslmode=require",
+        ),
     ],
 )
 def test_a_url_is_shown_without_its_password(url: str, shown: str) -> None:
@@ -327,8 +332,38 @@ def test_a_refusal_never_holds_the_url() -> None:
     assert "Sec" not in str(refused.value)
 
 
+def test_the_ssl_keys_password_is_a_secret_of_the_logs() -> None:
+    url = "postgresql://u@127.0.0.1:1/d?sslpassword=K3y%3FSecret"
+    assert {"K3y%3FSecret", "K3y?Secret"} <= set(dburl.secrets(url))
+    assert "K3y" not in dburl.scrub(f"failed at {url}: sslpassword K3y?Secret", url)
+
+
+def test_a_password_that_is_not_utf8_is_refused_in_our_words(
+    sqlite_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """psycopg's reading raised UnicodeDecodeError, whose message ("can't decode byte 0xff in
+    position 6") said a byte of the password and where it stands, as the one-line refusal."""
+    url = "postgresql://u:Secret%FFValue@127.0.0.1:1/d"
+    with pytest.raises(dburl.DatabaseUrlError) as refused:
+        dburl.parse(url)
+    assert refused.value.reason == "a percent-encoded part that is not UTF-8 text"
+    with _env(LAUREL_DATABASE__URL=url), _cwd(sqlite_home):
+        assert main(["db", "check"]) == 1
+    with _cwd(sqlite_home):
+        assert main(["db", "copy", "--to", url]) == 1
+    err = capsys.readouterr().err
+    assert "not UTF-8 text" in err
+    assert "0xff" not in err.lower()
+    assert "position" not in err
+
+
 def test_the_fallback_without_psycopg_refuses_as_libpq() -> None:
-    for url in ("postgresql://u:S%ZZ@h/d", "postgresql://u:S r@h/d", "postgresql://u:p@[::1/d"):
+    for url in (
+        "postgresql://u:S%ZZ@h/d",
+        "postgresql://u:S r@h/d",
+        "postgresql://u:p@[::1/d",
+        "postgresql://u:S%FF@h/d",
+    ):
         with pytest.raises(dburl.DatabaseUrlError) as libpq:
             dburl.parse(url)
         with pytest.raises(dburl.DatabaseUrlError) as ours:

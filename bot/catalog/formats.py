@@ -126,7 +126,8 @@ def _take_name(partial: Path, path: Path, *, overwrite: bool) -> None:
 
 def _text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        # A byte-order mark (Notepad's UTF-8) is no TOML statement, as in laurel.toml.
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise DocumentError(f"{path}: not UTF-8 text", key="not-utf8") from None
     except OSError as exc:

@@ -43,3 +43,17 @@ async def test_all_574_awards_accounted_for_and_a_second_import_changes_nothing(
         assert again is not None
         assert again[0] == 0
         assert await db.integrity_check() == []
+
+
+def test_a_toml_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    """Notepad's UTF-8 starts with a byte-order mark: laurel.toml and CSV files read past it,
+    and an import's TOML said "not valid TOML: Invalid statement (at line 1, column 1)"
+    (issue 22, item 11)."""
+    text = (Path(__file__).parents[2] / "data" / "2025" / "iccv.toml").read_text("utf-8")
+    plain, marked = tmp_path / "plain.toml", tmp_path / "marked.toml"
+    plain.write_text(text, encoding="utf-8")
+    marked.write_text(text, encoding="utf-8-sig")
+    assert marked.read_bytes().startswith(b"\xef\xbb\xbf")
+    read = formats.read(marked, "toml")
+    assert read.awards
+    assert read == formats.read(plain, "toml")

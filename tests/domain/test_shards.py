@@ -170,11 +170,13 @@ def test_each_shard_process_keeps_a_search_index_of_its_own(tmp_path: Path) -> N
     ],
 )
 def test_absurd_ranges_are_refused_at_once_in_one_line(ids: str, count: int, reason: str) -> None:
-    """Checked on the ranges, never expanded first (issue 22): no OverflowError, no O(n²)."""
-    started = time.perf_counter()
+    """Checked on the ranges, never expanded first (issue 22): no OverflowError, no O(n²).
+    The work is measured as this process's CPU time: on the shared two cores the wall clock
+    took 2 s for the 60,000 ids that take 0.5 s alone (O(n²) would take minutes)."""
+    started = time.process_time()
     with pytest.raises(ShardError, match=reason) as refused:
         Shards.of(ids, count)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     message = str(refused.value)
     assert "\n" not in message
     assert len(message) < 120
