@@ -10,6 +10,7 @@ and a paper added afterwards is found.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import re
 import shutil
@@ -62,12 +63,17 @@ def _damage(where: Path, how: str, kind: str) -> None:
         data = bytearray(file.read_bytes())
         if how == "delete":
             file.unlink()
-        elif how == "truncate":
-            file.write_bytes(bytes(data[: len(data) // 2]))
-        else:
+        elif how == "truncate":  # a shorter file under the old name, as a copy or restore leaves
+            # it: cut short in place, the running index's memory map of it would be read past
+            # its new end, and the kernel stops the process with SIGBUS (README, search index)
+            spare = file.with_name(file.name + ".damaged")
+            spare.write_bytes(bytes(data[: len(data) // 2]))
+            os.replace(spare, file)
+        else:  # overwritten in place at its size: no moment at which the mapped file is shorter
             for i in range(len(data) // 4, len(data)):
                 data[i] = rnd.randrange(256)
-            file.write_bytes(bytes(data))
+            with file.open("r+b") as out:
+                out.write(bytes(data))
 
 
 async def _expected(db: Database, text: str) -> set[str]:
