@@ -62,12 +62,6 @@ async def test_a_weekly_preview_names_the_date_its_post_will_carry(
 UTC_EVENING = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="still open (issue 25, item 7): post-now takes the next post's paper but labels it "
-    "with today's date, so after today's post time the preview says 2026-12-02 and the post "
-    "2026-12-01; the fix above only covered a zone already past midnight",
-)
 @pytest.mark.parametrize("laurel_time", [UTC_EVENING], ids=["utc-evening"])
 async def test_post_now_after_todays_post_carries_the_previews_label(
     laurel: LaurelBot, server: LocalDiscord
