@@ -10,10 +10,11 @@ times are resolved here once:
 A post's period is the local date ("2026-03-08") or ISO week ("2026-W10") of its scheduled
 day, so whatever a daylight-saving change does to the clock, one period gets one post. Every
 post shows one label: the local date of its day (a week's post too), so the preview, post-now
-and the post itself agree. A post made by hand (`/digest post-now`) has a period of its own
-minute, shown as its date in the subscription's zone: `Period`
-holds both the ledger's key and what the post shows, so neither is ever parsed out of the other
-except where a stored row is read back (`Period.from_key`).
+and the post itself agree: `/digest post-now` posts the next scheduled post early, under its
+firing's period (`DigestService.upcoming`). Before issue 25 a post made by hand had a period of
+its own minute ("now-…"), shown as its date in the subscription's zone; such stored rows still
+read back. `Period` holds both the ledger's key and what the post shows, so neither is ever
+parsed out of the other except where a stored row is read back (`Period.from_key`).
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ class Period:
 
     @classmethod
     def manual(cls, at: dt.datetime, zone: ZoneInfo | None = None) -> Period:
-        """A post made by hand: one per minute (a second request that minute is the same
-        post), keyed in UTC, shown as its date where the subscription lives (`zone`)."""
+        """A post made by hand before issue 25 (post-now now takes the next firing's period):
+        one per minute, keyed in UTC, shown as its date where the subscription lives (`zone`).
+        Kept to read such stored rows back (`from_key`)."""
         at = _utc(at)
         shown = at.astimezone(zone).date() if zone is not None else at.date()
         return cls(f"{_MANUAL}{at:{_MANUAL_STAMP}}", shown.isoformat())

@@ -50,6 +50,7 @@ class PostResult:
     message_id: int | None = None
     channel_id: int | None = None
     error: str | None = None
+    period: Period | None = None  # set by `/digest post-now`: which scheduled post it made
 
 
 class Reconciler:

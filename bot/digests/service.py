@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.digests.content import DigestContent
-from bot.digests.periods import Period, next_firing, period_of
+from bot.digests.periods import Firing, next_firing, period_of
 from bot.digests.reconciler import PostResult, Reconciler
 from bot.digests.schedule import DueSet
 from bot.digests.themes import ThemeRegistry
@@ -25,6 +25,8 @@ from bot.store.ledger import LedgerRepository
 from bot.store.subscriptions import SubscriptionRepository
 
 log = logging.getLogger(__name__)
+# How far ahead `/digest post-now` may run: this many scheduled posts posted early at most.
+_AHEAD = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,43 @@ class DigestService:
         return self._clock.now()
 
     def next_post(self, sub: Subscription, now: dt.datetime | None = None) -> dt.datetime:
+        """The schedule's next firing, whatever the ledger holds (see `upcoming`)."""
         return next_firing(sub, now or self._clock.now()).at
+
+    async def upcoming(self, sub: Subscription) -> Firing | None:
+        """The next post the schedule has still to make: the first firing from now whose
+        period the ledger does not hold yet (`/digest post-now` posts the next scheduled post
+        early, under that firing's own period, so the firing itself then finds it done).
+        Preview, post-now and the post agree on it (issue 25, item 7). None when the next
+        `_AHEAD` posts were all posted early."""
+        ahead, held = await self._look_ahead(sub)
+        return next((f for f in ahead if f.period.key not in held), None)
+
+    async def next_due(self, sub: Subscription) -> dt.datetime:
+        """When the schedule's next post still to make goes out (`upcoming`)."""
+        found = await self.upcoming(sub)
+        if found is not None:
+            return found.at
+        return next_firing(sub, (await self._look_ahead(sub))[0][-1].at).at
+
+    async def _look_ahead(self, sub: Subscription) -> tuple[list[Firing], dict[str, str]]:
+        """The next `_AHEAD` firings, and the status of each one's ledger row, by period."""
+        ahead = [next_firing(sub, self._clock.now())]
+        while len(ahead) < _AHEAD:
+            ahead.append(next_firing(sub, ahead[-1].at))
+        if sub.id is None:
+            return ahead, {}
+        return ahead, await self._ledger.held(sub.id, [f.period.key for f in ahead])
+
+    async def _early(self, sub: Subscription) -> Firing:
+        """The post `/digest post-now` makes: the next still to make, unless an earlier
+        post-now's is still unconfirmed (pending), which is named again, never posted past."""
+        ahead, held = await self._look_ahead(sub)
+        waiting = [f for f in ahead if held.get(f.period.key) == "pending"]
+        unheld = [f for f in ahead if f.period.key not in held]
+        if not (waiting or unheld):
+            raise UserError("digest-error-posted-ahead", count=str(_AHEAD))
+        return (waiting or unheld)[0]
 
     def scheduled(self, sub: Subscription) -> None:
         """(Re)schedule after subscribe, edit or resume; the first post is the next firing."""
@@ -125,19 +163,20 @@ class DigestService:
             raise UserError(self._content.theme(sub).empty_key)
         # The firing's own period: where the clock skips midnight (America/Nuuk), Saturday's
         # 23:30 post fires at Sunday 00:00 local, and the instant alone would say Sunday.
-        period = next_firing(sub, self._clock.now()).period
+        period = (await self._early(sub)).period
         frame = Frame(sub.theme, period.shown, sub.language, sub.role_id, marker="")  # none: unsent
         return await self._content.render(sub, choice.content, frame)
 
     async def post_now(self, sub: Subscription, *, requested_by: int) -> PostResult:
-        """One post now, through the ledger: a second request in the same minute is the same
-        post (status "already"), never a second one."""
+        """The next scheduled post (`upcoming`), posted now through the ledger under its own
+        period: when its firing comes, the ledger says it is done and nothing is posted twice;
+        a second request posts the one after it. The result names the period it posted."""
         if sub.id is None:
             raise ValueError("post_now needs a stored subscription")
         await self._content.check_not_empty(sub)
-        period = Period.manual(self._clock.now(), sub.zone)
-        log.info("digest %s posted now by %s (%s)", sub.id, requested_by, period)
+        period = (await self._early(sub)).period
+        log.info("digest %s: %s posted early by %s", sub.id, period, requested_by)
         result = await self._reconciler.deliver(sub, period, late=False)
         if result.status == "empty":
             raise UserError("digests-nothing-new")
-        return result
+        return replace(result, period=period)

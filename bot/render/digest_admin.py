@@ -251,22 +251,30 @@ def posted_text(
     error: str | None,
     strings: Strings,
     language: Language,
+    *,
+    day: str = "",
+    next_post: dt.datetime | None = None,
 ) -> str:
-    """What became of a post-now: sent (or already sent this minute), paused, failed, pending."""
+    """What became of a post-now: the next scheduled post (of `day`) sent early, or already
+    sent, paused, failed, pending; then when the schedule posts next (`next_post`)."""
     key = {
         "sent": "digest-posted",
         "already": "digest-posted-already",
         "paused": "digest-post-paused",
         "pending": "digest-post-pending",
     }.get(status, "digest-post-failed")
-    return strings.text(
+    text = strings.text(
         key,
         language,
         heading=heading(sub, strings, language),
         channel=f"<#{sub.channel_id}>",
         link=link or f"<#{sub.channel_id}>",
         error=esc((error or "?")[:150]),
+        date=day,
     )
+    if status in ("sent", "already") and next_post is not None:
+        text += "\n" + strings.text("digest-posted-next", language, when=when(next_post))
+    return text
 
 
 def post_link(guild_id: int, channel_id: int, message_id: int | None, *, forum: bool) -> str | None:

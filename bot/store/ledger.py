@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from bot.domain.ledger import Chooser, LedgerEntry
@@ -138,6 +139,19 @@ class LedgerRepository:
             (sub_id, period),
         )
         return None if row is None else _entry(row)
+
+    async def held(self, sub_id: int, periods: Sequence[str]) -> dict[str, str]:
+        """Which of `periods` the subscription's ledger already has a row for, with the row's
+        status (whatever it is, a row is that period's post, made or being made)."""
+        if not periods:
+            return {}
+        marks = ", ".join("?" * len(periods))
+        found = await self._db.fetchall(
+            "SELECT period, status FROM digest_ledger"  # noqa: S608 (only marks)
+            f" WHERE subscription_id = ? AND period IN ({marks})",
+            (sub_id, *periods),
+        )
+        return {str(r[0]): str(r[1]) for r in found}
 
     async def of_subscription(self, sub_id: int) -> list[LedgerEntry]:
         found = await self._db.fetchall(

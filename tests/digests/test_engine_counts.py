@@ -67,14 +67,28 @@ async def test_a_closed_channel_reopens_when_a_digest_there_is_resumed(rig: Rig)
     assert rig.deliverer.periods(5) == ["2026-01-06"]
 
 
-async def test_a_post_made_by_hand_shows_its_date_and_is_one_row_per_minute(rig: Rig) -> None:
-    rig.clock.set(dt.datetime(2026, 1, 5, 18, 30, 10, tzinfo=dt.UTC))
+async def test_a_post_made_by_hand_is_the_next_scheduled_post_and_is_never_posted_twice(
+    rig: Rig,
+) -> None:
+    """Post-now posts the next scheduled post early, under its own period (issue 25, item 7):
+    a second one posts the post after it, and when the schedule reaches those firings (a
+    restart among them) the ledger says they are done; the firing after them posts."""
+    rig.clock.set(dt.datetime(2026, 1, 5, 18, 30, 10, tzinfo=dt.UTC))  # Monday's 09:00 is past
     sub = await rig.subscribe(channel_id=9)
     first = await rig.service.post_now(sub, requested_by=7)
-    rig.clock.set(rig.clock.now() + MINUTE)
     second = await rig.service.post_now(sub, requested_by=7)
     assert (first.status, second.status) == ("sent", "sent")
+    assert (first.period and first.period.shown, second.period and second.period.shown) == (
+        "2026-01-06",
+        "2026-01-07",
+    )
     assert sub.id is not None
     rows = await rig.engine.ledger.of_subscription(sub.id)
-    assert [r.period for r in rows] == ["now-20260105T1830", "now-20260105T1831"]
-    assert rig.deliverer.periods(9) == ["2026-01-05", "2026-01-05"]  # the date, not the key
+    assert [r.period for r in rows] == ["2026-01-06", "2026-01-07"]
+    assert rig.deliverer.periods(9) == ["2026-01-06", "2026-01-07"]  # the date, not the key
+    await rig.run_until(dt.datetime(2026, 1, 6, 12, 0, tzinfo=dt.UTC), 10 * MINUTE)
+    rig.restart()  # a start after Wednesday's firing does not count it missed either
+    rig.clock.set(dt.datetime(2026, 1, 7, 10, 0, tzinfo=dt.UTC))
+    await rig.run_until(dt.datetime(2026, 1, 8, 12, 0, tzinfo=dt.UTC), 10 * MINUTE)
+    assert rig.deliverer.periods(9) == ["2026-01-06", "2026-01-07", "2026-01-08"]
+    assert 'laurel_digests_posted_total{theme="paper-of-the-day"} 3.0' in await scraped(rig)

@@ -199,9 +199,11 @@ async def test_new_awards_post_only_when_curators_add_some(rig: Rig) -> None:
     assert statuses == ["empty", "sent"]
 
 
-async def test_post_now_twice_in_a_minute_is_one_post_and_preview_writes_nothing(
+async def test_post_now_posts_the_previewed_post_once_and_preview_writes_nothing(
     rig: Rig,
 ) -> None:
+    """Post-now posts the post the preview showed, under its period; a second one posts the
+    post after it, each once (issue 25, item 7: no manual period of its own)."""
     rig.clock.set(dt.datetime(2026, 1, 5, 10, 0, 5, tzinfo=dt.UTC))
     sub = await rig.subscribe(theme=Theme.BY_THE_NUMBERS, filters=DigestFilter(venue="neurips"))
     preview = await rig.service.preview(sub)
@@ -212,10 +214,11 @@ async def test_post_now_twice_in_a_minute_is_one_post_and_preview_writes_nothing
     first = await rig.service.post_now(sub, requested_by=7)
     rig.clock.set(rig.clock.now() + dt.timedelta(seconds=20))
     second = await rig.service.post_now(sub, requested_by=7)
-    assert first.status == "sent"
-    assert second.status == "already"
-    assert second.message_id == first.message_id
-    assert len(rig.deliverer.sent) == 1
+    assert (first.status, second.status) == ("sent", "sent")
+    assert second.message_id != first.message_id
+    rows = await rig.engine.ledger.of_subscription(sub.id)
+    assert [r.period for r in rows] == ["2026-W03", "2026-W04"]  # a weekly: the next two weeks
+    assert len(rig.deliverer.sent) == 2
 
 
 async def test_a_paper_a_curator_removed_is_never_picked(rig: Rig) -> None:

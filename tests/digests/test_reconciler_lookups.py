@@ -206,12 +206,14 @@ async def test_a_post_after_its_channel_was_lost_is_failed_as_paused_not_sent(ri
     assert rig.deliverer.requests == 1
 
 
-async def test_post_now_shows_its_date_and_a_repeat_names_the_same_post(rig: Rig) -> None:
+async def test_post_now_shows_its_date_and_its_firing_names_the_same_post(rig: Rig) -> None:
     rig.clock.set(dt.datetime(2026, 11, 29, 18, 30, tzinfo=dt.UTC))
     sub = await rig.subscribe(channel_id=9)
     first = await rig.service.post_now(sub, requested_by=7)
-    again = await rig.service.post_now(sub, requested_by=7)
-    assert rig.deliverer.periods(9) == ["2026-11-29"]
+    assert first.period is not None
+    # What the scheduled firing of that period does when it comes: the ledger says done.
+    again = await rig.engine.reconciler.deliver(sub, first.period, late=False)
+    assert rig.deliverer.periods(9) == ["2026-11-30"]  # the next scheduled post, posted early
     assert (first.status, first.channel_id) == ("sent", 9)
     assert (again.status, again.entry_id, again.message_id, again.channel_id) == (
         "already",

@@ -69,14 +69,22 @@ async def test_post_now_sends_one_post_and_links_it(
     laurel: LaurelBot, server: LocalDiscord
 ) -> None:
     sub = await _add(laurel, server, "announcements")
+    due = await laurel.digests.upcoming(sub)
     answer = await digest(server, "post-now", subscription=sub.id)
     posted = server.messages("announcements")
     assert len(posted) == 1
     guild = server.world.default_guild().id
     announcements = server.channel("announcements").id
+    # The next scheduled post, posted early: its date, then when the schedule posts next.
+    assert due is not None
+    after = await laurel.digests.upcoming(sub)
+    assert after is not None
+    assert after.at > due.at
+    stamp = int(after.at.timestamp())
     assert answer["content"] == (
-        f"Posted **#{sub.id} · Paper of the day**: "
-        f"https://discord.com/channels/{guild}/{announcements}/{posted[0]['id']}"
+        f"Posted the {due.period.shown} post of **#{sub.id} · Paper of the day** early: "
+        f"https://discord.com/channels/{guild}/{announcements}/{posted[0]['id']}\n"
+        f"The next scheduled post comes <t:{stamp}:F> (<t:{stamp}:R>)."
     )
     assert len(_posts_to(server, "announcements")) == 1
 

@@ -62,12 +62,6 @@ async def test_a_weekly_preview_names_the_date_its_post_will_carry(
 UTC_EVENING = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="still open (issue 25, item 7): post-now takes the next post's paper but labels it "
-    "with today's date, so after today's post time the preview says 2026-12-02 and the post "
-    "2026-12-01; the fix above only covered a zone already past midnight",
-)
 @pytest.mark.parametrize("laurel_time", [UTC_EVENING], ids=["utc-evening"])
 async def test_post_now_after_todays_post_carries_the_previews_label(
     laurel: LaurelBot, server: LocalDiscord
@@ -83,3 +77,33 @@ async def test_post_now_after_todays_post_carries_the_previews_label(
     (post,) = server.messages("general", ephemeral=False)
     assert post["embeds"][0]["title"] == previewed  # the same paper…
     assert _labels(post["content"]) == ["2026-12-02"]  # …under another date: 2026-12-01
+
+
+@pytest.mark.parametrize("laurel_time", [UTC_EVENING], ids=["utc-evening"])
+@pytest.mark.parametrize(
+    ("locale", "early", "upcoming"),
+    [
+        ("en-US", "Posted the 2026-12-02 post of", "The next scheduled post comes"),
+        ("zh-TW", "已提前發出", "下一則排定的貼文預定於"),
+        ("zh-CN", "已提前发出", "下一篇预定的帖子将于"),
+    ],
+)
+async def test_post_now_says_which_days_post_it_sent_early_and_when_the_next_one_comes(
+    laurel: LaurelBot, server: LocalDiscord, locale: str, early: str, upcoming: str
+) -> None:
+    """Post-now posts the next scheduled post early and says so in the reader's language; a
+    second posts the one after it, and the preview then shows the one after that."""
+    guild = server.world.default_guild().id
+    sub = await laurel.subscriptions.add(
+        stored_sub(laurel, guild, server.channel("general").id, time=dt.time(9))
+    )
+    first = await digest(server, "post-now", subscription=sub.id, locale=locale)
+    third_day = int(dt.datetime(2026, 12, 3, 9, 0, tzinfo=dt.UTC).timestamp())
+    assert early in first["content"]
+    assert "2026-12-02" in first["content"]
+    assert f"{upcoming} <t:{third_day}:F>" in first["content"]
+    await digest(server, "post-now", subscription=sub.id, locale=locale)
+    posts = server.messages("general", ephemeral=False)
+    assert [_labels(p["content"]) for p in posts] == [["2026-12-02"], ["2026-12-03"]]
+    preview = await digest(server, "preview", subscription=sub.id, locale=locale)
+    assert "2026-12-04" in preview["content"]

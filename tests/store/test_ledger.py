@@ -166,6 +166,26 @@ async def test_reads_keep_subscriptions_and_periods_apart(db: Database) -> None:
     assert await ledger.pending_count() == 3
 
 
+async def test_held_names_the_periods_of_one_subscription_that_have_a_row(db: Database) -> None:
+    """What `/digest post-now` reads to find the next post still to make (issue 25, item 7):
+    rows of any status count, another subscription's do not, an old manual key is kept."""
+    ledger = LedgerRepository(db)
+    a, b = await subscription(db), await subscription(db, channel_id=21)
+    sent, _ = await reserve(ledger, a, "2026-11-30")
+    await ledger.mark_sent(sent.id, 555, LATER)
+    await reserve(ledger, a, "2026-12-01")
+    await reserve(ledger, a, "now-20261129T1830")
+    await reserve(ledger, b, "2026-12-02")
+    asked = ["2026-11-30", "2026-12-01", "2026-12-02", "now-20261129T1830"]
+    assert await ledger.held(a, asked) == {
+        "2026-11-30": "sent",
+        "2026-12-01": "pending",
+        "now-20261129T1830": "pending",
+    }
+    assert await ledger.held(b, ["2026-11-30"]) == {}
+    assert await ledger.held(a, []) == {}
+
+
 async def test_settling_a_row_changes_that_row_alone(db: Database) -> None:
     ledger = LedgerRepository(db)
     sub_id = await subscription(db)

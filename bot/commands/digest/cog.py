@@ -164,7 +164,9 @@ class Digest(
     async def list_(self, interaction: discord.Interaction) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         subs = await self._s.subscription_service.in_guild(guild.id)
-        listed = [render.Listed(s, self._next(s), await self._s.digests.last_code(s)) for s in subs]
+        listed = [
+            render.Listed(s, await self._next(s), await self._s.digests.last_code(s)) for s in subs
+        ]
         first, *more = render.list_embeds(
             listed,
             guild.name,
@@ -203,7 +205,7 @@ class Digest(
     ) -> None:
         guild, speaks = admin_guild(interaction), language_of(interaction.locale)
         if subscription.status == "active":
-            next_post = self._s.digests.next_post(subscription)
+            next_post = await self._s.digests.next_due(subscription)
             heading = render.heading(subscription, self._s.strings, speaks)
             text = self._s.strings.text(
                 "digest-already-active", speaks, heading=heading, when=render.when(next_post)
@@ -217,7 +219,7 @@ class Digest(
             check_still_can_post(guild, subscription.channel_id, self._s.strings, speaks)
             await before_write(interaction)
             resumed = await self._s.subscription_service.resume(subscription.id)
-            next_post = self._s.digests.next_post(resumed)
+            next_post = await self._s.digests.next_due(resumed)
             text = render.resumed_text(resumed, next_post, self._s.strings, speaks)
         await answer(interaction, content=text)
 
@@ -299,7 +301,7 @@ class Digest(
             old, Subscription.model_validate(old.model_dump() | changes), self._duplicate(speaks)
         )
         text = render.edited_text(
-            updated, self._next(updated), await self._venues(), strings, speaks
+            updated, await self._next(updated), await self._venues(), strings, speaks
         )
         text += role_note(guild, updated.channel_id, role, strings, speaks)
         await answer(interaction, content=text)
@@ -330,7 +332,7 @@ class Digest(
         await interaction.response.defer(ephemeral=True, thinking=True)
         post = await self._s.digests.preview(subscription)
         content = render.preview_content(
-            subscription, self._next(subscription), post.content, self._s.strings, speaks
+            subscription, await self._next(subscription), post.content, self._s.strings, speaks
         )
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.files]
         await interaction.followup.send(
@@ -358,6 +360,8 @@ class Digest(
             result.error,
             self._s.strings,
             speaks,
+            day=result.period.shown if result.period is not None else "",
+            next_post=await self._next(subscription),
         )
         await interaction.followup.send(text, ephemeral=True)
 
@@ -376,8 +380,9 @@ class Digest(
 
         return refused
 
-    def _next(self, sub: Subscription) -> dt.datetime | None:
-        return self._s.digests.next_post(sub) if sub.status == "active" else None
+    async def _next(self, sub: Subscription) -> dt.datetime | None:
+        """When its next scheduled post goes out: past those `/digest post-now` made early."""
+        return await self._s.digests.next_due(sub) if sub.status == "active" else None
 
     async def _venues(self) -> dict[str, str]:
         return {v.key: v.name for v in await self._s.editions.venues()}
