@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
+from bot.domain.han_script import foreign_to
 from bot.domain.models import Alternative, AwardRef, Language, Paper
 from bot.domain.text import truncate
 from bot.render.i18n import Strings
@@ -89,9 +90,20 @@ def _line(
         language,
         field=label,
         value=_esc(truncate(_value(alternative.value), VALUE_CHARS)),
-        source=_esc(truncate(name, SOURCE_CHARS)),
+        source=source_title(truncate(name, SOURCE_CHARS), strings, language, within=True),
         reason=_esc(truncate(alternative.reason, REASON_CHARS)),
     )
+
+
+def source_title(title: str, strings: Strings, language: Language, *, within: bool = False) -> str:
+    """A source's title as published (a name: never translated), escaped, and followed by its
+    script when it is not the reader's: "(in Chinese)" for an English reader, 繁体中文 for a
+    zh-CN reader, 簡體中文 for a zh-TW reader (issue 25). `within` parentheses, the tag is
+    set off by a comma instead of its own parentheses."""
+    if not foreign_to(title, language):
+        return _esc(title)
+    key = "paper-source-title-script-within" if within else "paper-source-title-script"
+    return strings.text(key, language, title=_esc(title))
 
 
 def _value(value: object) -> str:

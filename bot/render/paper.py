@@ -13,9 +13,10 @@ from urllib.parse import urlencode, urlsplit
 import discord
 
 from bot.domain.areas import OUR_CLASSIFICATION
+from bot.domain.han_script import foreign_to
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.domain.provenance import best_source, host, link_kind, refused
-from bot.render.alternatives import disagreements
+from bot.render.alternatives import disagreements, source_title
 from bot.render.areas import area_name
 from bot.render.bylines import byline
 from bot.render.embeds import DESCRIPTION, Field, build_embed
@@ -238,7 +239,7 @@ def main_link(links: Links) -> str | None:
 
 
 def sources_text(sources: Sequence[Source], strings: Strings, language: Language) -> str:
-    lines = [_source_line(s) for s in sources[:SOURCES_SHOWN]]
+    lines = [_source_line(s, strings, language) for s in sources[:SOURCES_SHOWN]]
     if len(sources) > SOURCES_SHOWN:
         lines.append(
             strings.text("paper-more-sources", language, count=len(sources) - SOURCES_SHOWN)
@@ -246,11 +247,17 @@ def sources_text(sources: Sequence[Source], strings: Strings, language: Language
     return "\n".join(lines)
 
 
-def _source_line(source: Source) -> str:
+def _source_line(source: Source, strings: Strings, language: Language) -> str:
+    """A source by its title (as published, with its script when not the reader's: issue 25),
+    linked; with no title, its site's name."""
     if source.url is None:
-        return f"• {esc(source.document or '')}"
-    label = esc(source.document) if source.document else urlsplit(source.url).hostname or "link"
-    return f"• {link(label, source.url)}"
+        return f"• {source_title(source.document or '', strings, language)}"
+    if not source.document:
+        return f"• {link(urlsplit(source.url).hostname or 'link', source.url)}"
+    linked = link(esc(source.document), source.url)
+    if foreign_to(source.document, language):
+        linked = strings.text("paper-source-title-script", language, title=linked)
+    return f"• {linked}"
 
 
 def summary_text(paper: Paper, strings: Strings, language: Language) -> str | None:

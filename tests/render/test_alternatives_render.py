@@ -39,7 +39,7 @@ def test_paper_and_award_disagreements_each_say_source_and_reason() -> None:
                             AI_BESTPAPERS))  # fmt: skip
     text = disagreements(paper, [award], STRINGS, "en")
     assert text == (
-        "• Title: “Train for the worst!” (2025 AI 頂會導讀) — a spelling of the title\n"
+        "• Title: “Train for the worst!” (2025 AI 頂會導讀, in Chinese) — a spelling of the title\n"
         "• ICML 2025 award, name: “Best Paper” (ai-bestpapers) — "
         "the dataset names the award otherwise"
     )
@@ -71,11 +71,11 @@ def test_a_members_paper_never_shows_the_disagreements_a_curators_preview_does()
     assert "来源说法不一" not in [f.name for f in embed.fields]
     preview = paper_preview(paper, None, STRINGS, "zh-CN", heading="h")
     fields = {f.name: f.value for f in preview.fields}
-    assert fields["来源说法不一"] == "• 年份：“2016”（2025 AI 頂會導讀）— another year"
+    assert fields["来源说法不一"] == "• 年份：“2016”（2025 AI 頂會導讀，繁体中文）— another year"
 
 
 def test_data_in_a_disagreement_is_escaped() -> None:
     paper = Paper(title="T", alternatives=(alternative("title", "**Bold** @x", "_why_"),))
     assert disagreements(paper, [], STRINGS, "en") == (
-        "• Title: “\\*\\*Bold\\*\\* @x” (2025 AI 頂會導讀) — \\_why\\_"
+        "• Title: “\\*\\*Bold\\*\\* @x” (2025 AI 頂會導讀, in Chinese) — \\_why\\_"
     )
