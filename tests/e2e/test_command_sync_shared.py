@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from bot.app import COMMAND_SYNC_LEASE
+from bot.settings import BackupSettings, SearchSettings, Settings
 from bot.store.bot_state import BotStateRepository
 from bot.store.database import Database
 from bot.store.sqlite import SqliteDatabase
@@ -30,8 +31,14 @@ async def test_two_bots_starting_together_on_one_database_push_the_tree_once(
     other = await open_sqlite(db.path)  # the second process's own connections
     both_up = asyncio.Barrier(2)
 
+    # Both answer search from FTS5: two processes building one derived index beside one database
+    # make their starts seconds apart (one waits on the index, the other finds it locked), and
+    # the second then reaches its sync after the first push is over, which is not what this
+    # test is about.
+    settings = Settings(backups=BackupSettings(enabled=False), search=SearchSettings(engine="fts5"))
+
     async def one_bot(database: Database) -> None:
-        async with laurel_on(server, database, clock=ManualClock()):
+        async with laurel_on(server, database, settings, clock=ManualClock()):
             await both_up.wait()  # both ran their setup (the sync) before either stops
 
     try:
