@@ -53,7 +53,7 @@ async def test_institutions_of_2025_with_fractional_credit(
     total = await awarded_in(db, "e.year = 2025")
     assert total > 20
     assert embed["title"] == (
-        f"Institutions by awarded papers — every venue, 2025, from 31 of {total} papers"
+        f"Institutions by awarded papers — every venue, 2025, from 34 of {total} papers"
     )
     lines = institution_lines(embed)
     assert len(lines) == 15
@@ -62,13 +62,13 @@ async def test_institutions_of_2025_with_fractional_credit(
     assert lines[1] == (2, "Google", 2.0, 2)
     assert [rank for rank, *_ in lines[3:5]] == [4, 4]  # ties at 1.50 share a rank
     assert embed["footer"]["text"] == (
-        "Top 15 of 43 institutions. Each of 31 awarded papers gives 1 credit, "
+        "Top 15 of 48 institutions. Each of 34 awarded papers gives 1 credit, "
         "split equally among its institutions."
     )
     # Every institution's credit together is the number of awarded papers with affiliations.
     everything = await laurel.leaderboards.institution_credit(first=2025, last=2025, limit=1000)
-    assert len(everything.entries) == everything.ranked == 43
-    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 31
+    assert len(everything.entries) == everything.ranked == 48
+    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 34
 
 
 async def test_institutions_at_one_venue_add_up_to_its_papers(
@@ -102,9 +102,9 @@ async def test_institutions_in_traditional_chinese(
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** 卡內基美隆大學 — **27.95**（48 篇論文）"  # named in zh-TW
-    assert "普林斯頓大學 — **7.95**（15 篇論文）" in embed["description"]
-    assert embed["footer"]["text"].startswith("498 個機構中的前 15 名。")  # variants grouped
+    assert first == "**1.** 卡內基美隆大學 — **28.45**（49 篇論文）"  # named in zh-TW
+    assert "普林斯頓大學 — **9.45**（17 篇論文）" in embed["description"]
+    assert embed["footer"]["text"].startswith("510 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
