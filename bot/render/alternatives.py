@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from bot.domain.han_script import foreign_to
-from bot.domain.models import Alternative, AwardRef, Language, Paper
+from bot.domain.models import Alternative, AwardRef, Language, Paper, Source
+from bot.domain.reader_sources import for_reader
 from bot.domain.text import truncate
 from bot.render.i18n import Strings
 from bot.render.markdown import esc
@@ -84,15 +85,28 @@ def _line(
     if award is not None:
         label = strings.text("paper-disagree-award", language, award=_esc(award), field=label)
     source = alternative.source
-    name = source.document or urlsplit(source.url or "").hostname or ""
+    if reasons:  # a curator reads the catalogue's own note of the source
+        name = source.document or urlsplit(source.url or "").hostname or ""
+        named = source_title(truncate(name, SOURCE_CHARS), strings, language, within=True)
+    else:
+        named = _reader_name(source, strings, language)
     return "• " + strings.text(
         "paper-disagree-line" if reasons else "paper-sources-other-line",
         language,
         field=label,
         value=_esc(truncate(_value(alternative.value), VALUE_CHARS)),
-        source=source_title(truncate(name, SOURCE_CHARS), strings, language, within=True),
+        source=named,
         reason=_esc(truncate(alternative.reason, REASON_CHARS)),
     )
+
+
+def _reader_name(source: Source, strings: Strings, language: Language) -> str:
+    """A disagreeing source as a reader is told of it: its published title or site, or
+    "another source" where the catalogue has only its own note of it."""
+    shown = for_reader(source)
+    if shown is None:
+        return strings.text("paper-source-another", language)
+    return source_title(truncate(shown.label, SOURCE_CHARS), strings, language, within=True)
 
 
 def source_title(title: str, strings: Strings, language: Language, *, within: bool = False) -> str:

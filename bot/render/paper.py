@@ -15,7 +15,8 @@ import discord
 from bot.domain.areas import OUR_CLASSIFICATION
 from bot.domain.han_script import foreign_to
 from bot.domain.models import AwardRef, Language, Links, Paper, Source, StoredPaper
-from bot.domain.provenance import best_source, host, link_kind, refused
+from bot.domain.provenance import best_source, host, link_kind
+from bot.domain.reader_sources import ReaderSource, for_readers
 from bot.render.alternatives import disagreements, source_title
 from bot.render.areas import area_name
 from bot.render.bylines import byline
@@ -213,17 +214,17 @@ def links_text(links: Links, strings: Strings, language: Language) -> str:
 
 
 def sources_embed(stored: StoredPaper, strings: Strings, language: Language) -> discord.Embed:
-    """The "Sources" button's answer, for a reader: every source of the paper and its awards
-    (never a refused site), and what other sources give, without the catalogue's reasons."""
+    """The "Sources" button's answer, written for a reader in the reader's language: what each
+    source is and where to read it (never a refused site, never the catalogue's notes, files
+    or commits), the datasets by name, and what other sources give, without the reasons."""
     every = [*(s for a in stored.awards for s in a.sources), *stored.paper.sources]
-    shown = list(dict.fromkeys(s for s in every if not (s.url and refused(s.url))))
     fields = []
     others = disagreements(stored.paper, stored.awards, strings, language, reasons=False)
     if others:
         fields.append(Field(strings.text("paper-sources-other", language), others))
     return build_embed(
         title=strings.text("paper-sources-title", language),
-        description=sources_text(shown, strings, language) or None,
+        description=reader_sources_text(for_readers(every), strings, language) or None,
         fields=fields,
         footer=esc(stored.paper.title),
     )
@@ -236,6 +237,30 @@ def source_link(url: str) -> str:
 
 def main_link(links: Links) -> str | None:
     return links.arxiv or links.project or links.openreview or links.pdf  # code: not the paper
+
+
+def reader_sources_text(
+    sources: Sequence[ReaderSource], strings: Strings, language: Language
+) -> str:
+    pages = [s for s in sources if s.kind != "dataset"]
+    datasets = [s.label for s in sources if s.kind == "dataset"]
+    lines = [_reader_line(s, strings, language) for s in pages[:SOURCES_SHOWN]]
+    if len(pages) > SOURCES_SHOWN:
+        lines.append(strings.text("paper-more-sources", language, count=len(pages) - SOURCES_SHOWN))
+    if datasets:
+        names = strings.text("byline-separator", language).join(esc(d) for d in datasets)
+        lines.append("• " + strings.text("paper-source-datasets", language, names=names))
+    return "\n".join(lines)
+
+
+def _reader_line(source: ReaderSource, strings: Strings, language: Language) -> str:
+    """What the source is, then its title as published (with its script when not the
+    reader's: issue 25) or its site's name, linked."""
+    shown = source_title(source.label, strings, language)
+    if source.url is not None:
+        shown = link(shown, source.url)
+    kind = strings.text(f"paper-source-kind-{source.kind}", language)
+    return "• " + strings.text("paper-source-line", language, kind=kind, source=shown)
 
 
 def sources_text(sources: Sequence[Source], strings: Strings, language: Language) -> str:

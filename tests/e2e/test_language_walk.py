@@ -3,8 +3,10 @@ en-US, zh-TW and zh-CN, on the stand-in. A zh answer has no English sentence out
 titles, venue acronyms and URLs; no answer in any language names a command other than by its
 mention (`</name sub:id>`, with the ids the command sync returned).
 
-Left out of the sentence check, and said so: the provenance parts of a paper card (its
-"Sources" field and the "Sources disagree" block), which issue 24 reworks.
+Left out of the sentence check, and said so: the provenance fields of a paper card (its
+"Sources" field, the "Sources disagree" block, and "what other sources give", whose values stand
+as the sources give them). The Sources button's list is checked: it names each source in the
+reader's language by what it is, with its title as published.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.domain.reader_sources import published_title, site_name
 from bot.store.database import Database
 from laurel_console.localdiscord.interactions import Interaction
 from laurel_console.localdiscord.server import LocalDiscord
@@ -27,7 +30,6 @@ PROVENANCE = {
     # The Sources button's "what other sources give": values and source titles as published.
     "Other sources give", "其他來源的說法", "其他来源的说法",
 }  # fmt: skip
-SOURCES_TITLES = {"Where this comes from", "資料來源", "资料来源"}  # the Sources button's answer
 # (command, subcommand, options); the admin's and curator's commands run as ada.
 WALK: list[tuple[str, str | None, dict[str, Any]]] = [
     ("about", None, {}),
@@ -94,19 +96,20 @@ async def _names(db: Database) -> set[str]:
             names |= {run for run in runs if run in english}
     for sql in ("SELECT sources FROM papers", "SELECT sources FROM awards"):
         for row in await db.fetchall(sql):
-            names |= {s.get("document") or "" for s in json.loads(row[0] or "[]")}
+            sources = json.loads(row[0] or "[]")
+            names |= {published_title(s.get("document") or "") or "" for s in sources}
+            # A source without a title is named by its site: a host, a repository's owner/name.
+            names |= {site_name(s["url"]) for s in sources if s.get("url")}
     return names
 
 
 def _without_provenance(message: dict[str, Any]) -> dict[str, Any]:
-    """The message less what names sources as they are titled (their titles and documents stay
-    as published): the Sources fields, and the list under the Sources button's answer."""
+    """The message less the fields whose values stand as the sources give them."""
     kept = dict(message)
     kept["embeds"] = [
         {
             **e,
             "fields": [f for f in e.get("fields") or [] if f["name"] not in PROVENANCE],
-            "description": "" if e.get("title") in SOURCES_TITLES else e.get("description"),
         }
         for e in message.get("embeds") or []
     ]
