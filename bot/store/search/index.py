@@ -121,7 +121,10 @@ class SearchIndex(Healing):
         try:
             rebuild = await self._run(self._open)
         except _FAILURES as exc:
-            log.error("search index at %s unusable, %s: %s", self.path, self._meanwhile, exc)
+            if self._fallback and "LockBusy" in str(exc):  # another process keeps it: no fault
+                log.warning("search index at %s kept by another process; FTS5 answers", self.path)
+            else:
+                log.error("search index at %s unusable, %s: %s", self.path, self._meanwhile, exc)
             self._closed = True
             return
         if rebuild is None:
