@@ -4,12 +4,14 @@ how many matched. The derived index, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.domain.models import Award, AwardKind, Paper
-from bot.domain.vocabulary import load_vocabulary
+from bot.domain.vocabulary import load_vocabulary, name_key
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -43,6 +45,7 @@ CATALOGUE = (
         "Proportional Aggregation of Preferences", area="Reinforcement Learning & Decision Making"
     ),
     award("Gated Attention for Large Language Models"),
+    award("RAFT-Stereo: Multilevel Recurrent Field Transforms for Stereo Matching"),
 )
 
 
@@ -67,6 +70,8 @@ async def _titles(papers: PaperRepository, text: str) -> list[str]:
         ("BERT", "BERT: Pre-training of Deep Bidirectional Transformers"),
         ("TRPO", "Trust Region Policy Optimization"),  # parenthesised in its own abstract
         ("self-driving", "Planning-Oriented Autonomous Driving"),  # the field's vocabulary
+        ("立體匹配", "RAFT-Stereo: Multilevel Recurrent Field Transforms for Stereo Matching"),
+        ("立体匹配", "RAFT-Stereo: Multilevel Recurrent Field Transforms for Stereo Matching"),
         ("RL dueling", "Dueling Network Architectures for Deep Reinforcement Learning"),
         ("強化學習與決策", "Proportional Aggregation of Preferences"),  # its area, in zh-TW
         ("强化学习与决策", "Proportional Aggregation of Preferences"),  # in zh-CN
@@ -143,6 +148,14 @@ async def test_no_paper_with_every_word_gives_those_with_some(papers: PaperRepos
     assert await papers.search("segment anything zebra", every_word=True) == []
     named = await papers.search("segment anything", every_word=True)
     assert [p.paper.title for p in named] == ["Segment Anything"]
+
+
+def test_no_name_of_the_vocabulary_is_in_two_rings() -> None:
+    """A name in two rings would silently mean only the first (`Vocabulary` keeps the first)."""
+    text = (Path(__file__).parents[2] / "bot" / "domain" / "vocabulary.toml").read_text("utf-8")
+    rings = [{name_key(n) for n in ring["names"]} for ring in tomllib.loads(text)["topics"]]
+    names = [name for ring in rings for name in ring]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
 
 
 def test_the_vocabulary_reads_hyphens_and_case_alike() -> None:
