@@ -256,9 +256,9 @@ def reader_sources_text(
 def _reader_line(source: ReaderSource, strings: Strings, language: Language) -> str:
     """What the source is, then its title as published (with its script when not the
     reader's: issue 25) or its site's name, linked."""
-    shown = source_title(source.label, strings, language)
-    if source.url is not None:
-        shown = link(shown, source.url)
+    shown = esc(source.label) if source.url is None else link(esc(source.label), source.url)
+    if foreign_to(source.label, language):
+        shown = strings.text("paper-source-title-script", language, title=shown)
     kind = strings.text(f"paper-source-kind-{source.kind}", language)
     return "• " + strings.text("paper-source-line", language, kind=kind, source=shown)
 

@@ -113,9 +113,10 @@ async def test_where_sources_disagree_is_behind_the_sources_button_not_in_the_an
     # ... the Sources button tells a reader what other sources give, without its reasons.
     sources = await (await server.press(shown, f"paper:sources:{_id(shown)}")).message()
     assert sources["flags"] & EPHEMERAL
+    # The catalogue's own note of who imported it ("import by import") is for curators.
     assert fields_of(sources)["Other sources give"].splitlines() == [
-        "• Year: “2025” (import by import)",
-        "• ICML 2025 award, name: “Best Paper” (import by import)",
+        "• Year: “2025” (another source)",
+        "• ICML 2025 award, name: “Best Paper” (another source)",
     ]
     chinese = await show_picked(server, "quokka alignment", "zh-TW")
     assert "來源說法不一" not in fields_of(chinese)
@@ -132,16 +133,16 @@ async def test_the_sources_button_says_when_a_title_is_in_another_script(
 ) -> None:
     """A source's title is a name, shown as published, and the reader is told its script when
     it is not theirs (issue 25): VAR's award is cited by a simplified and a traditional title."""
-    simplified = "新智元, NeurIPS 2024最佳论文开奖 (repost)"
-    traditional = '"2024 AI 頂會在收什麼題目：Agent 元年與 Scaling 辯論" (2026-08-24)'
+    simplified = "新智元, NeurIPS 2024最佳论文开奖"  # the catalogue's "(repost)" note left out
+    traditional = "2024 AI 頂會在收什麼題目：Agent 元年與 Scaling 辯論"
     english = await _sources_list(server, "en-US")
-    assert f"• {traditional} (in Chinese)" in english
+    assert f"• Article: {traditional} (in Chinese)" in english
     repost = "http://guosisoft.com/news/detail/621551663042629"
-    assert f"• [{simplified}]({repost}) (in Chinese)" in english
+    assert f"• Web page: [{simplified}]({repost}) (in Chinese)" in english
     assert not any("(in Chinese)" in line for line in english if "papercopilot" in line)
     taiwan = await _sources_list(server, "zh-TW")
-    assert f"• {traditional}" in taiwan  # the reader's own script: untagged
-    assert f"• [{simplified}]({repost})（簡體中文）" in taiwan
+    assert f"• 文章：{traditional}" in taiwan  # the reader's own script: untagged
+    assert f"• 網頁：[{simplified}]({repost})（簡體中文）" in taiwan
     mainland = await _sources_list(server, "zh-CN")
-    assert f"• {traditional}（繁体中文）" in mainland
-    assert f"• [{simplified}]({repost})" in mainland  # simplified: untagged
+    assert f"• 文章：{traditional}（繁体中文）" in mainland
+    assert f"• 网页：[{simplified}]({repost})" in mainland  # simplified: untagged
