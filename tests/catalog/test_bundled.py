@@ -66,11 +66,14 @@ WITHOUT_SUMMARY = {
     # find_string (2026-12-01) only reading notes and AI digests of it.
     "Boost Embodied AI Models with Robust Compression Boundary",
     # Issue 23: read only on researchtrend.ai; no arXiv, OpenReview or proceedings copy is stored.
-    # (Beyond Weisfeiler-Lehman, Flow Matching on General Geometries, Robust agents learn causal
-    # world models, LLMs Get Lost In Multi-Turn Conversation and Artificial Hivemind now have
-    # summaries: their OpenReview or arXiv pages, or reports on them, were found, issue 23.)
+    # (Beyond Weisfeiler-Lehman, Robust agents learn causal world models, LLMs Get Lost In
+    # Multi-Turn Conversation and Artificial Hivemind now have summaries: their OpenReview or arXiv
+    # pages, or reports on them, were found, issue 23.)
     "Stochastic Taylor Derivative Estimator: Efficient amortization for arbitrary"
     " differential operators",
+    # ICLR 2024: its abstract was read only in a proxy copy of the arXiv page (arxiv.longhoe.net);
+    # arXiv's own page is not stored, so the summary written from it was removed (issue 23).
+    "Flow Matching on General Geometries",
 }
 
 
