@@ -12,7 +12,8 @@ from bot.domain.models import Paper
 # Initials before a one-word surname ("S. Lazebnik", "T.-Y. Lin"): a name the datasets shortened.
 _INITIALS_ONLY = re.compile(r"^(?:[A-Z]\.(?:-?[A-Z]\.)*\s?)+[A-Z][\w'’-]+$")
 
-# Names that are short so as published (the person's own form, checked in the proceedings).
+# Names short by the person's own usage (as the datasets give them; the issue-24 brief names them
+# published forms). Not re-read against the proceedings in this session.
 PUBLISHED_FORM = {"X.Y. Han", "J.K. Aggarwal"}
 # Bylines still in initials because no acceptable page giving the names in full was found; the
 # searches made are listed in the issue-24 report of helper "by" (2026-12-02). A name leaving this
