@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.catalog.bundled import load_bundled
 from bot.domain.models import Award, AwardKind, Paper, Source
 from tools import bundle
 from tools.bundle import corrections
@@ -132,3 +133,102 @@ def test_a_correction_without_a_source_is_refused(tmp_path: Path) -> None:
     path.write_text('[[rejected]]\nvenue = "iclr"\nyear = 2020\nreason = "r"\n', encoding="utf-8")
     with pytest.raises(ValueError, match="needs sources"):
         corrections.load(path)
+
+
+@needs_shared
+def test_acl_2017_titles_are_the_anthologys_and_keep_their_area(awards: list[Award]) -> None:
+    # data/xml/P17.xml of the ACL Anthology: P17-1117 and P17-2034 (issue 24).
+    acl = {a.paper.title: a.paper for a in _of(awards, "acl", 2017)}
+    for old, new in (
+        (
+            "Multi-Task Video Captioning with Visual and Textual Entailment",
+            "Multi-Task Video Captioning with Video and Entailment Generation",
+        ),
+        (
+            "A Corpus of Compositional Language for Visual Reasoning",
+            "A Corpus of Natural Language for Visual Reasoning",
+        ),
+    ):
+        assert old not in acl
+        paper = acl[new]
+        assert old in [a.value for a in paper.alternatives if a.field == "title"]
+        # the taxonomy row is keyed by the dataset's title; the corrected paper still finds it
+        assert paper.area is not None
+        assert paper.task is not None
+
+
+def test_rss_2020_test_of_time_is_the_rss_2005_paper() -> None:
+    # The award honours Dellaert's RSS 2005 paper, not the 2006 IJRR article with Kaess (issue 24);
+    # read in the bundled catalogue, with the summary tools/bundle/papers/rss.toml gives it.
+    awards = list(load_bundled().awards)
+    (sam,) = [a.paper for a in _of(awards, "rss", 2020) if a.paper.title.startswith("Square Root")]
+    assert sam.title == "Square Root SAM"
+    assert sam.authors == ("Frank Dellaert",)
+    assert sam.year == 2005
+    assert sam.doi is None
+    assert sam.links.pdf == "https://dellaert.github.io/files/Dellaert05rss.pdf"
+    assert sam.links.project is None
+    assert sam.summaries
+    assert not [s for s in sam.summaries.values() if re.search("Kaess|real data|真實", s)]
+    alternatives = {a.field: a.value for a in sam.alternatives}
+    assert alternatives["doi"] == "10.1177/0278364906072768"
+    assert alternatives["authors"] == ["Frank Dellaert", "Michael Kaess"]
+
+
+def test_bylines_in_full_where_the_datasets_gave_initials() -> None:
+    # Each from the page named in tools/bundle/papers/<venue>.toml (issue 24), as bundled.
+    awards = list(load_bundled().awards)
+    expected = {
+        ("cvpr", 2016, "Beyond Bags of Features"): (
+            "Svetlana Lazebnik",
+            "Cordelia Schmid",
+            "Jean Ponce",
+        ),
+        ("cvpr", 2016, "Scalable Recognition with a Vocabulary Tree"): (
+            "David Nistér",
+            "Henrik Stewénius",
+        ),
+        ("cvpr", 2017, "Accurate, Dense, and Robust Multi-View Stereopsis"): (
+            "Yasutaka Furukawa",
+            "Jean Ponce",
+        ),
+        ("eccv", 2014, "Scene Chronology"): ("Kevin Matzen", "Noah Snavely"),
+        ("eccv", 2018, "Implicit 3D Orientation Learning"): (
+            "Martin Sundermeyer",
+            "Zoltan-Csaba Marton",
+            "Maximilian Durner",
+            "Manuel Brucker",
+            "Rudolph Triebel",
+        ),
+        ("iccv", 2013, "From Large Scale Image Categorization"): (
+            "Vicente Ordonez",
+            "Jia Deng",
+            "Yejin Choi",
+            "Alexander C. Berg",
+            "Tamara L. Berg",
+        ),
+        ("iccv", 2015, "Deep Neural Decision Forests"): (
+            "Peter Kontschieder",
+            "Madalina Fiterau",
+            "Antonio Criminisi",
+            "Samuel Rota Bulo",
+        ),
+        ("iccv", 2017, "Mask R-CNN"): (
+            "Kaiming He",
+            "Georgia Gkioxari",
+            "Piotr Dollár",
+            "Ross Girshick",
+        ),
+        ("iccv", 2017, "Focal Loss for Dense Object Detection"): (
+            "Tsung-Yi Lin",
+            "Priya Goyal",
+            "Ross Girshick",
+            "Kaiming He",
+            "Piotr Dollár",
+        ),
+    }
+    for (venue, year, start), names in expected.items():
+        found = {
+            a.paper.authors for a in _of(awards, venue, year) if a.paper.title.startswith(start)
+        }
+        assert found == {names}, (venue, year, start)

@@ -246,8 +246,17 @@ def _taxonomy_source(covers: tuple[str, ...]) -> Source:
 
 
 def _area(cluster: Cluster, table: dict[tuple[str, int, str], str]) -> str | None:
-    """The cluster's value in a taxonomy column (area or task), by its title or a near one."""
+    """The cluster's value in a taxonomy column (area or task), by its title or a near one.
+
+    A title set right by tools/bundle/corrections.toml keeps the dataset's as an alternative; the
+    taxonomy row is keyed by the dataset's title, so that one is tried too."""
     keys = [r.key for r in cluster.records]
+    keys += [
+        title_key(a.value)
+        for r in cluster.records
+        for a in r.award.paper.alternatives
+        if a.field == "title" and isinstance(a.value, str)
+    ]
     for key in keys:
         if (cluster.venue, cluster.year, key) in table:
             return table[(cluster.venue, cluster.year, key)]
