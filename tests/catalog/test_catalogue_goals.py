@@ -6,6 +6,7 @@ simplified ones (OpenCC, a test dependency); every figure stated in all three la
 from __future__ import annotations
 
 import asyncio
+import re
 import tomllib
 from pathlib import Path
 
@@ -122,6 +123,21 @@ def test_zh_cn_is_written_for_its_readers_not_converted() -> None:
         and any(c.convert(p.summaries["zh-TW"]) == p.summaries["zh-CN"] for c in conversions)
     )
     assert len(converted) <= GOALS["at_most"]["zh-CN converted from zh-TW"], converted
+
+
+_ENGLISH_MAGNITUDE = re.compile(r"\d\s*(?:million|billion|thousand|trillion)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("language", ["zh-TW", "zh-CN"])
+def test_a_chinese_summary_counts_in_chinese(language: str) -> None:
+    """ "1.3 million 張" read as English inside a Chinese sentence (issue 25): large figures are
+    written with 萬/億 (zh-TW) and 万/亿 (zh-CN), as a reader of each writes them."""
+    english = [
+        f"{p.year} {p.title}"
+        for p in PAPERS
+        if _ENGLISH_MAGNITUDE.search((p.summaries or {}).get(language) or "")
+    ]
+    assert english == []
 
 
 def test_every_figure_is_stated_in_all_three_languages() -> None:
