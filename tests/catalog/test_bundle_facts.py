@@ -135,6 +135,37 @@ def test_summaries_come_with_their_source_per_language(
     assert not paper.classified_by_us("area")  # the taxonomy's
 
 
+def test_a_page_read_in_a_datasets_record_of_it_says_so(
+    shared: Path, data: Path, tmp_path: Path
+) -> None:
+    """147 ICRA/IROS summaries were written from IEEE Xplore abstracts as papercopilot/paperlists
+    keeps them (Xplore's pages are not stored): the summary's source says so, for curators."""
+    via = "https://github.com/papercopilot/paperlists/blob/33f9884/acl/acl2019.json"
+    facts = FACTS.replace(f'read = "{READ}"\n', f'read = "{READ}"\nread_via = "{via}"\n', 1)
+    paper = _award(_convert(shared, data, facts, tmp_path), TITLE).paper
+    source = paper.summary_source("en")
+    assert source is not None
+    assert source.url == READ
+    assert via in (source.note or "")
+    plain = _award(_convert(shared, data, FACTS, tmp_path), TITLE).paper.summary_source("en")
+    assert plain is not None
+    assert plain.note is None
+
+
+def test_every_summary_read_on_ieee_xplore_names_the_record_it_was_read_in() -> None:
+    """IEEE Xplore's pages are not among the stored copies: a summary citing one was read in a
+    dataset's record of it, and its source must say which."""
+    unsaid = [
+        f"{a.venue} {a.year} {a.paper.title}"
+        for a in load_bundled().awards
+        for language in a.paper.summaries
+        if (source := a.paper.summary_source(language)) is not None
+        and "ieeexplore.ieee.org" in (source.url or "")
+        and "paperlists" not in (source.note or "")
+    ]
+    assert unsaid == []
+
+
 def test_an_area_and_task_we_read_are_marked_ours(shared: Path, data: Path, tmp_path: Path) -> None:
     paper = _award(_convert(shared, data, FACTS, tmp_path), OTHER).paper
     assert paper.area == "Reinforcement Learning & Decision Making"
@@ -198,6 +229,13 @@ def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> Non
         (FACTS.replace('code_source = "https://aclanthology.org/P19-1426.pdf"\n', ""), "code"),
         (FACTS.replace('aliases_source = "https://arxiv.org/abs/1906.00001"\n', ""), "aliases"),
         (FACTS.replace("year = 2019", "year = 2018", 1), "no paper of 2018 with this title"),
+        (
+            FACTS.replace(
+                'read = "https://arxiv.org/abs/1906.00001"',
+                'read = "https://arxiv.org/abs/1906.00001"\nread_via = "https://example.org/r"',
+            ),
+            "`read_via` is given without `summaries`",
+        ),
         (FACTS.replace(TITLE, TITLE.lower(), 1), f"the catalogue spells the title “{TITLE}”"),
         (FACTS.replace("summaries.en =", "summaries.fr ="), "summaries.fr"),
         (FACTS + FACTS.split("[[papers]]")[1].join(["[[papers]]", ""]), "one table a paper"),

@@ -52,6 +52,9 @@ class PaperFacts(Model):
     year: Year
     title: Title
     read: Url | None = None
+    # Where the page at `read` was read when it was not stored itself: a dataset's record of it
+    # (papercopilot/paperlists keeps IEEE Xplore's abstracts). Said in the summary source's note.
+    read_via: Url | None = None
     summaries: dict[Language, Summary] = Field(default_factory=dict)
     area: ResearchArea | None = None
     task: ResearchTask | None = None
@@ -81,6 +84,8 @@ class PaperFacts(Model):
                 raise ValueError(f"`{fact}` is given without `{fact}_source`")
             if source is not None and not getattr(self, fact):
                 raise ValueError(f"`{fact}_source` is given without `{fact}`")
+        if self.read_via is not None and not self.summaries:
+            raise ValueError("`read_via` is given without `summaries`")
         if self.authors_incomplete and not self.authors:
             raise ValueError("`authors_incomplete` is given without `authors`")
         for fact in ("authors", "affiliations"):

@@ -101,7 +101,13 @@ def _with_facts(
     if facts.summaries:
         data["summaries"] = {**data.get("summaries", {}), **facts.summaries}
         covers = tuple(f"summaries.{language}" for language in facts.summaries)
-        sources.append(Source(url=facts.read, covers=covers))
+        read_via = (
+            None
+            if facts.read_via is None
+            else f"The abstract was read in the record of this page that {facts.read_via} keeps;"
+            " the page itself is not among the stored copies."
+        )
+        sources.append(Source(url=facts.read, covers=covers, note=read_via))
         counts.update(f"summary {language}" for language in facts.summaries)
     classified = []
     for name in ("area", "task"):
