@@ -126,3 +126,15 @@ def test_a_paper_lists_one_institution_once() -> None:
         keys = [_institution(institutions.find(n), n) for n in paper.affiliations]
         assert len(keys) == len(set(keys)), (venue, year, paper.title, paper.affiliations)
     assert seen >= len(named)
+
+
+def test_no_paper_lists_one_normalised_institution_twice() -> None:
+    # ACL 2023 gave "ETH Zurich" and "ETH Zürich", "Meta AI" and "Facebook AI Research", "NUS"
+    # and "National University of Singapore" on one paper; Aya listed Cohere For AI three times.
+    institutions = load_institutions()
+    twice = []
+    for venue, year, paper in _papers():
+        keys = [_institution(institutions.find(n), n) for n in paper.affiliations]
+        if len(keys) != len(set(keys)):
+            twice.append((venue, year, paper.title, paper.affiliations))
+    assert twice == []
