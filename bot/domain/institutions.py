@@ -85,6 +85,16 @@ class InstitutionAliases:
         found = self.find(name)
         return found.display(language) if found else name
 
+    def unique(self, names: Iterable[str]) -> tuple[str, ...]:
+        """`names` with each institution once, in first-seen order and first-seen spelling: two
+        spellings the table knows as one ("ETH Zurich", "ETH Zürich"), or names differing only
+        in case and spacing, are one institution listed twice."""
+        kept: dict[str, str] = {}
+        for name in names:
+            found = self.find(name)
+            kept.setdefault(found.name if found is not None else name_key(name), name)
+        return tuple(kept.values())
+
     def grouping(self) -> dict[str, str]:
         """SQLite lower() of every name → the English name, for grouping in SQL."""
         return {sqlite_lower(n): i.name for i in self._all for n in i.names}

@@ -232,3 +232,16 @@ def test_bylines_in_full_where_the_datasets_gave_initials() -> None:
             a.paper.authors for a in _of(awards, venue, year) if a.paper.title.startswith(start)
         }
         assert found == {names}, (venue, year, start)
+
+
+def test_icra_2017_robot_vision_paper_has_its_published_title() -> None:
+    # The first author's publication list (tschmidt23.github.io at 7f629c6) titles the RA-L paper
+    # "Self-supervised Visual Descriptor Learning for Dense Correspondence" (issue 24).
+    icra = [a.paper for a in _of(list(load_bundled().awards), "icra", 2017)]
+    titles = {p.title for p in icra}
+    assert "Self-supervised Learning of Dense Visual Descriptors" not in titles
+    (paper,) = [p for p in icra if p.title.startswith("Self-supervised Visual Descriptor")]
+    assert paper.title == "Self-supervised Visual Descriptor Learning for Dense Correspondence"
+    assert paper.authors[0] == "Tanner Schmidt"
+    alternatives = [a.value for a in paper.alternatives if a.field == "title"]
+    assert alternatives == ["Self-supervised Learning of Dense Visual Descriptors"]

@@ -1,8 +1,9 @@
 """No bundled record cites a refused host (issue 24): content farms, scraped mirrors and
 aggregators are not sources (CONTENT.md), so no fact of the catalogue may rest on one, and no
 note may name one as the page a fact was read on. The hand-written editions (data/20xx), the
-generated catalogue, the converter's corrections and links, and the per-paper facts files are
-read as TOML, and every address in every value is checked against `source_domains.toml`.
+generated catalogue, the converter's corrections and links, the per-paper facts files and the
+institutions' table (the pages behind their Chinese names) are read as TOML, and every address
+in every value is checked against `source_domains.toml`.
 ar5iv.labs.arxiv.org is arXiv's own HTML rendering of the paper: refused only so that a member
 is shown arxiv.org/abs instead, it may stand as the page a fact was read on."""
 
@@ -24,6 +25,7 @@ BUNDLED = sorted(
         *ROOT.glob("data/*/*.toml"),
         *ROOT.glob("tools/bundle/*.toml"),
         *ROOT.glob("tools/bundle/papers/*.toml"),
+        ROOT / "bot" / "domain" / "institutions.toml",
     ]
 )
 _ADDRESS = re.compile(r"https?://[^\s\"'<>()\[\],;]+")
@@ -75,6 +77,8 @@ def test_the_bundled_files_are_all_read() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED}
     assert {"data/2024/iclr.toml", "tools/bundle/paper_links.toml"} <= names
     assert {"tools/bundle/corrections.toml", "tools/bundle/papers/neurips.toml"} <= names
+    # the sources of the institutions' own Chinese names (issue 24)
+    assert "bot/domain/institutions.toml" in names
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.relative_to(ROOT).as_posix())

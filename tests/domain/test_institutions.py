@@ -83,6 +83,20 @@ def test_longer_names_win_over_their_prefixes() -> None:
     assert [i.name for _, i in found] == ["Google Research"]
 
 
+def test_one_institution_under_two_spellings_is_listed_once() -> None:
+    listed = ["ETH Zurich", "MIT", "ETH Zürich", "Cohere For Ai", "Meta AI", "Cohere for AI"]
+    listed += ["Facebook AI Research", "Massachusetts Institute of Technology", "Google"]
+    # The first spelling stays, in first-seen order; names the table does not know are one
+    # when they differ only in case; distinct labs the table keeps apart stay apart.
+    assert TABLE.unique(listed) == ("ETH Zurich", "MIT", "Cohere For Ai", "Meta AI", "Google")
+    assert TABLE.unique(["Google", "Google Research", "Google DeepMind"]) == (
+        "Google",
+        "Google Research",
+        "Google DeepMind",
+    )
+    assert TABLE.unique([]) == ()
+
+
 def _bundled_affiliations() -> collections.Counter[str]:
     """How many papers of the bundled catalogue name each institution (English spelling)."""
     counts: collections.Counter[str] = collections.Counter()

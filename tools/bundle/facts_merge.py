@@ -8,7 +8,8 @@ carries the same paper). Every fact arrives with its source, whose `covers` name
 - area and task: a source at `read` named `OUR_CLASSIFICATION`, so curators tell our reading
   from the taxonomy's; refused where the taxonomy already gives one;
 - authors and affiliations: they replace the datasets' (kept as an alternative) with their
-  source; the code repository is a link of kind `code` (never the paper's main link).
+  source, each institution once (normalised through `bot/domain/institutions.toml`, the first
+  spelling kept); the code repository is a link of kind `code` (never the paper's main link).
 
 A fact the hand-written catalogue already gives is refused: it is written there.
 """
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.domain.areas import OUR_CLASSIFICATION
+from bot.domain.institutions import load_institutions
 from bot.domain.models import Alternative, Award, CatalogBatch, Paper, Source
 from bot.domain.text import title_key
 from tools.bundle.facts import Entry, FactsError, PaperFacts
@@ -129,6 +131,9 @@ def _with_facts(
         names = getattr(facts, name)
         if not names:
             continue
+        if name == "affiliations":
+            # One institution once, whatever spellings the source gave it (issue 24).
+            names = load_institutions().unique(names)
         source = Source(url=getattr(facts, f"{name}_source"), covers=(name,))
         old = list(getattr(paper, name))
         if old and old != list(names):
