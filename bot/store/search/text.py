@@ -152,7 +152,7 @@ _STEMMER = (
 def stems(words: list[str]) -> list[str]:
     """English stems (Snowball) of folded words: grasping, grasps → grasp. A CJK token is
     its own stem."""
-    return list(_STEMMER.analyze(" ".join(words))) if words else []
+    return list(_STEMMER.analyze(" ".join(words)))  # none for none
 
 
 def exact_key(text: str) -> str:
@@ -205,13 +205,12 @@ def parse(
             said = tuple(tokens(typed))  # the name typed first: it weighs most
             others = (t for name in ring if (t := tuple(tokens(name))) and t != said)
             topics.append((said, *others))
-    terms: list[tuple[str, ...]] = []
-    for word in _WORD.findall(fold(text)):
-        for part in _split_cjk(word):
-            terms.append(tuple(part.split(" ")) if _CJK_RUN.match(part) else (part,))
-    terms = terms[: max(0, MAX_TERMS - len(topics))]
+    # A CJK run is a phrase of single characters; any other part is one word (no spaces).
+    parts = [part for word in _WORD.findall(fold(text)) for part in _split_cjk(word)]
+    terms = [tuple(part.split(" ")) for part in parts]
     if not terms and not named and not topics:
         return None
+    # Words past the cap are dropped; then the last word kept is not the one being typed.
     kept = terms[: max(0, MAX_TERMS - len(named) - len(topics))]
     prefix = None
     last = kept[-1][0] if kept and kept == terms and len(kept[-1]) == 1 else ""
