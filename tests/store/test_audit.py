@@ -350,3 +350,56 @@ async def test_an_edit_is_labelled_for_the_curator_and_a_removed_paper_leaves_se
     removed = await catalog.remove("paper", paper_id, actor="a")
     assert [(c.action, c.entity) for c in removed.changes] == [("remove", "paper")]
     assert await papers.search("gated") == []
+
+
+async def test_the_history_as_writes_puts_curators_first_and_folds_each_load(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    """`/curate history` reads writes, not rows (issue 25, item 12): one group a batch, curators'
+    own first, each side newest first, with its rows' ids, count and adds and removes."""
+    audit = AuditRepository(db)
+    await catalog.apply(
+        batch(award("Bundled one", arxiv="2505.06801"), award("Bundled two", arxiv="2505.06802")),
+        actor="bundled",
+        policy="update",
+    )
+    await catalog.apply(
+        batch(award("Curated", arxiv="2505.06803")), actor="discord:7", policy="update"
+    )
+    await catalog.apply(batch(award("Imported", arxiv="2505.06804")), actor="import", policy="fill")
+    (curated,) = [p for p in (await catalog.export()).awards if p.paper.title == "Curated"]
+    curated_id = await db.fetchone("SELECT id FROM papers WHERE title = 'Curated'")
+    assert curated_id is not None
+    await catalog.remove("paper", int(curated_id[0]), actor="discord:7")
+
+    groups, total = await audit.writes(limit=10)
+    assert total == 5  # the fixture's own write ("test") comes first of all
+    assert [g.actor for g in groups] == ["discord:7", "discord:7", "import", "bundled", "test"]
+    removal, addition, imported, bundled, _ = groups
+    assert (removal.adds, removal.removes, removal.count) == (0, 1, 1)
+    assert removal.first == removal.last > addition.last  # newest first among curators'
+    assert addition.adds == addition.count >= 2  # a paper, an award
+    assert addition.removes == 0
+    assert imported.last > bundled.last  # then the others, newest first
+    assert bundled.adds == bundled.count >= 4
+    assert bundled.first < bundled.last
+    assert removal.by_curator
+    assert not bundled.by_curator
+
+    page, counted = await audit.writes(limit=2, offset=1)
+    assert [g.batch for g in page] == [addition.batch, imported.batch]
+    assert counted == 5
+    earlier, upto = await audit.writes(limit=3, upto=imported.last)
+    assert [g.batch for g in earlier] == [addition.batch, imported.batch, bundled.batch]
+    assert upto == 4
+
+    of_curated, one = await audit.writes(paper_id=int(curated_id[0]), limit=10)
+    assert [g.batch for g in of_curated] == [removal.batch, addition.batch]
+    assert one == 2
+    rows = await audit.of_write(bundled.batch, limit=3)
+    assert [r.id for r in rows] == sorted(r.id for r in rows)
+    assert len(rows) == 3
+    assert rows[0].id == bundled.first
+    only = await audit.of_write(addition.batch, paper_id=int(curated_id[0]))
+    assert {r.batch for r in only} == {addition.batch}
+    assert curated.paper.title == "Curated"
