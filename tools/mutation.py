@@ -127,6 +127,7 @@ MODULES = (
             "tests/store/test_search_ranking.py",
             "tests/store/test_search_input.py",
             "tests/store/test_search_autocomplete.py",
+            "tests/store/test_search_text.py",
         ),
     ),
     Module("periods", ("bot/digests/periods.py",), ("tests/digests",)),
