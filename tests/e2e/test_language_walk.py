@@ -94,6 +94,9 @@ async def _names(db: Database) -> set[str]:
         for language in ("zh-TW", "zh-CN"):
             runs = LATIN_RUN.findall(written.get(language) or "")
             names |= {run for run in runs if run in english}
+    # The names people use for a paper (AlexNet, Score Distillation Sampling): names, as typed.
+    for (aliases,) in await db.fetchall("SELECT aliases FROM papers"):
+        names |= set(json.loads(aliases or "[]"))
     for sql in ("SELECT sources FROM papers", "SELECT sources FROM awards"):
         for row in await db.fetchall(sql):
             sources = json.loads(row[0] or "[]")
