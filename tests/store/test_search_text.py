@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import Vocabulary
-from bot.store.search.text import MAX_TERMS, exact_key, is_cjk, match_query, parse, tokens
+from bot.store.search.text import (
+    MAX_TERMS,
+    exact_key,
+    is_cjk,
+    match_query,
+    parse,
+    stems,
+    tokens,
+)
 
 # Fourteen topics, more than the cap, each a ring of two names.
 RINGS = Vocabulary((f"topic{n}", f"other{n}") for n in range(14))
@@ -69,3 +77,8 @@ def test_a_cjk_run_is_a_phrase_of_its_characters() -> None:
     assert parsed is not None
     assert parsed.terms == (("立", "體", "匹", "配"),)
     assert parsed.prefix == "stereo"
+
+
+def test_each_word_is_stemmed_on_its_own() -> None:
+    assert stems(["grasping", "grasps", "robots"]) == ["grasp", "grasp", "robot"]
+    assert stems([]) == []
