@@ -359,7 +359,11 @@ async def test_the_history_as_writes_puts_curators_first_and_folds_each_load(
     own first, each side newest first, with its rows' ids, count and adds and removes."""
     audit = AuditRepository(db)
     await catalog.apply(
-        batch(award("Bundled one", arxiv="2505.06801"), award("Bundled two", arxiv="2505.06802")),
+        batch(
+            award("Bundled one", arxiv="2505.06801"),
+            award("Bundled two", arxiv="2505.06802"),
+            award("Bundled three", arxiv="2505.06805"),
+        ),
         actor="bundled",
         policy="update",
     )
@@ -381,8 +385,11 @@ async def test_the_history_as_writes_puts_curators_first_and_folds_each_load(
     assert addition.adds == addition.count >= 2  # a paper, an award
     assert addition.removes == 0
     assert imported.last > bundled.last  # then the others, newest first
-    assert bundled.adds == bundled.count >= 4
+    assert bundled.adds == bundled.count >= 7
     assert bundled.first < bundled.last
+    first_row = await audit.get(bundled.first)
+    assert first_row is not None
+    assert bundled.at == first_row.at  # when its first row was written
     assert removal.by_curator
     assert not bundled.by_curator
 
@@ -396,6 +403,17 @@ async def test_the_history_as_writes_puts_curators_first_and_folds_each_load(
     of_curated, one = await audit.writes(paper_id=int(curated_id[0]), limit=10)
     assert [g.batch for g in of_curated] == [removal.batch, addition.batch]
     assert one == 2
+    assert len((await audit.writes(limit=1))[0]) == 1
+    assert len((await audit.writes(limit=0))[0]) == 1  # never an empty page
+    await catalog.apply(batch(award("Later", arxiv="2505.06806")), actor="import", policy="fill")
+    default, six = await audit.writes()
+    assert (len(default), six) == (5, 6)  # five writes a page by default
+    assert len(await audit.of_write(bundled.batch)) == 6  # six rows of a write by default
+    whole = await audit.of_write(bundled.batch, limit=100)
+    one_id = await db.fetchone("SELECT id FROM papers WHERE title = 'Bundled one'")
+    assert one_id is not None
+    of_one = await audit.of_write(bundled.batch, paper_id=int(one_id[0]), limit=100)
+    assert 0 < len(of_one) < len(whole)  # one paper's rows of a write that holds three
     rows = await audit.of_write(bundled.batch, limit=3)
     assert [r.id for r in rows] == sorted(r.id for r in rows)
     assert len(rows) == 3
