@@ -17,7 +17,7 @@ from bot.catalog.bundled import load_bundled
 from bot.catalog.summary_numbers import mismatched
 from bot.domain.clock import SystemClock
 from bot.domain.coverage import FieldCoverage
-from bot.domain.models import LANGUAGES, Paper
+from bot.domain.models import LANGUAGES, Language, Paper
 from bot.store.catalog.coverage import field_coverage
 from bot.store.catalog.repository import CatalogRepository
 from tests.support.backends import open_sqlite
@@ -129,13 +129,13 @@ _ENGLISH_MAGNITUDE = re.compile(r"\d\s*(?:million|billion|thousand|trillion)\b",
 
 
 @pytest.mark.parametrize("language", ["zh-TW", "zh-CN"])
-def test_a_chinese_summary_counts_in_chinese(language: str) -> None:
+def test_a_chinese_summary_counts_in_chinese(language: Language) -> None:
     """ "1.3 million 張" read as English inside a Chinese sentence (issue 25): large figures are
     written with 萬/億 (zh-TW) and 万/亿 (zh-CN), as a reader of each writes them."""
     english = [
         f"{p.year} {p.title}"
         for p in PAPERS
-        if _ENGLISH_MAGNITUDE.search((p.summaries or {}).get(language) or "")
+        if _ENGLISH_MAGNITUDE.search(p.summaries.get(language) or "")
     ]
     assert english == []
 
