@@ -54,6 +54,11 @@ def _within(name: str, entries: Iterable[str]) -> bool:
     return any(name == e or name.endswith("." + e) for e in entries)
 
 
+def on_code_host(url: str) -> bool:
+    """Whether the link is on a code host (GitHub, GitLab, Bitbucket, Hugging Face)."""
+    return _within(host(url), _CODE)
+
+
 def refused(url: str) -> bool:
     """Whether a member must never be shown this link."""
     return _within(host(url), domains().refused)
@@ -62,11 +67,16 @@ def refused(url: str) -> bool:
 _AT_A_COMMIT = re.compile(r"/(?:blob|tree)/[0-9a-f]{7,40}/")
 
 
+def read_at_a_commit(url: str) -> bool:
+    """Whether the link is a file or folder of a repository pinned to a commit."""
+    return bool(_AT_A_COMMIT.search(urlsplit(url).path))
+
+
 def bookkeeping(url: str) -> bool:
     """Whether the link is the catalogue's bookkeeping: a dataset's repository, or a file of a
     repository read at a commit. Curators see these; members do not."""
     address = f"{host(url)}{urlsplit(url).path}".casefold().rstrip("/")
-    if _AT_A_COMMIT.search(urlsplit(url).path):
+    if read_at_a_commit(url):
         return True
     return any(
         address == p.casefold() or address.startswith(p.casefold() + "/")

@@ -19,14 +19,13 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from bot.domain.models import Source
-from bot.domain.provenance import domains, host, refused, tier
+from bot.domain.provenance import domains, host, on_code_host, read_at_a_commit, refused, tier
 
 Kind = Literal["venue", "proceedings", "preprint", "repository", "page", "article", "dataset"]
 KINDS: tuple[Kind, ...] = (
     "venue", "proceedings", "preprint", "repository", "page", "article", "dataset",
 )  # fmt: skip
 _TIER_KINDS: tuple[Kind, ...] = ("venue", "proceedings", "preprint")
-_REPOSITORY_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "huggingface.co")
 # arXiv's own HTML rendering: a reader is sent to the paper's arXiv page instead.
 _AR5IV = re.compile(r"^/(?:html|abs)/(?P<id>[^/?#]+?)(?:v\d+)?/?$")
 _AR5IV_HOSTS = ("ar5iv.labs.arxiv.org", "ar5iv.org")
@@ -86,7 +85,7 @@ def published_title(document: str) -> str | None:
 def site_name(url: str) -> str:
     """A page's site, as a reader recognises it: the host; for a code host, owner/repository."""
     name = host(url)
-    if name in _REPOSITORY_HOSTS:
+    if on_code_host(url):
         parts = [p for p in urlsplit(url).path.split("/") if p][:2]
         if parts:
             return "/".join([name, *parts])
@@ -97,12 +96,12 @@ def _kind(url: str) -> Kind:
     rank = tier(url)
     if rank < len(_TIER_KINDS):
         return _TIER_KINDS[rank]
-    return "repository" if host(url) in _REPOSITORY_HOSTS else "page"
+    return "repository" if on_code_host(url) else "page"
 
 
 def _shown_url(url: str) -> str:
     """A file of a repository read at a commit is shown as the repository itself."""
-    if host(url) in _REPOSITORY_HOSTS and re.search(r"/(?:blob|tree)/[0-9a-f]{7,40}/", url):
+    if on_code_host(url) and read_at_a_commit(url):
         return f"https://{site_name(url)}"
     return url
 
