@@ -93,6 +93,7 @@ MODULES = (
             "tests/commands/test_curate_access.py",
             "tests/e2e/test_curate_refusals.py",
             "tests/e2e/test_curate.py",
+            "tests/e2e/test_curate_papers.py",  # an award's year, bounded (check_year)
         ),
     ),
     Module("ledger", ("bot/store/ledger.py",), ("tests/store/test_ledger.py", *DIGEST_TESTS)),

@@ -12,6 +12,8 @@ import pytest
 from bot.catalog.curation import CurationService
 from bot.commands.curate.access import CONFIRM_TIMEOUT, Curation, CuratorModal, CuratorView
 from bot.domain.clock import SystemClock
+from bot.domain.models import CatalogBatch, Edition, Venue
+from bot.errors import UserError
 from bot.render.i18n import Strings
 from bot.settings import CurationSettings
 from bot.store.catalog.audit import AuditRepository
@@ -97,3 +99,44 @@ async def test_a_curators_form_expires_with_the_preview_and_its_title_fits_disco
     form = CuratorModal(curation, CURATOR, title=title)
     assert form.timeout == CONFIRM_TIMEOUT
     assert form.title == title[:45]
+
+
+async def _refusal(
+    curation: Curation, year: int, venue: str = "icml"
+) -> tuple[str, dict[str, object]] | None:
+    try:
+        await curation.check_year(venue, venue.upper(), year)
+    except UserError as refused:
+        return refused.key, refused.params
+    return None
+
+
+async def test_an_awards_year_runs_from_the_venues_first_edition_to_next_year(
+    curation: Curation,
+) -> None:
+    """The manual clock stands in 2026: 2027 is the last year an award can have; ICML's first
+    edition in the catalogue (2014, from the statistics the migrations load) the first. Each
+    bound is tried on both sides, and an edition added earlier moves the first."""
+    bounds = {"venue": "ICML", "first": 2014, "last": 2027}
+    assert await _refusal(curation, 2014) is None
+    assert await _refusal(curation, 2027) is None
+    assert await _refusal(curation, 2020) is None
+    assert await _refusal(curation, 2013) == ("curate-year-outside", {**bounds, "year": 2013})
+    assert await _refusal(curation, 2028) == ("curate-year-outside", {**bounds, "year": 2028})
+    older = CatalogBatch(editions=(Edition(venue="icml", year=2011),))
+    await curation.catalog.apply(older, actor="test", policy="update")
+    assert await _refusal(curation, 2011) is None
+    assert await _refusal(curation, 2010) == (
+        "curate-year-outside", {**bounds, "first": 2011, "year": 2010},
+    )  # fmt: skip
+
+
+async def test_a_venue_with_no_edition_takes_any_year_up_to_next_year(curation: Curation) -> None:
+    new = CatalogBatch(venues=(Venue(key="tmlr", name="TMLR"),))
+    await curation.catalog.apply(new, actor="test", policy="update")
+    assert await _refusal(curation, 1950, venue="tmlr") is None
+    assert await _refusal(curation, 2027, venue="tmlr") is None
+    # With no first edition there is no range to name: only the year is too far ahead (the
+    # message once read "from its first edition (2028) to next year (2027)").
+    ahead = {"venue": "TMLR", "year": 2028, "last": 2027}
+    assert await _refusal(curation, 2028, venue="tmlr") == ("curate-year-ahead", ahead)

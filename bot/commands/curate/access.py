@@ -76,13 +76,11 @@ class Curation:
         next year (`year:2062` was accepted); a venue with no edition yet takes any past year."""
         last = self.clock.now().year + 1
         first = min((e.year for e in await self.editions.editions(venue)), default=None)
-        if year > last or (first is not None and year < first):
+        if first is None and year > last:
+            raise UserError("curate-year-ahead", venue=venue_name, year=year, last=last)
+        if first is not None and not first <= year <= last:
             raise UserError(
-                "curate-year-outside",
-                venue=venue_name,
-                year=year,
-                first=first if first is not None else year,
-                last=last,
+                "curate-year-outside", venue=venue_name, year=year, first=first, last=last
             )
 
     async def refusal(self, interaction: discord.Interaction) -> str | None:
