@@ -259,6 +259,18 @@ async def test_a_post_is_found_by_its_marker_in_a_channel_and_in_a_forum(
                 )
                 is None
             )  # made before the row: not this row's post
+            # A post is found by its theme, the name up to its last " · ": a version before
+            # named the period by its ISO week, and a theme's own name may hold a " · ".
+            spotlight = await delivery.send(
+                channel,
+                post("L3-ghi"),
+                nonce="L3-ghi",
+                thread_name="Venue spotlight · NeurIPS · 2026-W02",
+                role_id=None,
+            )
+            assert await find("L3-ghi", "Venue spotlight · NeurIPS · 2026-01-08") == spotlight
+            assert await find("L3-ghi", "Venue spotlight · ICML · 2026-01-08") is None
+            assert await find("L3-ghi", "Venue spotlight · 2026-01-08") is None
 
 
 async def test_the_admins_are_told_in_the_system_channel_and_an_unknown_server_is_no_one(
