@@ -71,9 +71,8 @@ WITHOUT_SUMMARY = {
     # pages, or reports on them, were found, issue 23.)
     "Stochastic Taylor Derivative Estimator: Efficient amortization for arbitrary"
     " differential operators",
-    # ICLR 2024: its abstract was read only in a proxy copy of the arXiv page (arxiv.longhoe.net);
-    # arXiv's own page is not stored, so the summary written from it was removed (issue 23).
-    "Flow Matching on General Geometries",
+    # (ICLR 2024 Flow Matching on General Geometries, whose proxy-read summary was removed, has one
+    # again: written from the authors' README and the paper's figure it shows, issue 23.)
 }
 
 
