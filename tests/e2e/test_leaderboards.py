@@ -53,24 +53,25 @@ async def test_institutions_of_2025_with_fractional_credit(
     total = await awarded_in(db, "e.year = 2025")
     assert total > 20
     assert embed["title"] == (
-        f"Institutions by awarded papers — every venue, 2025, from 35 of {total} papers"
+        f"Institutions by awarded papers — every venue, 2025, from 36 of {total} papers"
     )
     lines = institution_lines(embed)
     assert len(lines) == 15
-    # Princeton: two papers of its own and half of a shared one.
-    assert lines[0] == (1, "Princeton University", 2.5, 3)
+    # Princeton: two papers of its own and halves of two shared ones (Safety Alignment's byline,
+    # now whole, adds Google DeepMind beside it).
+    assert lines[0] == (1, "Princeton University", 3.0, 4)
     # Carnegie Mellon: shares of five papers (AAAI 2025's NELL classic among them).
     assert lines[1] == (2, "Carnegie Mellon University", 2.44, 5)
     assert lines[2] == (3, "Google", 2.0, 2)
     assert [rank for rank, *_ in lines[3:5]] == [4, 4]  # ties at 1.50 share a rank
     assert embed["footer"]["text"] == (
-        "Top 15 of 49 institutions. Each of 35 awarded papers gives 1 credit, "
+        "Top 15 of 50 institutions. Each of 36 awarded papers gives 1 credit, "
         "split equally among its institutions."
     )
     # Every institution's credit together is the number of awarded papers with affiliations.
     everything = await laurel.leaderboards.institution_credit(first=2025, last=2025, limit=1000)
-    assert len(everything.entries) == everything.ranked == 49
-    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 35
+    assert len(everything.entries) == everything.ranked == 50
+    assert round(sum(e.credit for e in everything.entries), 2) == everything.papers == 36
 
 
 async def test_institutions_at_one_venue_add_up_to_its_papers(
@@ -104,9 +105,9 @@ async def test_institutions_in_traditional_chinese(
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** 卡內基美隆大學 — **33.28**（55 篇論文）"  # named in zh-TW
-    assert "普林斯頓大學 — **10.45**（18 篇論文）" in embed["description"]
-    assert embed["footer"]["text"].startswith("497 個機構中的前 15 名。")  # variants grouped
+    assert first == "**1.** 卡內基美隆大學 — **35.78**（58 篇論文）"  # named in zh-TW
+    assert "普林斯頓大學 — **10.95**（19 篇論文）" in embed["description"]
+    assert embed["footer"]["text"].startswith("502 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
@@ -116,14 +117,16 @@ async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
     assert embed["title"] == "Most-awarded authors — every venue, 2025"
     lines = embed["description"].split("\n")
     assert len(lines) == 15
-    # Two authors have two awarded papers in 2025: Ross Girshick (SAM 2 at ICLR, Faster R-CNN's
-    # test of time at NeurIPS) and Yejin Choi (Artificial Hivemind, its byline now whole, and a
-    # second 2025 paper); they tie, by name; everyone else ties on one, by name.
-    assert lines[0] == "**1.** Ross Girshick — papers: **2**, awards: 2"
-    assert lines[1] == "**1.** Yejin Choi — papers: **2**, awards: 2"
-    assert lines[2] == "**3.** Abderrahim Bendahi — papers: **1**, awards: 1"
-    assert all(line.startswith("**3.** ") for line in lines[2:])
-    assert embed["footer"]["text"] == "Top 15 of 227 authors of 44 awarded papers."
+    # Three authors have two awarded papers in 2025: Prateek Mittal (Safety Alignment, its byline
+    # now whole, and Data Shapley at ICLR), Ross Girshick (SAM 2 at ICLR, Faster R-CNN's test of
+    # time at NeurIPS) and Yejin Choi (Artificial Hivemind, its byline now whole, and a second
+    # 2025 paper); they tie, by name; everyone else ties on one, by name.
+    assert lines[0] == "**1.** Prateek Mittal — papers: **2**, awards: 2"
+    assert lines[1] == "**1.** Ross Girshick — papers: **2**, awards: 2"
+    assert lines[2] == "**1.** Yejin Choi — papers: **2**, awards: 2"
+    assert lines[3] == "**4.** Abderrahim Bendahi — papers: **1**, awards: 1"
+    assert all(line.startswith("**4.** ") for line in lines[3:])
+    assert embed["footer"]["text"] == "Top 15 of 265 authors of 45 awarded papers."
 
 
 async def test_authors_at_a_venue_in_traditional_chinese(
