@@ -8,10 +8,10 @@ before a ranking change, and never tuned to; search_blind.toml a second one, wri
 stop 30 once the first's misses had been read: all three are printed, one table each. Over the
 bundled catalogue this prints, per kind of query, recall@5 (of the papers meant, the share in
 the first five; at most five are asked for) and MRR (1 / the rank of the first paper meant,
-within the first ten) for the ranking before issue 27 (benchmarks/ranking_before.py, frozen), the derived
-index now, and FTS5 now (SQLite's fallback); then each engine's p50 / p99 per query, measured
-in the same run (ids only for the two indexes; FTS5's figure includes reading the papers).
-The goals: recall@5 >= 0.95 and MRR >= 0.85 for the index now.
+within the first ten) for the ranking before issue 27 (benchmarks/ranking_before.py, frozen),
+the derived index now, and FTS5 now (SQLite's fallback); then each engine's p50 / p99 per
+query, measured in the same run (ids only for the two indexes; FTS5's figure includes reading
+the papers). The goals: recall@5 >= 0.95 and MRR >= 0.85 for the index now.
 """
 
 from __future__ import annotations
