@@ -65,12 +65,10 @@ WITHOUT_SUMMARY = {
     # IJCAI 2025: searches for the title found other papers on compressing embodied models;
     # find_string (2026-12-01) only reading notes and AI digests of it.
     "Boost Embodied AI Models with Robust Compression Boundary",
-    # Issue 23: read only on researchtrend.ai; no arXiv, OpenReview or proceedings copy is stored.
     # (Beyond Weisfeiler-Lehman, Robust agents learn causal world models, LLMs Get Lost In
     # Multi-Turn Conversation and Artificial Hivemind now have summaries: their OpenReview or arXiv
-    # pages, or reports on them, were found, issue 23.)
-    "Stochastic Taylor Derivative Estimator: Efficient amortization for arbitrary"
-    " differential operators",
+    # pages, or reports on them, were found, issue 23. So has the Stochastic Taylor Derivative
+    # Estimator, read on its NeurIPS 2024 page, issue 23.)
     # (ICLR 2024 Flow Matching on General Geometries, whose proxy-read summary was removed, has one
     # again: written from the authors' README and the paper's figure it shows, issue 23.)
 }
