@@ -83,7 +83,7 @@ MODULES = (
         "mentions",
         ("bot/app.py",),
         ("tests/e2e/test_mentions.py",),
-        ("bot.app.xǁLaurelBotǁ__init____*",),
+        ("bot.app.x__client_options__*",),
         touching=r"allowed_mentions|AllowedMentions",
     ),
     Module(
@@ -110,11 +110,11 @@ MODULES = (
     ),
     Module(
         "escaping",
-        ("bot/render/awards.py", "bot/render/paper.py"),
+        ("bot/render/markdown.py", "bot/render/awards.py", "bot/render/paper.py"),
         ("tests/render",),
         (
+            "bot.render.markdown.*",
             "bot.render.awards.x_escape__*",
-            "bot.render.paper.x_esc__*",
             "bot.render.paper.x_link__*",
         ),
     ),
@@ -231,7 +231,7 @@ def run_module(module: Module, *, children: int, deadline: float, retest: bool =
     chosen = survivors or list(module.functions)
     if not survivors and module.touching and results(module) and _mutated_after_edit(module):
         # Named mutants are run again whatever their result: once the mutants exist, only
-        # those that count (mentions: 2 of LaurelBot.__init__'s 115, 10 minutes otherwise).
+        # those that count (mentions: the line of _client_options that sets allowed_mentions).
         chosen = sorted(results(module))
     command = [mutmut(), "run", "--max-children", str(children), *chosen]
     remaining = deadline - time.monotonic()

@@ -108,8 +108,19 @@ def test_a_short_text_is_escaped_once_and_kept_a_long_one_every_time() -> None:
     assert markdown.esc(title) == first
     assert markdown._kept.cache_info().hits == hits + 1
     long = " ".join([title] * (markdown.KEPT_UP_TO // len(title) + 1))
-    kept = markdown._kept.cache_info().currsize
+    before = markdown._kept.cache_info()
     assert len(long) > markdown.KEPT_UP_TO
     assert markdown.esc(long) == markdown._escape(long)
-    assert markdown._kept.cache_info().currsize == kept
+    assert markdown.esc(long) == markdown._escape(long)
+    # Neither looked up nor stored (the size alone says nothing once the cache is full).
+    assert markdown._kept.cache_info()[:2] == before[:2]
     assert first.startswith("\\[Attention\\](")
+
+
+def test_the_longest_text_kept_is_kept_up_to_characters_and_no_longer() -> None:
+    at_most = "é" * (markdown.KEPT_UP_TO - 1) + "*"
+    misses = markdown._kept.cache_info().misses
+    markdown.esc(at_most)
+    assert markdown._kept.cache_info().misses == misses + 1
+    markdown.esc(at_most + "*")
+    assert markdown._kept.cache_info().misses == misses + 1

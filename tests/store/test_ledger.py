@@ -222,3 +222,37 @@ async def test_settling_a_row_changes_that_row_alone(db: Database) -> None:
     assert untouched == waiting
     assert await ledger.pending() == [waiting]
     assert await ledger.pending_count() == 1
+
+
+async def test_the_last_sent_post_is_the_latest_sent_row_of_that_subscription(
+    db: Database,
+) -> None:
+    """What `/digest list` shows an admin: the latest post that went out, never one still
+    pending or given up, nor another subscription's."""
+    ledger = LedgerRepository(db)
+    sub_id, other = await subscription(db), await subscription(db, channel_id=21)
+    assert await ledger.last_sent(sub_id) is None
+    first, _ = await reserve(ledger, sub_id, "2026-11-26")
+    second, _ = await reserve(ledger, sub_id, "2026-11-27")
+    failed, _ = await reserve(ledger, sub_id, "2026-11-28")
+    await reserve(ledger, sub_id, "2026-11-29")  # still pending
+    elsewhere, _ = await reserve(ledger, other, "2026-11-30")
+    assert await ledger.last_sent(sub_id) is None  # nothing sent yet
+    await ledger.mark_sent(second.id, 502, LATER)
+    await ledger.mark_sent(first.id, 501, LATER + dt.timedelta(minutes=1))
+    await ledger.mark_failed(failed.id, "403 Missing Access", LATER)
+    await ledger.mark_sent(elsewhere.id, 503, LATER)
+    last = await ledger.last_sent(sub_id)
+    assert last is not None
+    # The latest row sent, by its place in the ledger (a late first post settled after the
+    # second is still the older post).
+    assert (last.id, last.period, last.message_id, last.status) == (
+        second.id,
+        "2026-11-27",
+        502,
+        "sent",
+    )
+    assert last == await ledger.get(second.id)
+    elsewhere_last = await ledger.last_sent(other)
+    assert elsewhere_last is not None
+    assert elsewhere_last.message_id == 503
