@@ -105,9 +105,9 @@ async def test_institutions_in_traditional_chinese(
         f"機構得獎論文排行 — 所有會議，至 2025 年，依據 {total} 篇中的 {covered.papers} 篇論文"
     )
     first = embed["description"].split("\n")[0]
-    assert first == "**1.** 卡內基美隆大學 — **35.78**（58 篇論文）"  # named in zh-TW
+    assert first == "**1.** 卡內基美隆大學 — **36.28**（59 篇論文）"  # named in zh-TW
     assert "普林斯頓大學 — **10.95**（19 篇論文）" in embed["description"]
-    assert embed["footer"]["text"].startswith("502 個機構中的前 15 名。")  # variants grouped
+    assert embed["footer"]["text"].startswith("501 個機構中的前 15 名。")  # variants grouped
 
 
 async def test_authors_of_2025(laurel: LaurelBot, server: LocalDiscord) -> None:
