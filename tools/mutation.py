@@ -148,7 +148,11 @@ MODULES = (
     Module(
         "backups",
         ("bot/backups.py", "bot/store/backup_files.py"),
-        ("tests/ops/test_backups.py", "tests/ops/test_restore.py"),
+        (
+            "tests/ops/test_backups.py",
+            "tests/ops/test_restore.py",
+            "tests/ops/test_backups_postgresql.py",  # no job on PostgreSQL (schedule_backups)
+        ),
     ),
     Module(
         "catalog_writer",

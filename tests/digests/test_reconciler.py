@@ -284,3 +284,21 @@ async def test_a_subscription_removed_since_the_resync_is_not_posted(rig: Rig) -
     await rig.run_until(dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC), MINUTE * 60)
     assert rig.deliverer.periods(kept.channel_id) == ["2026-01-05"]
     assert rig.deliverer.periods(gone.channel_id) == []
+
+
+async def test_after_a_graceful_stop_nothing_is_reserved_and_the_next_start_posts_it(
+    rig: Rig,
+) -> None:
+    """`close` (SIGTERM, `docker stop`) reserves nothing new: a firing that comes while the
+    process is stopping leaves no ledger row and sends nothing; the next start posts it once
+    (the subprocess test in tests/reliability/test_digest_stop.py shows the same end to end)."""
+    rig.clock.set(dt.datetime(2026, 1, 5, 8, 59, tzinfo=dt.UTC))
+    sub = await rig.subscribe()
+    assert sub.id is not None
+    await rig.engine.close()
+    await rig.run_until(dt.datetime(2026, 1, 5, 9, 2, tzinfo=dt.UTC), MINUTE)
+    assert await rig.engine.ledger.of_subscription(sub.id) == []
+    assert rig.deliverer.sent == []
+    rig.restart()
+    await rig.engine.run_due()
+    assert rig.deliverer.periods(sub.channel_id) == ["2026-01-05"]
