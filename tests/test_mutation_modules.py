@@ -16,21 +16,24 @@ from tools.mutation import MODULES, Module
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def mutant_names(source: str) -> list[str]:
-    """A name of mutmut's form for each function and method of `source` (bot/x/y.py)."""
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def functions_of(source: str) -> list[tuple[str, Function]]:
+    """Each function and method of `source` (bot/x/y.py), with a name of mutmut's form."""
     dotted = source.removesuffix(".py").replace("/", ".")
     tree = ast.parse((ROOT / source).read_text(encoding="utf-8"))
-    names = []
+    found: list[tuple[str, Function]] = []
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.append(f"{dotted}.x_{node.name}__mutmut_1")
+        if isinstance(node, Function):
+            found.append((f"{dotted}.x_{node.name}__mutmut_1", node))
         elif isinstance(node, ast.ClassDef):
-            names += [
-                f"{dotted}.xǁ{node.name}ǁ{item.name}__mutmut_1"
+            found += [
+                (f"{dotted}.xǁ{node.name}ǁ{item.name}__mutmut_1", item)
                 for item in node.body
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                if isinstance(item, Function)
             ]
-    return names
+    return found
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.name)
@@ -41,19 +44,17 @@ def test_a_module_names_files_and_tests_that_exist(module: Module) -> None:
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m.functions], ids=lambda m: m.name)
 def test_each_function_pattern_matches_a_function_of_the_module(module: Module) -> None:
-    names = [name for source in module.sources for name in mutant_names(source)]
+    names = [name for source in module.sources for name, _ in functions_of(source)]
     assert [p for p in module.functions if not fnmatch.filter(names, p)] == []
 
 
 def test_the_mentions_module_counts_the_line_that_sets_allowed_mentions() -> None:
     (mentions,) = [m for m in MODULES if m.name == "mentions"]
     source = (ROOT / mentions.sources[0]).read_text(encoding="utf-8")
-    tree = ast.parse(source)
     counted = [
         node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(fnmatch.fnmatch(f"bot.app.x_{node.name}__mutmut_1", p) for p in mentions.functions)
+        for name, node in functions_of(mentions.sources[0])
+        if any(fnmatch.fnmatch(name, pattern) for pattern in mentions.functions)
     ]
     assert counted, "no function of bot/app.py is counted"
     body = "\n".join(ast.get_source_segment(source, node) or "" for node in counted)
