@@ -26,8 +26,10 @@ QUERY = "Langevin"  # fewer hits than a page: FTS5 and the index find the same o
 def _garble_keeping_size_and_time(file: Path) -> None:
     """Random bytes over a whole file, its size and modification time kept: damage no `stat`
     sees, which tantivy meets itself (random bytes in a .idx make it panic). Over the second half
-    only, since stop 31's catalogue the damage made no panic: the index answered "Langevin" with
-    two wrong papers, which no check caught (a fault of its own, named in the stop's note)."""
+    only, since stop 31's catalogue the damage made no panic and the index answered "Langevin"
+    with two wrong papers: the limit bot/store/search/files.py states (checksums are verified
+    once per file; after that only size and time are compared, and a garbled file may answer
+    wrong without failing)."""
     before = file.stat()
     data = bytearray(file.read_bytes())
     rnd = random.Random(22)
