@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.domain.audit import UndoRefused
-from bot.domain.models import Award, AwardKind, Links, Paper
+from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Links, Paper
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.editions import EditionRepository
+from bot.store.catalog.edits import standing_changes, undo_batch, undone
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -421,3 +422,111 @@ async def test_the_history_as_writes_puts_curators_first_and_folds_each_load(
     only = await audit.of_write(addition.batch, paper_id=int(curated_id[0]))
     assert {r.batch for r in only} == {addition.batch}
     assert curated.paper.title == "Curated"
+
+
+async def _titled(
+    db: Database, catalog: CatalogRepository, paper_id: int, *titles: str
+) -> list[int]:
+    """Retitle paper `paper_id` once per title; the audit ids of those changes, oldest first."""
+    stored = await PaperRepository(db).get(paper_id)
+    assert stored is not None
+    for title in titles:
+        await catalog.replace_paper(
+            paper_id, stored.paper.model_copy(update={"title": title}), actor="a"
+        )
+    entries, _ = await AuditRepository(db).history(paper_id=paper_id, limit=50)
+    changes = [e for e in entries if e.action == "change" and e.after]
+    return [e.id for e in reversed(changes) if e.after and e.after["title"] in titles]
+
+
+async def test_a_change_undone_once_is_refused_a_second_time_naming_the_undo(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    (change,) = await _titled(db, catalog, paper_id, "One")
+    first = await catalog.revert(change, actor="b")
+    assert first.batch.startswith(f"undo-{change}-")
+    undo = (await audit.history(limit=1))[0][0]
+    assert undo.batch == first.batch
+    with pytest.raises(UndoRefused) as again:
+        await catalog.revert(change, actor="b")
+    assert (again.value.reason, again.value.params) == ("undone", {"change": change, "by": undo.id})
+    row = await _paper_row(db, paper_id)
+    assert row["title"] == "Gated Attention"  # the refusal wrote nothing
+    assert (await audit.history(limit=1))[0][0].id == undo.id
+
+
+async def test_a_change_is_undone_once_the_later_change_in_its_way_was_undone(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers = PaperRepository(db)
+    paper_id = await _added(catalog, papers)
+    older, newer = await _titled(db, catalog, paper_id, "One", "Two")
+    with pytest.raises(UndoRefused) as blocked:
+        await catalog.revert(older, actor="b")
+    assert blocked.value.params == {"change": older, "later": newer}
+    await catalog.revert(newer, actor="b")  # back to "One": the older change stands alone
+    assert (await _paper_row(db, paper_id))["title"] == "One"
+    undone = await catalog.revert(older, actor="b")
+    assert [(c.action, c.entity) for c in undone.changes] == [("change", "paper")]
+    assert (await _paper_row(db, paper_id))["title"] == "Gated Attention"
+
+
+async def test_after_an_undo_is_itself_undone_the_change_stands_and_only_the_newest_undo_undoes(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    papers, audit = PaperRepository(db), AuditRepository(db)
+    paper_id = await _added(catalog, papers)
+    (change,) = await _titled(db, catalog, paper_id, "One")
+    await catalog.revert(change, actor="b")
+    undo = (await audit.history(limit=1))[0][0]
+    await catalog.revert(undo.id, actor="b")  # puts "One" back
+    redo = (await audit.history(limit=1))[0][0]
+    assert (await _paper_row(db, paper_id))["title"] == "One"
+    with pytest.raises(UndoRefused) as refused:  # the first undo was itself undone
+        await catalog.revert(undo.id, actor="b")
+    assert (refused.value.reason, refused.value.params) == (
+        "undone",
+        {"change": undo.id, "by": redo.id},
+    )
+    with pytest.raises(UndoRefused) as original:  # the change's own undo still names it
+        await catalog.revert(change, actor="b")
+    assert original.value.params == {"change": change, "by": undo.id}
+    await catalog.revert(redo.id, actor="b")
+    assert (await _paper_row(db, paper_id))["title"] == "Gated Attention"
+
+
+async def test_an_undo_of_a_change_whose_record_is_gone_is_refused_as_unknown(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    editions = (Edition(venue="icml", year=2025, submissions=n) for n in (100, 200))
+    for edition in editions:
+        await catalog.apply(CatalogBatch(editions=(edition,)), actor="a", policy="update")
+    (change,), _ = await AuditRepository(db).history(limit=1)
+    assert (change.entity, change.action) == ("edition", "change")
+    # What a restore from an older backup, or a hand-made fix, can leave: the row is gone.
+    await db.write(lambda conn: conn.execute("DELETE FROM editions WHERE venue = 'icml'"))
+    with pytest.raises(UndoRefused) as refused:
+        await catalog.revert(change.id, actor="b")
+    assert (refused.value.reason, refused.value.params) == ("unknown", {"change": change.id})
+    assert await db.fetchone("SELECT id FROM editions WHERE venue = 'icml'") is None
+    (newest,), _ = await AuditRepository(db).history(limit=1)
+    assert newest.id == change.id  # nothing audited
+
+
+def test_an_undos_batch_names_the_change_it_undid_and_nothing_else_does() -> None:
+    assert undo_batch(42, "ab12cd34") == "undo-42-ab12cd34"
+    assert undone("undo-42-ab12cd34") == 42
+    for other in ("3f2a9c1b7d4e", "undo-x-ab12", "undo-42", "undo-4-2-ab", "redo-42-ab12"):
+        assert undone(other) is None, other
+
+
+def test_standing_changes_pairs_each_undo_with_the_newest_change_still_standing() -> None:
+    assert standing_changes(1, []) == [1]
+    assert standing_changes(1, [(2, "b2")]) == [1, 2]
+    assert standing_changes(1, [(2, "b2"), (3, "undo-2-x")]) == [1]
+    assert standing_changes(1, [(2, "undo-1-x")]) == []
+    assert standing_changes(1, [(2, "undo-1-x"), (3, "undo-2-y")]) == [3]
+    # an undo of a change that is not the newest standing one is a write like any other
+    assert standing_changes(1, [(2, "b2"), (3, "undo-1-x")]) == [1, 2, 3]
