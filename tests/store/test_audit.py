@@ -530,3 +530,14 @@ def test_standing_changes_pairs_each_undo_with_the_newest_change_still_standing(
     assert standing_changes(1, [(2, "undo-1-x"), (3, "undo-2-y")]) == [3]
     # an undo of a change that is not the newest standing one is a write like any other
     assert standing_changes(1, [(2, "b2"), (3, "undo-1-x")]) == [1, 2, 3]
+
+
+async def test_a_refused_undo_names_the_newest_change_in_its_way(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    paper_id = await _added(catalog, PaperRepository(db))
+    first, second, third = await _titled(db, catalog, paper_id, "One", "Two", "Three")
+    with pytest.raises(UndoRefused) as refused:
+        await catalog.revert(first, actor="b")
+    assert refused.value.params == {"change": first, "later": third}
+    assert second not in refused.value.params.values()
