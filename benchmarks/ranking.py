@@ -5,9 +5,9 @@ benchmarks/judged/search.toml holds what members type (titles, acronyms, topics,
 typos, zh-TW and zh-CN) with the paper or papers each means, written by hand;
 benchmarks/judged/search_holdout.toml, in the same format, is a held-out set written later,
 before a ranking change, and never tuned to; search_blind.toml a second one, written blind at
-stop 30 once the first's misses had been read; search_blind2.toml a third, written at stop 32
-by someone who had neither run the search nor read its code: all four are printed, one table
-each. Over the
+stop 30 once the first's misses had been read; search_blind2.toml and search_blind3.toml a third and
+a fourth, written at stop 32 by helpers who had neither run the search nor read its code: all
+five are printed, one table each. Over the
 bundled catalogue this prints, per kind of query, recall@5 (of the papers meant, the share in
 the first five; at most five are asked for) and MRR (1 / the rank of the first paper meant,
 within the first ten) for the ranking before issue 27 (benchmarks/ranking_before.py, frozen),
@@ -44,6 +44,7 @@ JUDGED = Path(__file__).parent / "judged" / "search.toml"
 HOLDOUT = Path(__file__).parent / "judged" / "search_holdout.toml"
 BLIND = Path(__file__).parent / "judged" / "search_blind.toml"
 BLIND2 = Path(__file__).parent / "judged" / "search_blind2.toml"
+BLIND3 = Path(__file__).parent / "judged" / "search_blind3.toml"
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
 
@@ -114,7 +115,7 @@ async def run(show_misses: bool, only: str | None) -> None:
                 titles[row["title"]].append(int(row["id"]))
             sets = {
                 source.name: [c for c in load_judged(titles, source) if only in (None, c.kind)]
-                for source in (JUDGED, HOLDOUT, BLIND, BLIND2)
+                for source in (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3)
             }
             before = await db.snapshot(BeforeIndex)
             index = SearchIndex(path, None)
