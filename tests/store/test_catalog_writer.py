@@ -547,3 +547,92 @@ async def test_a_venue_added_is_labelled_by_its_name_and_audited_whole(db: Datab
         "iclr",
         {"name": "ICLR", "full_name": "Learning Representations", "url": None, "aliases": []},
     )
+
+
+# -- a new release (`bundle`) meeting what curators removed: bot/store/catalog/curated.py -----
+
+RELEASE = "laurel bundled catalogue"  # the actor the bundled data writes as
+
+
+def _kinded(title: str, kind: AwardKind) -> Award:
+    return award(title, arxiv="2501.00001").model_copy(
+        update={"kind": kind, "name": kind.value.title()}
+    )
+
+
+async def _live_kinds(db: Database, title: str) -> list[str]:
+    rows = await db.fetchall(
+        "SELECT a.kind FROM live_awards AS a JOIN papers AS p ON p.id = a.paper_id"
+        " WHERE p.title = ? ORDER BY a.kind",
+        (title,),
+    )
+    return [str(r[0]) for r in rows]
+
+
+async def test_a_release_that_rekinds_an_award_a_curator_removed_keeps_it_removed(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    title = "Gated Attention"
+    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor=RELEASE, policy="bundle")
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
+    assert row is not None
+    await catalog.remove("award", int(row[0]), actor="discord:1")
+    plan = await catalog.apply(
+        batch(_kinded(title, AwardKind.BEST)), actor=RELEASE, policy="bundle"
+    )
+    assert plan.rejected == []
+    assert plan.count("add", "award") == 0
+    kept = [c.label for c in plan.changes if c.entity == "award" and c.action == "unchanged"]
+    assert kept == [
+        f"award icml 2025 “{title}”: award #{row[0]} was removed by a curator; kept removed"
+    ]
+    assert await _live_kinds(db, title) == []
+
+
+async def test_a_release_adds_a_new_kind_beside_a_removed_award_it_still_carries(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    title = "Gated Attention"
+    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor=RELEASE, policy="bundle")
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
+    assert row is not None
+    await catalog.remove("award", int(row[0]), actor="discord:1")
+    both = batch(_kinded(title, AwardKind.RUNNER_UP), _kinded(title, AwardKind.BEST))
+    plan = await catalog.apply(both, actor=RELEASE, policy="bundle")
+    assert plan.rejected == []
+    assert plan.count("add", "award") == 1  # the new kind; the removed one stays removed
+    assert await _live_kinds(db, title) == ["best"]
+
+
+async def test_only_the_release_that_added_an_award_rekinds_it_and_an_update_adds_it(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    title = "Gated Attention"
+    await catalog.apply(
+        batch(_kinded(title, AwardKind.RUNNER_UP)), actor="discord:2", policy="update"
+    )
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
+    assert row is not None
+    await catalog.remove("award", int(row[0]), actor="discord:1")
+    plan = await catalog.apply(
+        batch(_kinded(title, AwardKind.BEST)), actor=RELEASE, policy="bundle"
+    )
+    assert plan.count("add", "award") == 1  # a curator's award is not the release's to carry
+    assert await _live_kinds(db, title) == ["best"]
+
+
+async def test_a_release_that_corrects_a_title_a_curator_removed_adds_no_paper(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    typo, corrected = "Online Bosting", "Online Boosting"
+    await catalog.apply(batch(award(typo)), actor=RELEASE, policy="bundle")
+    row = await db.fetchone("SELECT id FROM papers WHERE title = ?", (typo,))
+    assert row is not None
+    await catalog.remove("paper", int(row[0]), actor="discord:1")
+    plan = await catalog.apply(batch(award(corrected)), actor=RELEASE, policy="bundle")
+    assert plan.rejected == []
+    assert (plan.count("add", "paper"), plan.count("add", "award")) == (0, 0)
+    assert await db.fetchall("SELECT id FROM live_papers") == []
+    # A title far from every removed one is a new paper.
+    other = await catalog.apply(batch(award("Gated Attention")), actor=RELEASE, policy="bundle")
+    assert other.count("add", "paper") == 1
