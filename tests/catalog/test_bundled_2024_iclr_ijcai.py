@@ -61,6 +61,12 @@ def test_the_test_of_time_runner_up_is_labelled_by_its_name() -> None:
     assert names == ["Test of Time Award", "Test of Time Award Runner Up"]
 
 
+# Papers whose only link rested on an aggregator and was left out (issue 24): named, so that
+# no other paper loses its link unnoticed. Each has a comment in data/2024/iclr.toml listing
+# what was searched.
+LINK_NOT_SOURCED = {"Towards a statistical theory of data selection under weak supervision"}
+
+
 @pytest.mark.parametrize("venue", ["iclr", "ijcai"])
 def test_every_2024_paper_can_be_opened(venue: str) -> None:
     # An arXiv id (with its abstract page), the venue's own page for it, or a DOI.
@@ -69,7 +75,7 @@ def test_every_2024_paper_can_be_opened(venue: str) -> None:
         for a in _awards(venue)
         if not (a.paper.arxiv or a.paper.links.openreview or a.paper.doi)
     ]
-    assert linkless == []
+    assert sorted(set(linkless) - LINK_NOT_SOURCED) == []
     for award in _awards(venue):
         if award.paper.arxiv:
             assert award.paper.links.arxiv == f"https://arxiv.org/abs/{award.paper.arxiv}"
