@@ -161,7 +161,7 @@ MODULES = (
             "bot/store/catalog/record_writer.py",
             "bot/domain/catalog_merge.py",
         ),
-        WRITE_TESTS,
+        (*WRITE_TESTS, "tests/domain/test_catalog_merge.py"),  # the merge rules, pure
     ),
 )
 BY_NAME = {m.name: m for m in MODULES}
