@@ -636,3 +636,19 @@ async def test_a_release_that_corrects_a_title_a_curator_removed_adds_no_paper(
     # A title far from every removed one is a new paper.
     other = await catalog.apply(batch(award("Gated Attention")), actor=RELEASE, policy="bundle")
     assert other.count("add", "paper") == 1
+
+
+async def test_outside_a_release_a_new_kind_is_added_beside_a_removed_one(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    title = "Gated Attention"
+    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor="import", policy="update")
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
+    assert row is not None
+    await catalog.remove("award", int(row[0]), actor="discord:1")
+    # Only a release (`bundle`) reads a removed award of its own as the one it re-kinds.
+    plan = await catalog.apply(
+        batch(_kinded(title, AwardKind.BEST)), actor="import", policy="update"
+    )
+    assert plan.count("add", "award") == 1
+    assert await _live_kinds(db, title) == ["best"]
