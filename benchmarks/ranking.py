@@ -45,6 +45,7 @@ HOLDOUT = Path(__file__).parent / "judged" / "search_holdout.toml"
 BLIND = Path(__file__).parent / "judged" / "search_blind.toml"
 BLIND2 = Path(__file__).parent / "judged" / "search_blind2.toml"
 BLIND3 = Path(__file__).parent / "judged" / "search_blind3.toml"
+SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3)  # every judged set, one table each
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
 
@@ -115,7 +116,7 @@ async def run(show_misses: bool, only: str | None) -> None:
                 titles[row["title"]].append(int(row["id"]))
             sets = {
                 source.name: [c for c in load_judged(titles, source) if only in (None, c.kind)]
-                for source in (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3)
+                for source in SETS
             }
             before = await db.snapshot(BeforeIndex)
             index = SearchIndex(path, None)

@@ -10,13 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ranking import BLIND, BLIND2, BLIND3, HOLDOUT, JUDGED, KINDS, load_judged
+from benchmarks.ranking import KINDS, SETS, load_judged
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
 from tests.support.backends import open_sqlite
-
-SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3)
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import pytest
 
 from bot.domain.clock import SystemClock
 from bot.domain.models import Award, AwardKind, CatalogBatch, Edition, Paper, Source, Venue
+from bot.domain.writes import Policy
 from bot.store.catalog.audit import AuditRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
@@ -560,6 +561,18 @@ def _kinded(title: str, kind: AwardKind) -> Award:
     )
 
 
+async def _runner_up_removed(
+    db: Database, catalog: CatalogRepository, title: str, *, actor: str, policy: Policy
+) -> int:
+    """`title`'s runner-up award, written by `actor` under `policy`, then removed by a
+    curator: its id."""
+    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor=actor, policy=policy)
+    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
+    assert row is not None
+    await catalog.remove("award", int(row[0]), actor="discord:1")
+    return int(row[0])
+
+
 async def _live_kinds(db: Database, title: str) -> list[str]:
     rows = await db.fetchall(
         "SELECT a.kind FROM live_awards AS a JOIN papers AS p ON p.id = a.paper_id"
@@ -573,10 +586,7 @@ async def test_a_release_that_rekinds_an_award_a_curator_removed_keeps_it_remove
     db: Database, catalog: CatalogRepository
 ) -> None:
     title = "Gated Attention"
-    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor=RELEASE, policy="bundle")
-    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
-    assert row is not None
-    await catalog.remove("award", int(row[0]), actor="discord:1")
+    removed = await _runner_up_removed(db, catalog, title, actor=RELEASE, policy="bundle")
     plan = await catalog.apply(
         batch(_kinded(title, AwardKind.BEST)), actor=RELEASE, policy="bundle"
     )
@@ -584,7 +594,7 @@ async def test_a_release_that_rekinds_an_award_a_curator_removed_keeps_it_remove
     assert plan.count("add", "award") == 0
     kept = [c.label for c in plan.changes if c.entity == "award" and c.action == "unchanged"]
     assert kept == [
-        f"award icml 2025 “{title}”: award #{row[0]} was removed by a curator; kept removed"
+        f"award icml 2025 “{title}”: award #{removed} was removed by a curator; kept removed"
     ]
     assert await _live_kinds(db, title) == []
 
@@ -593,10 +603,7 @@ async def test_a_release_adds_a_new_kind_beside_a_removed_award_it_still_carries
     db: Database, catalog: CatalogRepository
 ) -> None:
     title = "Gated Attention"
-    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor=RELEASE, policy="bundle")
-    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
-    assert row is not None
-    await catalog.remove("award", int(row[0]), actor="discord:1")
+    await _runner_up_removed(db, catalog, title, actor=RELEASE, policy="bundle")
     both = batch(_kinded(title, AwardKind.RUNNER_UP), _kinded(title, AwardKind.BEST))
     plan = await catalog.apply(both, actor=RELEASE, policy="bundle")
     assert plan.rejected == []
@@ -608,12 +615,7 @@ async def test_only_the_release_that_added_an_award_rekinds_it_and_an_update_add
     db: Database, catalog: CatalogRepository
 ) -> None:
     title = "Gated Attention"
-    await catalog.apply(
-        batch(_kinded(title, AwardKind.RUNNER_UP)), actor="discord:2", policy="update"
-    )
-    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
-    assert row is not None
-    await catalog.remove("award", int(row[0]), actor="discord:1")
+    await _runner_up_removed(db, catalog, title, actor="discord:2", policy="update")
     plan = await catalog.apply(
         batch(_kinded(title, AwardKind.BEST)), actor=RELEASE, policy="bundle"
     )
@@ -642,10 +644,7 @@ async def test_outside_a_release_a_new_kind_is_added_beside_a_removed_one(
     db: Database, catalog: CatalogRepository
 ) -> None:
     title = "Gated Attention"
-    await catalog.apply(batch(_kinded(title, AwardKind.RUNNER_UP)), actor="import", policy="update")
-    row = await db.fetchone("SELECT id FROM awards WHERE kind = 'runner-up'")
-    assert row is not None
-    await catalog.remove("award", int(row[0]), actor="discord:1")
+    await _runner_up_removed(db, catalog, title, actor="import", policy="update")
     # Only a release (`bundle`) reads a removed award of its own as the one it re-kinds.
     plan = await catalog.apply(
         batch(_kinded(title, AwardKind.BEST)), actor="import", policy="update"
