@@ -26,6 +26,7 @@ from bot.store.search.fts5 import (
     fts_hits,
     fts_params,
 )
+from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.similar import CANDIDATES, Topic, alike, close_enough, fts5_query, topic_of
 from bot.store.search.text import match_query, parse
@@ -55,6 +56,7 @@ class PaperRepository:
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         self._vocabulary = load_vocabulary()
+        self._glossary = load_glossary()
         self._columns = _PAPER_COLUMNS[db.dialect]
 
     async def get(self, paper_id: int) -> StoredPaper | None:
@@ -245,7 +247,7 @@ class PaperRepository:
             index = self._index
         else:
             index = await self._ready_index()
-        parsed = parse(text, self._institutions, self._vocabulary)
+        parsed = parse(text, self._institutions, self._vocabulary, self._glossary.read)
         if parsed is None:
             return [], 0
         found = await index.page_then(

@@ -100,7 +100,7 @@ def task_token(task: str) -> str:
 def prior_code(awards: list[tuple[int, str, str]]) -> int:
     """The mild prior of a paper of these awards (year, kind, name), as one small number for
     the index's fast field: its best standing (bot.domain.awards.standing, 0-2) times four,
-    plus how recent its latest award is (0-3). query.prior_bonus reads it."""
+    plus how recent its latest award is (0-3). ranked.prior_bonus reads it."""
     if not awards:
         return 0
     best = max(standing(kind, name) for _, kind, name in awards)

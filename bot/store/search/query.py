@@ -7,12 +7,14 @@ languages, venue, award), summaries and abstract; a paper's names include the pa
 written joined (SinGAN: GAN). A word also matches by its English stem (grasping → grasp).
 When nothing has every word as typed, a longer word (FUZZY_MIN letters or more) matches
 within one edit, or (ENDING_MIN or more) with another ending (equilibrium, equilibria), at a
-constant, low score, and a CJK run by most of its two-character words. A CJK run matches as
+constant, low score, and a CJK run by most of its two-character words, or by most of their
+English glosses (glossary.py: 無人機, drone), lower still. A CJK run matches as
 a phrase, or else as its two-character words anywhere. The last word, still being typed,
 matches whole words, its stem or the per-word edge n-grams; typed in capitals (VAR), it is an
 acronym typed whole, not a prefix, in a member's search. On top come an exact title (or own
 name) bonus that no other match reaches, the typed words as a phrase of the title, and a mild
-prior for the award's standing and its recency, smaller than one title word's match. When
+prior for the award's standing and its recency, smaller than one title word's match
+(ranked.py). When
 nothing has every word, papers with any are ranked instead (`relaxed_query`).
 """
 
@@ -25,7 +27,8 @@ from dataclasses import dataclass, replace
 import tantivy
 
 from bot.store.search.documents import area_token, filter_token
-from bot.store.search.text import PREFIX_MAX, Parsed, is_cjk, stems
+from bot.store.search.ranked import ranked
+from bot.store.search.text import PREFIX_MAX, Glosses, Parsed, is_cjk, stems
 
 WEIGHTS = {
     "title": 10.0,
@@ -56,25 +59,23 @@ CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase
 # A CJK run found by most of its overlapping two-character words (within one edit's reading).
 CJK_MOST = 0.2
 MOST_CHOICES = 45  # at most this many choices of which of them
+# A Chinese run found by most of its two-character words' English glosses (glossary.py).
+GLOSSED = 0.1
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
-# The prior, added to a paper's score after the search (from its fast field, documents'
-# prior_code): small against a title word's BM25 (about 10 to 60 with its weight).
-STANDING_BONUS = (0.0, 0.5, 1.0)  # by bot.domain.awards.standing
-RECENT_BONUS = (0.0, 0.25, 0.75, 1.0)  # before 2017, 2017-19, 2020-22, 2023 on
-MAX_BONUS = STANDING_BONUS[-1] + RECENT_BONUS[-1]
 
 
 @dataclass(frozen=True, slots=True)
 class Fields:
     """The fields a query reads, with their weights: whole words, stems, prefixes, one edit,
-    and a CJK run's characters."""
+    a CJK run's characters, and the English stems a Chinese run's glosses are looked for in."""
 
     words: dict[str, float]
     stems: dict[str, float]
     prefixes: dict[str, float]
     fuzzy: dict[str, float]
     cjk: dict[str, float]
+    glosses: dict[str, float]
 
     def of(self, token: str) -> dict[str, float]:
         """Where a typed word (a CJK run's first character) is looked for as it stands."""
@@ -82,13 +83,14 @@ class Fields:
 
 
 # A member's search: everything that describes a paper.
-EVERYTHING = Fields(WEIGHTS, STEM_WEIGHTS, PREFIX_WEIGHTS, FUZZY_WEIGHTS, WEIGHTS)
+EVERYTHING = Fields(WEIGHTS, STEM_WEIGHTS, PREFIX_WEIGHTS, FUZZY_WEIGHTS, WEIGHTS, STEM_WEIGHTS)
 # Autocomplete, which names one paper: what names it (its title, its own names, its authors,
 # the venue and award it is filed under), never its summaries, abstract or affiliations. A
 # common word ("learning") is held by most summaries and abstracts of a large catalogue, and
 # scoring each of them in seven fields made autocomplete's p99 at 100,000 papers. A CJK run
 # is the exception: titles are published in English, and a reader of zh-TW or zh-CN names the
-# paper by the words of its summary in their language (the only field holding that script).
+# paper by the words of its summary in their language (the only field holding that script);
+# not by its glosses, which a common word (模型: model) would have match most titles.
 _NAMES = {name: WEIGHTS[name] for name in ("title", "aliases", "authors", "meta")}
 NAMING = Fields(
     _NAMES,
@@ -96,18 +98,11 @@ NAMING = Fields(
     {name: PREFIX_WEIGHTS[name] for name in ("title_prefix", "authors_prefix")},
     {name: FUZZY_WEIGHTS[name] for name in ("title", "aliases", "authors")},
     _NAMES | {"summaries": WEIGHTS["summaries"]},
+    {},
 )
 
 
-def prior_bonus(code: int) -> float:
-    standing, recent = divmod(code, 4)
-    return STANDING_BONUS[min(standing, 2)] + RECENT_BONUS[recent]
-
-
 _POSITIONS = (*WEIGHTS, *STEM_WEIGHTS)
-# Ties at the edge of a page are resolved by paper id: fetch at most this many to find them.
-TIE_LIMIT = 10_000
-FIRST_FETCH = 40
 # Autocomplete's scores are close (a prefix of a common title word scores tens of thousands of
 # titles alike), so the prior reorders deeper than a member's search: fetched this many times
 # the page at once, rather than every match scored twice.
@@ -144,7 +139,10 @@ def build_query(
     still narrows, as a filter does); `fuzzy`: a longer word also matches within one edit,
     or with another ending;
     `fields`: where the words are looked for."""
-    groups = [_word(schema, words, fields, fuzzy=fuzzy) for words in parsed.terms]
+    groups = [
+        _word(schema, words, fields, fuzzy=fuzzy, glosses=parsed.glossed(words))
+        for words in parsed.terms
+    ]
     for said, *others in parsed.topics:
         clauses = _phrase_anywhere(schema, said, fields)
         for name in others:  # another name of the topic: found, below the name typed
@@ -267,44 +265,6 @@ def _without_dead_words(
     return replace(parsed, terms=alive)
 
 
-def ranked(
-    searcher: tantivy.Searcher,
-    query: tantivy.Query,
-    limit: int,
-    offset: int,
-    *,
-    count: bool = True,
-    depth: int = 4,
-) -> tuple[list[int], int]:
-    """The ids of a page of `query`'s hits, best first by score plus the prior
-    (`prior_bonus`), ties by id; and how many hits (-1 unless `count`); `depth` times the
-    page fetched first.
-
-    The prior is added here rather than in the query (clauses matching nearly every paper
-    made every search several times slower): hits come by score, and more are fetched until
-    the last one fetched, even with the largest bonus, could not reach the page.
-    """
-    end = offset + limit
-    wanted = max(end * depth, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
-    first = searcher.search(query, limit=wanted + 1, count=count)
-    total = int(getattr(first, "count", 0) or 0) if count else -1
-    hits = first.hits
-    while True:
-        addresses = [address for _, address in hits]
-        ids = searcher.fast_field_values("id", addresses)
-        priors = searcher.fast_field_values("prior", addresses)
-        order = sorted(
-            (-(score + prior_bonus(int(p or 0))), int(i or 0))
-            for (score, _), i, p in zip(hits, ids, priors, strict=True)
-        )
-        complete = len(hits) <= wanted or wanted >= TIE_LIMIT
-        if complete or len(order) < end or hits[-1][0] + MAX_BONUS < -order[end - 1][0]:
-            break
-        wanted *= 4  # a paper not fetched could still reach the page: fetch more
-        hits = searcher.search(query, limit=wanted + 1, count=False).hits
-    return [paper_id for _, paper_id in order[offset:end]], total
-
-
 def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur, tantivy.Query]]:
     """What lifts a match that has every word: an exact title, the words as a title phrase.
     Optional clauses: they never make a match. (The prior comes after: `ranked`.)"""
@@ -328,9 +288,10 @@ def _word(
     fields: Fields,
     *,
     fuzzy: bool = True,
+    glosses: Glosses = (),
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
-    as a phrase, or its two-character words in any order."""
+    as a phrase, or its two-character words in any order, or most of their `glosses`."""
     if len(words) > 1:  # a CJK run
         clauses = _anywhere(schema, words, fields.cjk)
         if len(words) > 2:
@@ -345,6 +306,8 @@ def _word(
             clauses.append(
                 tantivy.Query.boost_query(_most_bigrams(schema, words, fields), CJK_MOST)
             )
+        if fuzzy and (glossed := _glossed(schema, glosses, fields)):
+            clauses.append(tantivy.Query.boost_query(glossed, GLOSSED))
         return clauses
     (word,) = words
     clauses = _anywhere(schema, words, fields.of(word))
@@ -363,10 +326,15 @@ def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields
     two-character words anywhere, in any order (推測式解碼 finds 推測解碼; 區域提案網路,
     區域提議網路). Of a long run, fewer, so that the choices stay under MOST_CHOICES."""
     found = [_any(_anywhere(schema, words[i : i + 2], fields.cjk)) for i in range(len(words) - 1)]
-    need = (len(found) + 1) // 2
+    return _at_least(found, (len(found) + 1) // 2)
+
+
+def _at_least(found: list[tantivy.Query], need: int) -> tantivy.Query:
+    """At least `need` of `found`, as one of the choices of which (fewer of many, so that
+    the choices stay under MOST_CHOICES)."""
     while need > 1 and math.comb(len(found), need) > MOST_CHOICES:
         need -= 1
-    if need == 1:
+    if need <= 1:
         return _any(found)
     must = tantivy.Occur.Must
     return _any(
@@ -374,6 +342,24 @@ def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields
             tantivy.Query.boolean_query([(must, found[i]) for i in chosen])
             for chosen in itertools.combinations(range(len(found)), need)
         ]
+    )
+
+
+def _glossed(schema: tantivy.Schema, glosses: Glosses, fields: Fields) -> tantivy.Query | None:
+    """A Chinese run read in English: at least half of its two-character words (glosses,
+    one per word) each found by one of its stems; scored by those found. None: too few of
+    its words have a gloss, or `fields` reads none."""
+    found = [
+        _any([_match(schema, field, (stem,), w) for stem in stems for field, w in weights])
+        for stems in glosses
+        if stems and (weights := fields.glosses.items())
+    ]
+    if not found or len(found) < (len(glosses) + 1) // 2:
+        return None
+    most = _at_least(found, (len(glosses) + 1) // 2)
+    must, should = tantivy.Occur.Must, tantivy.Occur.Should
+    return tantivy.Query.boolean_query(
+        [(must, tantivy.Query.const_score_query(most, 0.0)), *((should, q) for q in found)]
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tantivy
@@ -160,6 +161,10 @@ def exact_key(text: str) -> str:
     return " ".join(tokens(text[:2_000]))[:2_000]
 
 
+# Per overlapping two-character word of a Chinese run, its English stems (glossary.py).
+Glosses = tuple[tuple[str, ...], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """What a person typed, for the derived index: every group must match.
@@ -170,7 +175,8 @@ class Parsed:
     name of the ring as tokens, the one typed first, any of which matches anywhere; `prefix`
     is the last word still being typed, or None; `whole` is the text as an exact title
     would read (exact_key); `capitals`: the last word was typed in capitals (VAR, GAN): an
-    acronym typed whole, not a word still being typed.
+    acronym typed whole, not a word still being typed; `glosses`, per Chinese run typed, the
+    English stems of each of its two-character words (bot/store/search/glossary.py).
     """
 
     terms: tuple[tuple[str, ...], ...]
@@ -179,14 +185,21 @@ class Parsed:
     topics: tuple[tuple[tuple[str, ...], ...], ...] = ()
     whole: str = ""
     capitals: bool = False
+    glosses: tuple[tuple[tuple[str, ...], Glosses], ...] = ()
+
+    def glossed(self, term: tuple[str, ...]) -> Glosses:
+        """The glosses of the Chinese run `term` (none: ())."""
+        return next((found for run, found in self.glosses if run == term), ())
 
 
 def parse(
     text: str,
     institutions: InstitutionAliases | None = None,
     vocabulary: Vocabulary | None = None,
+    glossary: Callable[[str], Glosses] | None = None,
 ) -> Parsed | None:
-    """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words."""
+    """`text` as the derived index's query, as `match_query` reads it for FTS5; None: no words.
+    `glossary` (Glossary.read): a Chinese run's glosses, its words' English stems."""
     text = visible(text[:2_000])
     whole = exact_key(text)
     typed_words = _WORD.findall(text)
@@ -216,6 +229,11 @@ def parse(
     last = kept[-1][0] if kept and kept == terms and len(kept[-1]) == 1 else ""
     if len(last) >= MIN_PREFIX and not _CJK_RUN.match(last):
         prefix = kept.pop()[0]  # what someone is still typing
+    glosses = []
+    if glossary is not None:
+        for term in dict.fromkeys(kept):
+            if len(term) > 1 and (found := glossary("".join(term))) and any(found):
+                glosses.append((term, found))
     return Parsed(
         terms=tuple(kept),
         institutions=tuple(named),
@@ -223,4 +241,5 @@ def parse(
         topics=tuple(topics),
         whole=whole,
         capitals=capitals,
+        glosses=tuple(glosses),
     )

@@ -1,0 +1,98 @@
+"""Chinese read as English for search: a zh-TW or zh-CN query finds what English alone says.
+
+A Chinese query matched only our Chinese summaries, so it missed every paper without one (its
+title and abstract are English) and every summary that words the topic otherwise (無人機 where
+a summary says 多旋翼飛行器). The glossary maps a two-character word (無人, 人機) to the English
+stems that go with it (drone, uav): learned from the catalogue itself, where each summary is
+written in English and in both Chinese scripts, by `learn` (run by `python -m tools.glossary`,
+which writes `glossary.toml` beside this module). A pair is kept when the two occur in the
+same papers' summaries far more than apart (Dice's coefficient), in at least two papers.
+
+Search (bot/store/search/query.py) reads a Chinese run, besides as typed, as most of its
+two-character words' glosses among a paper's English stems, at a lower weight.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib import resources
+
+from bot.store.search.text import Glosses, fold, is_cjk, stems, tokens
+
+GLOSSARY = "glossary.toml"
+MIN_PAPERS = 2  # a pair seen in one paper only is chance
+MIN_DICE = 0.4  # 2 × papers holding both / (papers holding the word + papers holding the stem)
+MAX_GLOSSES = 3  # the best few stems of a word, within NEAR_BEST of the best
+NEAR_BEST = 0.75
+_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese (Han) only
+
+
+def bigrams(text: str) -> set[str]:
+    """The overlapping two-character words of the Chinese runs of `text`, folded."""
+    return {run[i : i + 2] for run in _RUN.findall(fold(text)) for i in range(len(run) - 1)}
+
+
+def english_stems(text: str) -> set[str]:
+    """The stems of `text`'s English words as the index holds them: no CJK, digits or letters
+    alone."""
+    words = [word for word in tokens(text) if not is_cjk(word) and len(word) > 1]
+    return {stem for stem in stems(words) if not stem.isdigit()}
+
+
+def learn(papers: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """From (Chinese text, English text) per paper, each two-character word's English stems,
+    best first: seen together in MIN_PAPERS papers or more, with a Dice coefficient of MIN_DICE
+    or more, at most MAX_GLOSSES within NEAR_BEST of the word's best (ties by stem)."""
+    words: Counter[str] = Counter()
+    english: Counter[str] = Counter()
+    together: dict[str, Counter[str]] = {}
+    for chinese, text in papers:
+        found, said = bigrams(chinese), english_stems(text)
+        if not found or not said:
+            continue
+        words.update(found)
+        english.update(said)
+        for word in found:
+            together.setdefault(word, Counter()).update(said)
+    table: dict[str, tuple[str, ...]] = {}
+    for word, stems_seen in together.items():
+        scored = sorted(
+            (-2 * both / (words[word] + english[stem]), stem)
+            for stem, both in stems_seen.items()
+            if both >= MIN_PAPERS
+        )
+        kept = [(-score, stem) for score, stem in scored if -score >= MIN_DICE]
+        if kept:
+            best = kept[0][0]
+            table[word] = tuple(s for d, s in kept[:MAX_GLOSSES] if d >= best * NEAR_BEST)
+    return dict(sorted(table.items()))
+
+
+class Glossary:
+    """Two-character Chinese words and their English stems."""
+
+    def __init__(self, glosses: Mapping[str, Iterable[str]]) -> None:
+        self._glosses = {fold(word): tuple(found) for word, found in glosses.items()}
+
+    def __len__(self) -> int:
+        return len(self._glosses)
+
+    def read(self, run: str) -> Glosses:
+        """Per overlapping two-character word of the Chinese `run`, its stems (none: ())."""
+        run = fold(run)
+        return tuple(self._glosses.get(run[i : i + 2], ()) for i in range(len(run) - 1))
+
+
+def parse_glossary(text: str) -> Glossary:
+    return Glossary(tomllib.loads(text)["glosses"])
+
+
+@cache
+def load_glossary() -> Glossary:
+    """The glossary that ships with Laurel (read once per process)."""
+    text = (resources.files("bot.store.search") / GLOSSARY).read_text(encoding="utf-8")
+    return parse_glossary(text)
