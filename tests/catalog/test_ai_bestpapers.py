@@ -75,6 +75,8 @@ def test_links_become_ids_and_link_slots(tmp_path: Path) -> None:
           - {award: Outstanding Paper, title: E, link: https://dl.acm.org/doi/abs/10.1145/3592110}
           - {award: Outstanding Paper, title: F, link: http://example.org/paper.PDF}
           - {award: Outstanding Paper, title: G, link: https://example.org/project}
+          - {award: Outstanding Paper, title: H, link: "https://ojs.aaai.org/index.php/AAAI/article/download/25128/24900"}
+          - {award: Outstanding Paper, title: I, link: "https://ojs.aaai.org/index.php/AAAI/article/view/25128"}
         """,
         known=[NEURIPS],
     )
@@ -92,6 +94,11 @@ def test_links_become_ids_and_link_slots(tmp_path: Path) -> None:
     assert papers["E"].links.project == "https://dl.acm.org/doi/abs/10.1145/3592110"
     assert papers["F"].links.pdf == "http://example.org/paper.PDF"
     assert (papers["G"].links.project, papers["G"].doi) == ("https://example.org/project", None)
+    # an OJS article's file is its PDF (AAAI's proceedings), its page is not
+    assert (
+        papers["H"].links.pdf == "https://ojs.aaai.org/index.php/AAAI/article/download/25128/24900"
+    )
+    assert papers["I"].links.project == "https://ojs.aaai.org/index.php/AAAI/article/view/25128"
 
 
 def test_bad_links_are_dropped_and_the_award_kept(tmp_path: Path) -> None:

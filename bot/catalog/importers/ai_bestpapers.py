@@ -266,6 +266,11 @@ def _paper_year(award_name: str, award_year: int) -> int | None:
     return int(found[0]) if found and int(found[0]) < award_year else None
 
 
+# A file of an Open Journal Systems article (AAAI's proceedings): its PDF, whatever the ending;
+# /article/view/<id> is the article's page.
+_OJS_FILE = re.compile(r"/article/download/\d+/\d+/?$")
+
+
 def _identify(link: str | None) -> dict[str, Any]:
     """Paper fields from its link: arXiv id (with version), DOI, and the link in its slot."""
     if link is None:
@@ -281,7 +286,8 @@ def _identify(link: str | None) -> dict[str, Any]:
         return {"arxiv": str(arxiv), "links": Links(arxiv=arxiv.abs_url, pdf=pdf)}
     if host == "openreview.net":
         return {"links": Links(openreview=link)}
-    links = Links(pdf=link) if path.lower().endswith(".pdf") else Links(project=link)
+    pdf = path.lower().endswith(".pdf") or _OJS_FILE.search(path) is not None
+    links = Links(pdf=link) if pdf else Links(project=link)
     return {"links": links, "doi": _doi(host, path)}
 
 
