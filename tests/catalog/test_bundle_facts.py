@@ -104,6 +104,8 @@ area = "Reinforcement Learning & Decision Making"
 task = "Reinforcement Learning & Planning"
 aliases = ["OtherNet"]
 aliases_source = "https://arxiv.org/abs/1906.00001"
+published = 2017
+published_source = "https://example.org/proceedings/2017/other"
 """
 
 
@@ -213,6 +215,19 @@ def test_an_alias_ships_with_the_page_that_uses_it(
     assert _award(_convert(shared, data, FACTS, tmp_path), TITLE).paper.aliases == ()
 
 
+def test_a_publication_year_ships_with_its_source(shared: Path, data: Path, tmp_path: Path) -> None:
+    """A paper's year as a page gives it, with a source covering it; the one the datasets imply
+    (the award's) stays an alternative."""
+    awards = _convert(shared, data, FACTS, tmp_path)
+    paper = _award(awards, OTHER).paper
+    assert paper.year == 2017
+    covered = {c: s.url for s in paper.sources for c in s.covers}
+    assert covered["year"] == "https://example.org/proceedings/2017/other"
+    (kept,) = [a for a in paper.alternatives if a.field == "year"]
+    assert kept.value == 2019
+    assert _award(awards, TITLE).paper.year == 2019  # no `published`: the datasets' year
+
+
 def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> None:
     result = bundle.convert(shared, data, None, data / "no-such-folder")
     assert "summaries" not in result.files[Path("awards/acl.toml")]
@@ -228,6 +243,7 @@ def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> Non
         (FACTS.replace('"Reinforcement Learning & Planning"', '"Planning"'), "task: Input"),
         (FACTS.replace('code_source = "https://aclanthology.org/P19-1426.pdf"\n', ""), "code"),
         (FACTS.replace('aliases_source = "https://arxiv.org/abs/1906.00001"\n', ""), "aliases"),
+        (FACTS.replace("published_source = ", "# ", 1), "`published` is given without"),
         (FACTS.replace("year = 2019", "year = 2018", 1), "no paper of 2018 with this title"),
         (
             FACTS.replace(

@@ -69,6 +69,10 @@ class PaperFacts(Model):
     # page at `aliases_source` uses for it.
     aliases: tuple[ShortText, ...] = Field(default=(), max_length=MAX_ALIASES)
     aliases_source: Url | None = None
+    # The year the paper was published (a test-of-time award's paper, years before the award),
+    # as the page at `published_source` gives it; the year the datasets imply stays an alternative.
+    published: Year | None = None
+    published_source: Url | None = None
 
     @model_validator(mode="after")
     def _sourced(self) -> Self:
@@ -79,6 +83,7 @@ class PaperFacts(Model):
             ("affiliations", self.affiliations_source),
             ("code", self.code_source),
             ("aliases", self.aliases_source),
+            ("published", self.published_source),
         ):
             if getattr(self, fact) and source is None:
                 raise ValueError(f"`{fact}` is given without `{fact}_source`")

@@ -165,6 +165,19 @@ def _with_facts(
         data["aliases"] = list(dict.fromkeys([*paper.aliases, *facts.aliases]))
         sources.append(Source(url=facts.aliases_source, covers=("aliases",)))
         counts["aliases"] += 1
+    if facts.published is not None:
+        if paper.year is not None and paper.year != facts.published:
+            why = (
+                f"the year the datasets imply; replaced by the one read at {facts.published_source}"
+            )
+            alternatives.append(
+                Alternative(
+                    field="year", value=paper.year, source=_source_of(paper, "year"), reason=why
+                )
+            )
+        data["year"] = facts.published
+        sources.append(Source(url=facts.published_source, covers=("year",)))
+        counts["published"] += 1
     data["sources"] = _unique(sources)
     data["alternatives"] = alternatives
     return Paper.model_validate(data)
@@ -176,6 +189,8 @@ def _refuse_hand_written(hand: Paper | None, facts: PaperFacts, where: str) -> N
     clashes = [f"summaries.{lang}" for lang in facts.summaries if lang in hand.summaries]
     clashes += [n for n in ("area", "task") if getattr(facts, n) and getattr(hand, n)]
     clashes += [n for n in ("authors", "affiliations") if getattr(facts, n) and getattr(hand, n)]
+    if facts.published is not None and hand.year is not None:
+        clashes.append("published")
     if facts.code and hand.links.code:
         clashes.append("code")
     if facts.aliases and hand.aliases:
