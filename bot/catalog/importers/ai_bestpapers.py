@@ -286,8 +286,8 @@ def _identify(link: str | None) -> dict[str, Any]:
         return {"arxiv": str(arxiv), "links": Links(arxiv=arxiv.abs_url, pdf=pdf)}
     if host == "openreview.net":
         return {"links": Links(openreview=link)}
-    pdf = path.lower().endswith(".pdf") or _OJS_FILE.search(path) is not None
-    links = Links(pdf=link) if pdf else Links(project=link)
+    is_pdf = path.lower().endswith(".pdf") or _OJS_FILE.search(path) is not None
+    links = Links(pdf=link) if is_pdf else Links(project=link)
     return {"links": links, "doi": _doi(host, path)}
 
 
