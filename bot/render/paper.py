@@ -62,7 +62,7 @@ def paper_embed(
         fields.append(
             Field(
                 strings.text("paper-awards", language),
-                "\n".join(award_line(a, strings, language) for a in stored.awards),
+                "\n".join(_dated(a, paper, strings, language) for a in stored.awards),
             )
         )
     if paper.area is not None:
@@ -169,6 +169,15 @@ def award_line(award: AwardRef, strings: Strings, language: Language) -> str:
     if award.track:
         parts.append(esc(track_name(award.track, strings, language)))
     return " · ".join(parts)
+
+
+def _dated(award: AwardRef, paper: Paper, strings: Strings, language: Language) -> str:
+    """An award's line, with the paper's own year where it differs (a test-of-time award's
+    paper, from years before)."""
+    line = award_line(award, strings, language)
+    if paper.year is None or paper.year == award.year:
+        return line
+    return f"{line} · {strings.text('awards-paper-year', language, year=paper.year)}"
 
 
 def has_link(paper: Paper) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.models import AwardKind, AwardRef, Links, Paper, Source, StoredPaper
+from bot.domain.models import AwardKind, AwardRef, Language, Links, Paper, Source, StoredPaper
 from bot.render.i18n import Strings
 from bot.render.paper import (
     authors_text,
@@ -168,3 +168,17 @@ def test_a_code_repository_alone_is_no_link_to_the_paper(strings: Strings) -> No
     assert links.startswith("[Code](https://github.com/x/y) · ")
     assert "https://arxiv.org/search/?" in links  # a labelled search for the paper itself
     assert embed.url is None  # the title does not open the code as if it were the paper
+
+
+def test_a_paper_from_another_year_than_its_award_says_so(strings: Strings) -> None:
+    """A test-of-time award's paper (published years before): the card says when."""
+
+    def awards(stored: StoredPaper, language: Language) -> str | None:
+        return {f.name: f.value for f in paper_embed(stored, strings, language).fields}[
+            strings.text("paper-awards", language)
+        ]
+
+    assert awards(_stored(year=2012), "en") == "ICML 2025 · Best \\*Paper\\* · paper from 2012"
+    assert (awards(_stored(year=2012), "zh-CN") or "").endswith(" · 2012 年的论文")
+    assert awards(_stored(year=2025), "en") == "ICML 2025 · Best \\*Paper\\*"  # the same year
+    assert awards(_stored(), "en") == "ICML 2025 · Best \\*Paper\\*"  # no year known
