@@ -7,6 +7,7 @@ import pytest
 from bot.domain.institutions import InstitutionAliases, load_institutions
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit
 from bot.domain.models import Award, AwardKind, Paper
+from bot.domain.people import People, Person
 from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
@@ -148,6 +149,34 @@ async def test_authors_by_distinct_awarded_papers_then_awards(
         ("Alan Turing", 1),
     ]
     assert (await boards.author_awards(last=2000)).entries == ()
+
+
+async def test_one_persons_spellings_count_as_one_under_the_spelling_shown(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(
+        batch(
+            _award("One", authors=("Alexander Rush", "Yoon Kim")),
+            _award("Two", authors=("Alexander M. Rush",)),
+            _award("Three", authors=("alexander rush", "Alexander M. Rush")),  # one paper once
+            _award("Four", authors=("Alexander Rushmore",)),  # another person
+        ),
+        actor="test",
+        policy="update",
+    )
+    people = People([Person("Alexander M. Rush", ("Alexander Rush",), "https://example.org/p")])
+    board = await LeaderboardRepository(db, load_institutions(), people).author_awards()
+    assert board.entries == (
+        AuthorAwards("Alexander M. Rush", papers=3, awards=3),
+        AuthorAwards("Alexander Rushmore", papers=1, awards=1),
+        AuthorAwards("Yoon Kim", papers=1, awards=1),
+    )
+    assert (board.ranked, board.papers) == (3, 4)
+    apart = await LeaderboardRepository(db, load_institutions(), People([])).author_awards()
+    assert [(e.name, e.papers) for e in apart.entries[:2]] == [
+        ("Alexander M. Rush", 2),
+        ("Alexander Rush", 2),
+    ]
 
 
 async def test_an_institutions_names_count_as_one_under_its_english_name(

@@ -7,6 +7,7 @@ from typing import Literal
 
 from bot.domain.institutions import InstitutionAliases
 from bot.domain.leaderboards import AuthorAwards, InstitutionCredit, Leaderboard
+from bot.domain.people import People, load_people
 from bot.store.catalog_sql import ascii_lower
 from bot.store.database import Database
 
@@ -18,8 +19,9 @@ _AWARDS_IN_SCOPE = """
       AND (CAST(:first AS INTEGER) IS NULL OR e.year >= :first)
       AND (CAST(:last AS INTEGER) IS NULL OR e.year <= :last)
 """
-# The institution table's names (`:grouping`, a JSON object: folded name → English name) as
-# rows; a share of credit as a float; credit rounded to compare ties.
+# A table of names (`:grouping`, a JSON object: folded name → the name it counts under: an
+# institution's English name, a person's spelling shown) as rows; a share of credit as a float;
+# credit rounded to compare ties.
 _ALIASES = {
     "sqlite": "SELECT key AS alias, value AS name FROM json_each(:grouping)",
     "postgresql": (
@@ -36,10 +38,15 @@ class LeaderboardRepository:
     """Who the awarded papers credit: institutions (each name counted under the English name
     the institution table gives it) and authors."""
 
-    def __init__(self, db: Database, institutions: InstitutionAliases) -> None:
+    def __init__(
+        self, db: Database, institutions: InstitutionAliases, people: People | None = None
+    ) -> None:
         self._db = db
         # SQL lower() of every institution name → its English name, as a JSON object.
         self._grouping = json.dumps(institutions.grouping(), ensure_ascii=False)
+        # SQL lower() of every spelling of one person's name → the one shown.
+        people = load_people() if people is None else people
+        self._people = json.dumps(people.grouping(), ensure_ascii=False)
 
     async def institution_credit(
         self,
@@ -125,16 +132,31 @@ class LeaderboardRepository:
     ) -> Leaderboard[AuthorAwards]:
         """Authors by distinct awarded papers, then by awards, most first.
 
-        Names are grouped without regard to (ASCII) case; the spelling shown is the first in
-        binary order. `papers` of the result counts distinct awarded papers with authors.
+        Names are grouped without regard to (ASCII) case, and the spellings of one person the
+        people table names (bot/domain/people.toml) under the one it shows; otherwise the
+        spelling shown is the first in binary order. `papers` of the result counts distinct
+        awarded papers with authors.
         """
-        params = {"venue": venue, "first": first, "last": last, "limit": max(1, limit)}
+        params = {
+            "venue": venue,
+            "first": first,
+            "last": last,
+            "limit": max(1, limit),
+            "grouping": self._people,
+        }
+        dialect = self._db.dialect
         sql = f"""
             WITH awarded AS ({_AWARDS_IN_SCOPE}),
+            aliases AS ({_ALIASES[dialect]}),
+            named AS (
+                SELECT pa.paper_id, coalesce(al.name, pa.name) AS name
+                FROM paper_authors AS pa
+                LEFT JOIN aliases AS al ON al.alias = {ascii_lower("pa.name", dialect)}
+            ),
             credited AS (
-                SELECT {ascii_lower("pa.name", self._db.dialect)} AS key, min(pa.name) AS name,
+                SELECT {ascii_lower("n.name", dialect)} AS key, min(n.name) AS name,
                        count(DISTINCT w.paper_id) AS papers, count(DISTINCT w.id) AS awards
-                FROM awarded AS w JOIN paper_authors AS pa ON pa.paper_id = w.paper_id
+                FROM awarded AS w JOIN named AS n ON n.paper_id = w.paper_id
                 GROUP BY key
             )
             SELECT name, papers, awards,
