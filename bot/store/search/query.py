@@ -8,7 +8,7 @@ written joined (SinGAN: GAN). A word also matches by its English stem (grasping 
 When nothing has every word as typed, a longer word (FUZZY_MIN letters or more) matches
 within one edit, or (ENDING_MIN or more) with another ending (equilibrium, equilibria), at a
 constant, low score, and a CJK run by most of its two-character words, or by most of their
-English glosses (glossary.py: 無人機, drone), lower still. A CJK run matches as
+English glosses (glossary.py: 具身, embodi), lower still. A CJK run matches as
 a phrase, or else as its two-character words anywhere. The last word, still being typed,
 matches whole words, its stem or the per-word edge n-grams; typed in capitals (VAR), it is an
 acronym typed whole, not a prefix, in a member's search. On top come an exact title (or own
@@ -20,8 +20,6 @@ nothing has every word, papers with any are ranked instead (`relaxed_query`).
 
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass, replace
 
 import tantivy
@@ -58,7 +56,6 @@ SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 # A CJK run found by most of its overlapping two-character words (within one edit's reading).
 CJK_MOST = 0.2
-MOST_CHOICES = 45  # at most this many choices of which of them
 # A Chinese run found by most of its two-character words' English glosses (glossary.py).
 GLOSSED = 0.1
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
@@ -324,24 +321,16 @@ def _word(
 def _most_bigrams(schema: tantivy.Schema, words: tuple[str, ...], fields: Fields) -> tantivy.Query:
     """A CJK run read within one edit, as a word is: at least half of its overlapping
     two-character words anywhere, in any order (推測式解碼 finds 推測解碼; 區域提案網路,
-    區域提議網路). Of a long run, fewer, so that the choices stay under MOST_CHOICES."""
+    區域提議網路)."""
     found = [_any(_anywhere(schema, words[i : i + 2], fields.cjk)) for i in range(len(words) - 1)]
     return _at_least(found, (len(found) + 1) // 2)
 
 
 def _at_least(found: list[tantivy.Query], need: int) -> tantivy.Query:
-    """At least `need` of `found`, as one of the choices of which (fewer of many, so that
-    the choices stay under MOST_CHOICES)."""
-    while need > 1 and math.comb(len(found), need) > MOST_CHOICES:
-        need -= 1
-    if need <= 1:
-        return _any(found)
-    must = tantivy.Occur.Must
-    return _any(
-        [
-            tantivy.Query.boolean_query([(must, found[i]) for i in chosen])
-            for chosen in itertools.combinations(range(len(found)), need)
-        ]
+    """At least `need` of `found` (scored by those found)."""
+    should = tantivy.Occur.Should
+    return tantivy.Query.boolean_query(
+        [(should, clause) for clause in found], minimum_number_should_match=max(1, need)
     )
 
 
@@ -350,17 +339,14 @@ def _glossed(schema: tantivy.Schema, glosses: Glosses, fields: Fields) -> tantiv
     one per word) each found by one of its stems; scored by those found. None: too few of
     its words have a gloss, or `fields` reads none."""
     found = [
-        _any([_match(schema, field, (stem,), w) for stem in stems for field, w in weights])
-        for stems in glosses
-        if stems and (weights := fields.glosses.items())
+        _any([_match(schema, field, (stem,), w) for stem in choices for field, w in weights])
+        for choices in glosses
+        if choices and (weights := fields.glosses.items())
     ]
-    if not found or len(found) < (len(glosses) + 1) // 2:
+    need = (len(glosses) + 1) // 2
+    if not found or len(found) < need:
         return None
-    most = _at_least(found, (len(glosses) + 1) // 2)
-    must, should = tantivy.Occur.Must, tantivy.Occur.Should
-    return tantivy.Query.boolean_query(
-        [(must, tantivy.Query.const_score_query(most, 0.0)), *((should, q) for q in found)]
-    )
+    return _at_least(found, need)
 
 
 def _other_ending(schema: tantivy.Schema, word: str, fields: Fields) -> list[tantivy.Query]:
