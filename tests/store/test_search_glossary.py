@@ -18,8 +18,9 @@ from bot.store.search.text import parse
 from tests.support.awards import award, batch
 from tools import glossary as generator
 
-# Four papers' (Chinese, English): 無人機 and drone go together in two; 攝影 and camera in
-# one only; every English text says "with", which no Chinese word goes with more than others.
+# Four papers' (Chinese, English): 無人機 and drone go together in two; 攝影 is in one paper,
+# whose English has no camera; every English text says "with", which no Chinese word goes with
+# more than chance.
 PAPERS = [
     ("無人機在室內飛行", "A drone flies indoors with cameras"),
     ("無人機的導航", "Drone navigation with a map"),
@@ -33,9 +34,21 @@ def test_a_word_gets_the_stems_seen_with_it_in_two_papers_or_more() -> None:
     assert table["無人"] == ("drone",)  # together in both its papers, nowhere else
     assert table["人機"] == ("drone",)
     assert table["手臂"] == ("arm", "robot")  # Dice 1.0 each: best first, ties by stem
-    assert "攝影" not in table  # with camera in one paper only: chance
-    # "with" is in every paper (Dice 2·2/(2+4) = 0.67 for 無人): under NEAR_BEST of the best
+    assert "攝影" not in table  # one paper, and never beside camera
     assert all("with" not in stems for stems in table.values())
+
+
+def test_a_stem_every_text_holds_is_no_gloss_however_often_it_is_seen() -> None:
+    """方法 (method) is in three of five summaries, and "the" in every English text: Dice
+    2·3/(3+5) = 0.75 is near enough the best (method, 1.0), but together no more than chance."""
+    papers = [
+        ("本文方法一", "The method one"),
+        ("本文方法二", "The method two"),
+        ("本文方法三", "The method three"),
+        ("另一篇", "The other"),
+        ("第五篇", "The fifth"),
+    ]
+    assert learn(papers)["方法"] == ("method",)
 
 
 def test_a_word_with_no_stem_near_enough_is_left_out() -> None:
@@ -102,7 +115,9 @@ async def _titles(
 ) -> list[str]:
     parsed = parse(text, glossary=None if glossary is None else glossary.read)
     assert parsed is not None
-    ids, _total = index.page_now(parsed) or ([], 0)
+    page = index.page_now(parsed)
+    assert page is not None  # the index answered
+    ids, _total = page
     papers = PaperRepository(db)
     return [found.paper.title for i in ids if (found := await papers.get(i))]
 
@@ -114,6 +129,16 @@ async def test_a_run_no_paper_has_as_typed_is_found_by_its_glosses(
     assert await _titles(db, index, "聲源定位", GLOSSARY) == [
         "Localizing Sound Sources from a Drone"
     ]
+
+
+async def test_autocomplete_never_reads_glosses(db: Database, index: SearchIndex) -> None:
+    """Naming one paper as one types reads what names it, not what a common word's gloss
+    (模型: model) would make match most titles."""
+    parsed = parse("聲源定位", glossary=GLOSSARY.read)
+    assert parsed is not None
+    assert index.page_now(parsed, naming=True) == ([], 0)
+    assert index.page_now(parsed) is not None
+    assert index.page_now(parsed)[0] != []  # type: ignore[index]  # a member's search reads them
 
 
 async def test_a_run_some_paper_has_as_typed_is_answered_by_those_alone(

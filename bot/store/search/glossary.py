@@ -1,15 +1,18 @@
 """Chinese read as English for search: a zh-TW or zh-CN query finds what English alone says.
 
 A Chinese query matched only our Chinese summaries, so it missed every paper without one (its
-title and abstract are English) and every summary that words the topic otherwise (無人機 where
-a summary says 多旋翼飛行器). The glossary maps a two-character word (無人, 人機) to the English
-stems that go with it (drone, uav): learned from the catalogue itself, where each summary is
-written in English and in both Chinese scripts, by `learn` (run by `python -m tools.glossary`,
-which writes `glossary.toml` beside this module). A pair is kept when the two occur in the
-same papers' summaries far more than apart (Dice's coefficient), in at least two papers.
+title and abstract are English) and every summary that words the topic otherwise. The glossary
+maps a two-character word (具身, 壓縮) to the English stems that go with it (embodi, compress):
+learned from the catalogue itself, where each summary is written in English and in both Chinese
+scripts, by `learn` (run by `python -m tools.glossary`, which writes `glossary.toml` beside this
+module). A pair is kept when the two occur in the same papers' summaries far more than apart
+(Dice's coefficient, and more often than chance), in at least two papers.
 
-Search (bot/store/search/query.py) reads a Chinese run, besides as typed, as most of its
-two-character words' glosses among a paper's English stems, at a lower weight.
+Search (bot/store/search/query.py) reads a Chinese run by most of its words' glosses among a
+paper's English stems, at a low weight, only when no paper has every word as typed: a word of
+the table is in two summaries at least, so alone it is nearly always found as typed, and the
+glosses serve a longer run or several words together (具身智能 模型压缩: no summary says both).
+The field's vocabulary (bot/domain/vocabulary.toml: 無人機, drone) is read before the glossary.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from bot.store.search.text import Glosses, fold, is_cjk, stems, tokens
 GLOSSARY = "glossary.toml"
 MIN_PAPERS = 2  # a pair seen in one paper only is chance
 MIN_DICE = 0.4  # 2 × papers holding both / (papers holding the word + papers holding the stem)
+# Together this many times more often than chance (both × papers / (word's × stem's)): Dice alone
+# pairs a word in a quarter of the summaries (方法) with "the", which every English text holds.
+MIN_LIFT = 1.5
 MAX_GLOSSES = 3  # the best few stems of a word, within NEAR_BEST of the best
 NEAR_BEST = 0.75
 _RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese (Han) only
@@ -45,15 +51,18 @@ def english_stems(text: str) -> set[str]:
 
 def learn(papers: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
     """From (Chinese text, English text) per paper, each two-character word's English stems,
-    best first: seen together in MIN_PAPERS papers or more, with a Dice coefficient of MIN_DICE
-    or more, at most MAX_GLOSSES within NEAR_BEST of the word's best (ties by stem)."""
+    best first: seen together in MIN_PAPERS papers or more, MIN_LIFT times chance or more, with
+    a Dice coefficient of MIN_DICE or more, at most MAX_GLOSSES within NEAR_BEST of the word's
+    best (ties by stem)."""
     words: Counter[str] = Counter()
     english: Counter[str] = Counter()
     together: dict[str, Counter[str]] = {}
+    taught = 0
     for chinese, text in papers:
         found, said = bigrams(chinese), english_stems(text)
         if not found or not said:
             continue
+        taught += 1
         words.update(found)
         english.update(said)
         for word in found:
@@ -63,7 +72,7 @@ def learn(papers: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
         scored = sorted(
             (-2 * both / (words[word] + english[stem]), stem)
             for stem, both in stems_seen.items()
-            if both >= MIN_PAPERS
+            if both >= MIN_PAPERS and both * taught >= MIN_LIFT * words[word] * english[stem]
         )
         kept = [(-score, stem) for score, stem in scored if -score >= MIN_DICE]
         if kept:
@@ -82,13 +91,16 @@ class Glossary:
         return len(self._glosses)
 
     def read(self, run: str) -> Glosses:
-        """Per overlapping two-character word of the Chinese `run`, its stems (none: ())."""
+        """Per overlapping two-character word of the Chinese `run`, its stems (none: ()); a run
+        that is not all Han (Japanese with kana, Korean) has none: the table is Chinese."""
         run = fold(run)
+        if not _RUN.fullmatch(run):
+            return ()
         return tuple(self._glosses.get(run[i : i + 2], ()) for i in range(len(run) - 1))
 
 
 def parse_glossary(text: str) -> Glossary:
-    return Glossary(tomllib.loads(text)["glosses"])
+    return Glossary(tomllib.loads(text).get("glosses", {}))
 
 
 @cache
