@@ -43,6 +43,7 @@ from bot.digests.subscriptions import SubscriptionService
 from bot.digests.themes import ThemeRegistry
 from bot.domain.clock import Clock
 from bot.domain.institutions import load_institutions
+from bot.domain.people import load_people
 from bot.domain.shards import process_rate
 from bot.http_client import SweepingHTTPClient
 from bot.observability.metrics import Metrics
@@ -58,6 +59,7 @@ from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.ledger import LedgerRepository
+from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from bot.store.sqlite import SqliteDatabase
@@ -126,9 +128,9 @@ class LaurelBot(commands.Bot):
         self.institutions = load_institutions()
         self.search_index = _search_index(settings, db, self.metrics)
         # One repository per aggregate, all on this database.
-        self.papers = PaperRepository(db, self.institutions, self.search_index)
+        self.papers = PaperRepository(db, self.institutions, self.search_index, load_glossary())
         self.editions = EditionRepository(db)
-        self.leaderboards = LeaderboardRepository(db, self.institutions)
+        self.leaderboards = LeaderboardRepository(db, self.institutions, load_people())
         self.catalog = CatalogRepository(db, clock)  # audit stamps
         self.audit = AuditRepository(db)
         self.subscriptions = SubscriptionRepository(db)

@@ -244,6 +244,7 @@ def test_without_a_facts_folder_nothing_changes(shared: Path, data: Path) -> Non
         (FACTS.replace('code_source = "https://aclanthology.org/P19-1426.pdf"\n', ""), "code"),
         (FACTS.replace('aliases_source = "https://arxiv.org/abs/1906.00001"\n', ""), "aliases"),
         (FACTS.replace("published_source = ", "# ", 1), "`published` is given without"),
+        (FACTS.replace("published = 2017", "published = 2020", 1), "after the award's year 2019"),
         (FACTS.replace("year = 2019", "year = 2018", 1), "no paper of 2018 with this title"),
         (
             FACTS.replace(

@@ -89,6 +89,8 @@ class PaperFacts(Model):
                 raise ValueError(f"`{fact}` is given without `{fact}_source`")
             if source is not None and not getattr(self, fact):
                 raise ValueError(f"`{fact}_source` is given without `{fact}`")
+        if self.published is not None and self.published > self.year:
+            raise ValueError(f"`published` {self.published} is after the award's year {self.year}")
         if self.read_via is not None and not self.summaries:
             raise ValueError("`read_via` is given without `summaries`")
         if self.authors_incomplete and not self.authors:

@@ -26,7 +26,7 @@ from bot.store.search.fts5 import (
     fts_hits,
     fts_params,
 )
-from bot.store.search.glossary import load_glossary
+from bot.store.search.glossary import Glossary, load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.similar import CANDIDATES, Topic, alike, close_enough, fts5_query, topic_of
 from bot.store.search.text import match_query, parse
@@ -50,13 +50,14 @@ class PaperRepository:
         db: Database,
         institutions: InstitutionAliases | None = None,
         index: SearchIndex | None = None,
+        glossary: Glossary | None = None,
     ) -> None:
         self._db = db
         self._index = index
         self._models: ModelCache[StoredPaper] = ModelCache()
         self._institutions = institutions or load_institutions()
         self._vocabulary = load_vocabulary()
-        self._glossary = load_glossary()
+        self._glossary = load_glossary() if glossary is None else glossary
         self._columns = _PAPER_COLUMNS[db.dialect]
 
     async def get(self, paper_id: int) -> StoredPaper | None:
