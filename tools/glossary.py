@@ -21,6 +21,7 @@ from pathlib import Path
 
 from bot.catalog.bundled import load_bundled
 from bot.store.search import glossary
+from tools.generated import write_or_check
 
 TABLE = Path(__file__).resolve().parents[1] / "bot" / "store" / "search" / glossary.GLOSSARY
 
@@ -55,15 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
-    text = render(glossary.learn(papers()))
-    if args.check:
-        if TABLE.read_text("utf-8") != text:
-            print(f"{TABLE} is not what the generator gives: rerun it", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.write_text(text, "utf-8")
-    print(f"{TABLE}: {text.count(chr(10)) - 3} words", file=sys.stderr)
-    return 0
+    table = glossary.learn(papers())
+    status = write_or_check(TABLE, render(table), check=args.check)
+    if not args.check:
+        print(f"{TABLE}: {len(table)} words", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

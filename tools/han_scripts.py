@@ -19,10 +19,11 @@ A text is in one script when it holds a character only that script uses (bot/dom
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
+
+from tools.generated import write_or_check
 
 TABLE = Path(__file__).resolve().parents[1] / "bot" / "domain" / "han_scripts.toml"
 RANGES = (range(0x3400, 0x4DC0), range(0x4E00, 0xA000))
@@ -87,14 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
-    text = render(*classify())
-    if args.check:
-        if TABLE.read_text("utf-8") != text:
-            print(f"{TABLE} is not what the generator gives: rerun it", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.write_text(text, "utf-8")
-    return 0
+    return write_or_check(TABLE, render(*classify()), check=args.check)
 
 
 if __name__ == "__main__":

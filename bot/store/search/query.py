@@ -338,10 +338,11 @@ def _glossed(schema: tantivy.Schema, glosses: Glosses, fields: Fields) -> tantiv
     """A Chinese run read in English: at least half of its two-character words (glosses,
     one per word) each found by one of its stems; scored by those found. None: too few of
     its words have a gloss, or `fields` reads none."""
+    weights = fields.glosses.items()
     found = [
         _any([_match(schema, field, (stem,), w) for stem in choices for field, w in weights])
         for choices in glosses
-        if choices and (weights := fields.glosses.items())
+        if choices and weights
     ]
     need = (len(glosses) + 1) // 2
     if not found or len(found) < need:
