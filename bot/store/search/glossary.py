@@ -13,6 +13,12 @@ paper's English stems, at a low weight, only when no paper has every word as typ
 the table is in two summaries at least, so alone it is nearly always found as typed, and the
 glosses serve a longer run or several words together (具身智能 模型压缩: no summary says both).
 The field's vocabulary (bot/domain/vocabulary.toml: 無人機, drone) is read before the glossary.
+
+The table knows only words two of our summaries use; a dictionary (dictionary.py, CC-CEDICT)
+knows the rest of the language (充氣: inflat). A run is read as words, not as its overlapping
+character pairs: cut where the fewest words of the table or the dictionary cover it (強化學習
+代理 → 強化, 學習, 代理; a character alone, 的, is no word and has no gloss), each word's stems
+the table's first, then the dictionary's.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 
+from bot.store.search.dictionary import load_dictionary
 from bot.store.search.text import Glosses, fold, is_cjk, stems, tokens
 
 GLOSSARY = "glossary.toml"
@@ -34,6 +41,7 @@ MIN_DICE = 0.4  # 2 × papers holding both / (papers holding the word + papers h
 MIN_LIFT = 1.5
 MAX_GLOSSES = 3  # the best few stems of a word, within NEAR_BEST of the best
 NEAR_BEST = 0.75
+MAX_READ = 4  # stems a word of a query is read as, the table's first
 _RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Chinese (Han) only
 
 
@@ -82,21 +90,59 @@ def learn(papers: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
 
 
 class Glossary:
-    """Two-character Chinese words and their English stems."""
+    """Two-character Chinese words and their English stems (the learned table), and a
+    dictionary's words of any length (dictionary.py)."""
 
-    def __init__(self, glosses: Mapping[str, Iterable[str]]) -> None:
+    def __init__(
+        self,
+        glosses: Mapping[str, Iterable[str]],
+        dictionary: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self._glosses = {fold(word): tuple(found) for word, found in glosses.items()}
+        self._dictionary = dictionary or {}
+        self._longest = max(map(len, self._dictionary), default=2)
 
     def __len__(self) -> int:
+        """The learned table's words."""
         return len(self._glosses)
 
     def read(self, run: str) -> Glosses:
-        """Per overlapping two-character word of the Chinese `run`, its stems (none: ()); a run
-        that is not all Han (Japanese with kana, Korean) has none: the table is Chinese."""
+        """Per word of the Chinese `run` (`words`), its stems: the learned table's, then the
+        dictionary's, at most MAX_READ. None where the words cover half the run or less (聲源
+        of 聲源定位), and for a run that is not all Han (Japanese with kana, Korean): the
+        table is Chinese."""
         run = fold(run)
         if not _RUN.fullmatch(run):
             return ()
-        return tuple(self._glosses.get(run[i : i + 2], ()) for i in range(len(run) - 1))
+        words = self.words(run)
+        if 2 * sum(map(len, words)) <= len(run):
+            return ()  # most of the run is no known word: its glosses would not say it
+        return tuple(
+            tuple(dict.fromkeys((*self._glosses.get(w, ()), *self._dictionary.get(w, ()))))[
+                :MAX_READ
+            ]
+            for w in words
+        )
+
+    def words(self, run: str) -> list[str]:
+        """The words of the folded Han `run` that the fewest pieces cover it, the longer word
+        first where cuts tie (強化 學 習 before 強 化學 習): words of two characters or more that
+        the table or the dictionary holds; a character that starts none is left out."""
+        # fewest[i]: the fewest pieces covering run[i:], and the length of its first piece
+        fewest: list[tuple[int, int]] = [(len(run) + 1, 1)] * len(run) + [(0, 0)]
+        for start in range(len(run) - 1, -1, -1):
+            for length in range(min(self._longest, len(run) - start), 0, -1):
+                piece = run[start : start + length]
+                known = length == 1 or piece in self._glosses or piece in self._dictionary
+                if known and fewest[start + length][0] + 1 < fewest[start][0]:
+                    fewest[start] = (fewest[start + length][0] + 1, length)
+        found, start = [], 0
+        while start < len(run):
+            length = fewest[start][1]
+            if length > 1:
+                found.append(run[start : start + length])
+            start += length
+        return found
 
 
 def parse_glossary(text: str) -> Glossary:
@@ -105,6 +151,6 @@ def parse_glossary(text: str) -> Glossary:
 
 @cache
 def load_glossary() -> Glossary:
-    """The glossary that ships with Laurel (read once per process)."""
+    """The glossary that ships with Laurel, with the dictionary (read once per process)."""
     text = (resources.files("bot.store.search") / GLOSSARY).read_text(encoding="utf-8")
-    return parse_glossary(text)
+    return Glossary(tomllib.loads(text).get("glosses", {}), load_dictionary())
