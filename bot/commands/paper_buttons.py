@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from re import Match
 from typing import Any, ClassVar, Self
 
@@ -258,7 +258,8 @@ class SearchState:
         return replace(self, query=self.query[:room].strip())
 
     async def results(self, papers: PaperRepository) -> Results:
-        """This page's papers, whether another page follows, and how many matched in all."""
+        """This page's papers, whether another page follows, how many matched in all, and on
+        a first page of fewer than PAGE_SIZE matches, papers close to the query after them."""
         found, total = await papers.search_page(
             self.query,
             venue=self.venue,
@@ -267,17 +268,24 @@ class SearchState:
             area=self.area,
             limit=PAGE_SIZE + 1,
             offset=self.page * PAGE_SIZE,
+            close=PAGE_SIZE,
         )
+        if self.page == 0 and 0 <= total < PAGE_SIZE:
+            matched = min(total, len(found))
+            return Results(found[:matched], False, total, found[matched:PAGE_SIZE])
         return Results(found[:PAGE_SIZE], len(found) > PAGE_SIZE, total)
 
 
 @dataclass(frozen=True, slots=True)
 class Results:
-    """A page of search results: its papers, whether more follow, how many matched in all."""
+    """A page of search results: its papers, whether more follow, how many matched in all;
+    and papers close to the query that do not match it (some of its words, or within a
+    typo), shown apart after fewer matches than a page holds (issue 27)."""
 
     found: list[StoredPaper]
     more: bool
     total: int
+    close: list[StoredPaper] = field(default_factory=list)
 
 
 _PAGE_PREFIX = "paper:page:{page}:{venue}:{year}:{kind}:"
@@ -290,28 +298,33 @@ def results_page(
     """A page of results: the papers numbered on from the pages before, each with its Open
     button, and how many matched; another page follows while there are more (up to
     MAX_PAGE)."""
-    found, more = results.found, results.more
+    found, more, close = results.found, results.more, results.close
     first = state.page * PAGE_SIZE + 1
     total = max(results.total, first + len(found) - 1)
+    footer = strings.text(
+        "paper-search-footer",
+        language,
+        page=state.page + 1,
+        pages=-(-total // PAGE_SIZE),
+        first=first,
+        last=first + len(found) - 1,
+        total=total,
+    )
+    if close:
+        footer += " · " + strings.text("paper-search-close-footer", language, count=len(close))
     embed = list_embed(
         strings.text("paper-search-title", language, query=esc(state.query)),
         found,
         strings,
         language,
         first_number=first,
-        footer=strings.text(
-            "paper-search-footer",
-            language,
-            page=state.page + 1,
-            pages=-(-total // PAGE_SIZE),
-            first=first,
-            last=first + len(found) - 1,
-            total=total,
-        ),
+        footer=footer,
+        then=(strings.text("paper-search-close", language), close),
     )
     more = more and state.page < MAX_PAGE
     filters = Filters(state.venue, state.year, state.kind, state.area)
-    return Shown(embed, state.page, more, open_buttons(found, first_number=first, filters=filters))
+    shown = [*found, *close]
+    return Shown(embed, state.page, more, open_buttons(shown, first_number=first, filters=filters))
 
 
 def results_message(

@@ -112,9 +112,18 @@ def list_embed(
     *,
     first_number: int = 1,
     footer: str | None = None,
+    then: tuple[str, Sequence[StoredPaper]] | None = None,
 ) -> discord.Embed:
-    """Papers as a numbered list (the numbers match the buttons that open them)."""
+    """Papers as a numbered list (the numbers match the buttons that open them); `then`, a
+    heading and more papers after it, numbered on (a search's papers close to its query)."""
     entries = [list_entry(n, p, strings, language) for n, p in enumerate(papers, first_number)]
+    if then is not None and then[1]:
+        heading, more = then
+        entries.append(f"__{esc(heading)}__")
+        entries += [
+            list_entry(n, p, strings, language)
+            for n, p in enumerate(more, first_number + len(papers))
+        ]
     # Each entry is whole or absent: cutting one in the middle could break a markdown link.
     description, used = [], 0
     for entry in entries:

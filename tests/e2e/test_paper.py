@@ -212,6 +212,36 @@ async def test_search_pages_forward_and_back(
     assert second["embeds"][0]["description"].startswith("**6.** ")
 
 
+async def test_a_search_with_few_matches_goes_on_with_papers_close_to_it(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    await CatalogRepository(db, SystemClock()).apply(
+        batch(award("Quokka Navigation in Deserts"), award("Quokka Ecology")),
+        actor="test",
+        policy="update",
+    )
+    message = await (
+        await server.slash("paper", {"query": "quokka navigation"}, subcommand="search")
+    ).message()
+    (embed,) = message["embeds"]
+    matched, close = embed["description"].split(
+        "\n\n__Close to your search (not every word matches)__\n\n"
+    )
+    assert matched.startswith("**1.** **Quokka Navigation in Deserts**")
+    assert close.startswith("**2.** ")  # numbered on, as its Open button is
+    assert "Quokka Ecology" in close
+    shown = close.count("\n\n") + 1
+    assert embed["footer"]["text"] == f"Page 1 of 1 · results 1–1 of 1 · {shown} more close to it"
+    assert [b["label"] for b in buttons(message)] == [str(n) for n in range(1, shown + 2)]
+    zh = await (
+        await server.slash(
+            "paper", {"query": "quokka navigation"}, subcommand="search", locale="zh-TW"
+        )
+    ).message()
+    assert "__相近的結果（未符合全部關鍵字）__" in zh["embeds"][0]["description"]
+    assert zh["embeds"][0]["footer"]["text"].endswith(f"另有 {shown} 筆相近")
+
+
 async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
     interaction = await server.slash(
         "paper",

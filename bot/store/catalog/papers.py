@@ -187,14 +187,19 @@ class PaperRepository:
         limit: int = 10,
         offset: int = 0,
         every_word: bool = False,
+        close: int = 0,
     ) -> tuple[list[StoredPaper], int]:
         """A page of the papers matching `text`, best first, and how many matched in all: by
-        the derived index when it is ready, else FTS5 (the same words, the same weights)."""
+        the derived index when it is ready, else FTS5 (the same words, the same weights).
+        `close`: on a first page of fewer matches, the page goes on past them with papers
+        close to the query, up to `close` in all (query.page; the index only: FTS5 gives the
+        matches alone); the papers past the count are those."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(
-            text, scope, limit, offset, self._papers_now, any_word=not every_word
-        )
+            text, scope, limit, offset, self._papers_now, any_word=not every_word,
+            close=0 if every_word else max(0, min(close, 100)),
+        )  # fmt: skip
         if found is not None:
             return found
         query = match_query(text, self._institutions, self._vocabulary)
@@ -238,6 +243,7 @@ class PaperRepository:
         count: bool = True,
         any_word: bool = True,
         naming: bool = False,
+        close: int = 0,
     ) -> tuple[list[T], int] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
         searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
@@ -254,6 +260,7 @@ class PaperRepository:
         found = await index.page_then(
             parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
             limit=limit, offset=offset, count=count, any_word=any_word, naming=naming,
+            close=close,
         )  # fmt: skip
         if found is None and self._db.dialect != "sqlite":
             # The index failed just now (FTS5 would answer on SQLite): it is being rebuilt
@@ -262,7 +269,7 @@ class PaperRepository:
             found = await index.page_then(
                 parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind,
                 area=scope.area, limit=limit, offset=offset, count=count, any_word=any_word,
-                naming=naming,
+                naming=naming, close=close,
             )  # fmt: skip
             if found is None:
                 raise _no_index()

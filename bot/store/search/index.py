@@ -355,14 +355,15 @@ class SearchIndex(Healing):
         count: bool = True,
         any_word: bool = True,
         naming: bool = False,
+        close: int = 0,
     ) -> tuple[T, int] | None:
         """The ids `page_now` ranks, then `load(conn, ids)` on the same thread with a read-only
         connection of that thread's to the store (`StoreReaders`): one hop off the event loop
         for a whole answer (ranking, reading the page, building its models); and how many
         papers matched in all (-1 unless `count`: autocomplete needs no count, and counting
         every match of a common word costs); `any_word` and `naming` (autocomplete) as
-        `query.page` takes them. None while
-        the index is not ready."""
+        `query.page` takes them, and `close` (the papers close to the query after fewer
+        matches: `load` reads them too, past the count). None while the index is not ready."""
         if not self.ready:
             return None
 
@@ -370,7 +371,7 @@ class SearchIndex(Healing):
             found = self._checked(
                 lambda: self.page_now(
                     parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
-                    offset=offset, count=count, any_word=any_word, naming=naming,
+                    offset=offset, count=count, any_word=any_word, naming=naming, close=close,
                 )
             )  # fmt: skip
             return None if found is None else (self._readers.load(load, found[0]), found[1])
@@ -434,6 +435,7 @@ class SearchIndex(Healing):
         count: bool = True,
         any_word: bool = True,
         naming: bool = False,
+        close: int = 0,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
         (query.page). None while the index is not ready."""
@@ -443,5 +445,5 @@ class SearchIndex(Healing):
         searcher, filters = index.searcher(), (venue, year, kind, area)
         return page(
             searcher, self.schema, parsed, filters, limit, offset, count=count,
-            any_word=any_word, naming=naming,
+            any_word=any_word, naming=naming, close=close,
         )  # fmt: skip

@@ -1,0 +1,74 @@
+"""Papers close to a query (issue 27): after fewer matches than a page holds, a member's first
+page goes on with what the later readings find (some of the words, within a typo), apart from
+the matches and not counted with them. On SQLite and PostgreSQL, through the repository."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+
+import pytest
+
+from bot.domain.models import StoredPaper
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
+from bot.store.database import Database
+from bot.store.search.index import SearchIndex
+from bot.store.search.store import store_of
+from tests.support.awards import award, batch
+
+CATALOGUE = (
+    award("Quokka Navigation in Deserts"),
+    award("Desert Robots"),
+    award("Quokka Ecology"),
+    award("Forest Robots"),
+    *(award(f"Wombat Burrows {n}") for n in range(6)),
+)
+
+
+@pytest.fixture
+async def papers(db: Database, catalog: CatalogRepository) -> AsyncIterator[PaperRepository]:
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    index = SearchIndex(store_of(db), None)
+    await index.start()
+    yield PaperRepository(db, index=index)
+    await index.close()
+
+
+def _titles(found: Sequence[StoredPaper]) -> list[str]:
+    return [p.paper.title for p in found]
+
+
+async def test_fewer_matches_go_on_with_papers_close_to_the_query(papers: PaperRepository) -> None:
+    found, total = await papers.search_page("quokka desert", limit=6, close=5)
+    assert total == 1  # the count is the matches'
+    assert _titles(found)[0] == "Quokka Navigation in Deserts"
+    assert sorted(_titles(found)[1:]) == ["Desert Robots", "Quokka Ecology"]  # any of the words
+    alone, total = await papers.search_page("quokka desert", limit=6)
+    assert (_titles(alone), total) == (["Quokka Navigation in Deserts"], 1)
+
+
+async def test_close_papers_fill_up_to_the_number_asked(papers: PaperRepository) -> None:
+    found, total = await papers.search_page("quokka desert", limit=6, close=2)
+    assert total == 1
+    assert len(found) == 2
+
+
+async def test_a_full_page_later_pages_and_every_word_get_none(papers: PaperRepository) -> None:
+    found, total = await papers.search_page("wombat", limit=6, close=5)
+    assert total == 6 and len(found) == 6  # five matches or more: nothing added
+    assert all(t.startswith("Wombat") for t in _titles(found))
+    later, _ = await papers.search_page("quokka desert", limit=6, offset=6, close=5)
+    assert later == []
+    strict, total = await papers.search_page("quokka desert", limit=6, close=5, every_word=True)
+    assert (_titles(strict), total) == (["Quokka Navigation in Deserts"], 1)
+
+
+async def test_a_reading_that_already_has_any_word_adds_nothing(papers: PaperRepository) -> None:
+    # No paper has both words: the any-word reading is the answer, and nothing is after it.
+    found, total = await papers.search_page("forest quokka", limit=6, close=5)
+    assert sorted(_titles(found)) == [
+        "Forest Robots",
+        "Quokka Ecology",
+        "Quokka Navigation in Deserts",
+    ]
+    assert total == 3
