@@ -5,18 +5,22 @@ benchmarks/judged/search.toml holds what members type (titles, acronyms, topics,
 typos, zh-TW and zh-CN) with the paper or papers each means, written by hand;
 benchmarks/judged/search_holdout.toml, in the same format, is a held-out set written later,
 before a ranking change, and never tuned to; search_blind.toml a second one, written blind at
-stop 30 once the first's misses had been read; search_blind2.toml to search_blind5.toml a
-third to a sixth, written at stops 32 and 33 by helpers who had neither run the search nor read
+stop 30 once the first's misses had been read; search_blind2.toml to search_blind6.toml a
+third to a seventh, written at stops 32 to 34 by helpers who had neither run the search nor read
 its code (search_blind4.toml while the glossary was built, run only once it was done;
-search_blind5.toml after that, run once the glossary was final): one table each. Over the
+search_blind5.toml after that, run once the glossary was final; search_blind6.toml before the
+dictionary and the papers close to a query were built, run once before and once after them):
+one table each. Over the
 bundled catalogue this prints, per kind of query,
 recall@5 (of the papers meant, the share in the first five; at most five are asked for) and MRR
 (1 / the rank of the first paper meant, within the first ten) for the ranking before issue 27
-(benchmarks/ranking_before.py, frozen), the derived index now, the index now without its
-glossary (a Chinese run read only as typed, not also as English: bot/store/search/glossary.py),
-and FTS5 now (SQLite's fallback); then each engine's p50 / p99 per query, measured in the same
-run (ids only for the indexes; FTS5's figure includes reading the papers). The goals:
-recall@5 >= 0.95 and MRR >= 0.85 for the index now.
+(benchmarks/ranking_before.py, frozen); the derived index now, its first five as a member's
+first page shows them (after fewer than five matches, the papers close to the query); the index
+now without those ("no close"); the index now with a Chinese run read in English through the
+learned glossary alone, not also the dictionary ("no dictionary": bot/store/search/dictionary.py);
+and FTS5 now (SQLite's fallback); then each engine's p50 / p99
+per query, measured in the same run (ids only for the indexes; FTS5's figure includes reading
+the papers). The goals: recall@5 >= 0.95 and MRR >= 0.85 for the index now.
 """
 
 from __future__ import annotations
@@ -34,13 +38,14 @@ from pathlib import Path
 from benchmarks.ranking_before import BeforeIndex
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.parts import CatalogParts
+from bot.commands.paper_buttons import PAGE_SIZE
 from bot.dburl import SqliteTarget
 from bot.domain.clock import SystemClock
 from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
 from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.search.glossary import load_glossary
+from bot.store.search.glossary import GLOSSARY, Glossary, load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 
@@ -51,9 +56,13 @@ BLIND2 = Path(__file__).parent / "judged" / "search_blind2.toml"
 BLIND3 = Path(__file__).parent / "judged" / "search_blind3.toml"
 BLIND4 = Path(__file__).parent / "judged" / "search_blind4.toml"
 BLIND5 = Path(__file__).parent / "judged" / "search_blind5.toml"
-SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3, BLIND4, BLIND5)  # every judged set, one table each
+BLIND6 = Path(__file__).parent / "judged" / "search_blind6.toml"
+# every judged set, one table each
+SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3, BLIND4, BLIND5, BLIND6)
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
+CLOSE = PAGE_SIZE  # a first page of fewer matches goes on with papers close to the query
+GLOSSARY_FILE = Path(__file__).parents[1] / "bot" / "store" / "search" / GLOSSARY
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +139,7 @@ async def run(show_misses: bool, only: str | None) -> None:
             institutions = load_institutions()
             vocabulary = load_vocabulary()
             glossary = load_glossary()
+            learned = Glossary(tomllib.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))["glosses"])
             fts5 = PaperRepository(db, institutions)
 
             async def old(text: str) -> list[int]:
@@ -137,11 +147,17 @@ async def run(show_misses: bool, only: str | None) -> None:
 
             async def new(text: str) -> list[int]:
                 parsed = parse(text, institutions, vocabulary, glossary.read)
+                found = parsed and index.page_now(parsed, limit=DEPTH, close=CLOSE)
+                return found[0] if found else []
+
+            async def without_close(text: str) -> list[int]:
+                parsed = parse(text, institutions, vocabulary, glossary.read)
                 return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
 
-            async def unglossed(text: str) -> list[int]:
-                parsed = parse(text, institutions, vocabulary)
-                return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
+            async def undictionaried(text: str) -> list[int]:
+                parsed = parse(text, institutions, vocabulary, learned.read)
+                found = parsed and index.page_now(parsed, limit=DEPTH, close=CLOSE)
+                return found[0] if found else []
 
             async def fallback(text: str) -> list[int]:
                 return [p.id for p in await fts5.search(text, limit=DEPTH)]
@@ -149,7 +165,8 @@ async def run(show_misses: bool, only: str | None) -> None:
             engines: dict[str, Ranker] = {
                 "before": old,
                 "index now": new,
-                "no glossary": unglossed,
+                "no close": without_close,
+                "no dictionary": undictionaried,
                 "FTS5 now": fallback,
             }
             measured = {}
