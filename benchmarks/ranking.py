@@ -45,7 +45,8 @@ from bot.domain.institutions import load_institutions
 from bot.domain.vocabulary import load_vocabulary
 from bot.store.backends import open_database
 from bot.store.catalog.papers import PaperRepository
-from bot.store.search.glossary import GLOSSARY, Glossary, load_glossary
+from bot.store.search.dictionary import load_dictionary
+from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.text import parse
 
@@ -62,7 +63,6 @@ SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3, BLIND4, BLIND5, BLIND6)
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
 CLOSE = PAGE_SIZE  # a first page of fewer matches goes on with papers close to the query
-GLOSSARY_FILE = Path(__file__).parents[1] / "bot" / "store" / "search" / GLOSSARY
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +138,8 @@ async def run(show_misses: bool, only: str | None) -> None:
             await index.start()
             institutions = load_institutions()
             vocabulary = load_vocabulary()
-            glossary = load_glossary()
-            learned = Glossary(tomllib.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))["glosses"])
+            learned = load_glossary()
+            glossary = learned.with_dictionary(load_dictionary())
             fts5 = PaperRepository(db, institutions)
 
             async def old(text: str) -> list[int]:

@@ -59,6 +59,7 @@ from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.ledger import LedgerRepository
+from bot.store.search.dictionary import load_dictionary
 from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
@@ -188,9 +189,13 @@ class LaurelBot(commands.Bot):
         # setup_hook runs once per process, unlike on_ready (which fires again after a resume
         # that fails): background work and command wiring start here and only here.
         await self.tree.set_translator(LaurelTranslator(self.strings))
+        # The Chinese-English dictionary takes a second or two to read: off the event loop,
+        # while the index starts.
+        dictionary = asyncio.create_task(asyncio.to_thread(load_dictionary))
         if self.search_index is not None:
             await self.search_index.start()
             self.db.on_catalog_write(self.search_index.catch_up)
+        self.papers.read_chinese_with(await dictionary)
         for group in command_groups(self, self):
             await self.add_cog(group)
         if self.commands_only:

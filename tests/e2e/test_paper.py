@@ -242,6 +242,21 @@ async def test_a_search_with_few_matches_goes_on_with_papers_close_to_it(
     assert zh["embeds"][0]["footer"]["text"].endswith(f"另有 {shown} 筆相近")
 
 
+async def test_a_chinese_search_reads_words_no_summary_has_through_the_dictionary(
+    laurel: LaurelBot, server: LocalDiscord, db: Database
+) -> None:
+    """充氣 (inflatable) and 棲息地 (habitat) are in no summary of ours and in no learned
+    gloss: the dictionary the bot loads as it starts reads them as English."""
+    await CatalogRepository(db, SystemClock()).apply(
+        batch(award("Inflatable Habitats for Quokkas")), actor="test", policy="update"
+    )
+    message = await (
+        await server.slash("paper", {"query": "充氣棲息地"}, subcommand="search", locale="zh-TW")
+    ).message()
+    (embed,) = message["embeds"]
+    assert embed["description"].startswith("**1.** **Inflatable Habitats for Quokkas**")
+
+
 async def test_search_in_chinese_with_filters(laurel: LaurelBot, server: LocalDiscord) -> None:
     interaction = await server.slash(
         "paper",

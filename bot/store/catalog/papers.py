@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
@@ -154,6 +154,11 @@ class PaperRepository:
             """,  # noqa: S608 (constant words, no input)
             {"venue": venue, "limit": max(1, limit)},
         )
+
+    def read_chinese_with(self, dictionary: Mapping[str, tuple[str, ...]]) -> None:
+        """Read a Chinese query's words in English through `dictionary` too (bot/store/search/
+        dictionary.py), beside the learned glossary: the bot loads it as it starts."""
+        self._glossary = self._glossary.with_dictionary(dictionary)
 
     async def search(
         self,

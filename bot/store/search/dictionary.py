@@ -59,8 +59,11 @@ def read_cedict(lines: Iterable[str]) -> dict[str, tuple[str, ...]]:
     table: dict[str, tuple[str, ...]] = {}
     stem_of: dict[str, str] = {}
     for line in lines:
+        traditional = line.partition(" ")[0]
+        if not 2 <= len(traditional) <= MAX_LENGTH or line.startswith("#"):
+            continue  # a character alone, an idiom, the header's comments
         entry = _ENTRY.fullmatch(line.strip())
-        if entry is None:  # the header's comments, a blank line
+        if entry is None:
             continue
         traditional, simplified, definition = entry.groups()
         found: list[str] = []
@@ -68,6 +71,8 @@ def read_cedict(lines: Iterable[str]) -> dict[str, tuple[str, ...]]:
             if word not in stem_of:
                 stem_of[word] = stems([word])[0]
             found.append(stem_of[word])
+            if len(found) == MAX_STEMS:
+                break
         if not found:
             continue
         for written in {fold(traditional), fold(simplified)}:

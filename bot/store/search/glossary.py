@@ -30,7 +30,6 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 
-from bot.store.search.dictionary import load_dictionary
 from bot.store.search.text import Glosses, fold, is_cjk, stems, tokens
 
 GLOSSARY = "glossary.toml"
@@ -102,6 +101,11 @@ class Glossary:
         self._dictionary = dictionary or {}
         self._longest = max(map(len, self._dictionary), default=2)
 
+    def with_dictionary(self, dictionary: Mapping[str, tuple[str, ...]]) -> Glossary:
+        """This table, and `dictionary`'s words beside it (load_dictionary: the bot loads it
+        off the event loop as it starts)."""
+        return Glossary(self._glosses, dictionary)
+
     def __len__(self) -> int:
         """The learned table's words."""
         return len(self._glosses)
@@ -151,6 +155,7 @@ def parse_glossary(text: str) -> Glossary:
 
 @cache
 def load_glossary() -> Glossary:
-    """The glossary that ships with Laurel, with the dictionary (read once per process)."""
+    """The learned table that ships with Laurel (read once per process); the dictionary is
+    added by `with_dictionary`."""
     text = (resources.files("bot.store.search") / GLOSSARY).read_text(encoding="utf-8")
-    return Glossary(tomllib.loads(text).get("glosses", {}), load_dictionary())
+    return parse_glossary(text)
