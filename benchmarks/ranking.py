@@ -18,7 +18,9 @@ recall@5 (of the papers meant, the share in the first five; at most five are ask
 first page shows them (after fewer than five matches, the papers close to the query); the index
 now without those ("no close"); the index now with a Chinese run read in English through the
 learned glossary alone, not also the dictionary ("no dictionary": bot/store/search/dictionary.py);
-and FTS5 now (SQLite's fallback); then each engine's p50 / p99
+the index as stop 32 left it (a Chinese run read by the learned glossary's overlapping
+two-character words, no papers close: "stop 32"); and FTS5 now (SQLite's fallback); then each
+engine's p50 / p99
 per query, measured in the same run (ids only for the indexes; FTS5's figure includes reading
 the papers). The goals: recall@5 >= 0.95 and MRR >= 0.85 for the index now.
 """
@@ -159,6 +161,10 @@ async def run(show_misses: bool, only: str | None) -> None:
                 found = parsed and index.page_now(parsed, limit=DEPTH, close=CLOSE)
                 return found[0] if found else []
 
+            async def stop_32(text: str) -> list[int]:
+                parsed = parse(text, institutions, vocabulary, learned.pairs)
+                return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
+
             async def fallback(text: str) -> list[int]:
                 return [p.id for p in await fts5.search(text, limit=DEPTH)]
 
@@ -167,6 +173,7 @@ async def run(show_misses: bool, only: str | None) -> None:
                 "index now": new,
                 "no close": without_close,
                 "no dictionary": undictionaried,
+                "stop 32": stop_32,
                 "FTS5 now": fallback,
             }
             measured = {}

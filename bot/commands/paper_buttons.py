@@ -260,7 +260,7 @@ class SearchState:
     async def results(self, papers: PaperRepository) -> Results:
         """This page's papers, whether another page follows, how many matched in all, and on
         a first page of fewer than PAGE_SIZE matches, papers close to the query after them."""
-        found, total = await papers.search_page(
+        found, total, close = await papers.search_close(
             self.query,
             venue=self.venue,
             year=self.year,
@@ -270,10 +270,8 @@ class SearchState:
             offset=self.page * PAGE_SIZE,
             close=PAGE_SIZE,
         )
-        if self.page == 0 and 0 <= total < PAGE_SIZE:
-            matched = min(total, len(found))
-            return Results(found[:matched], False, total, found[matched:PAGE_SIZE])
-        return Results(found[:PAGE_SIZE], len(found) > PAGE_SIZE, total)
+        more = len(found) > PAGE_SIZE
+        return Results(found[:PAGE_SIZE], more, total, close[: max(0, PAGE_SIZE - len(found))])
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,11 +119,12 @@ def list_embed(
     entries = [list_entry(n, p, strings, language) for n, p in enumerate(papers, first_number)]
     if then is not None and then[1]:
         heading, more = then
-        entries.append(f"__{esc(heading)}__")
-        entries += [
+        after = [
             list_entry(n, p, strings, language)
             for n, p in enumerate(more, first_number + len(papers))
         ]
+        after[0] = f"__{esc(heading)}__\n\n{after[0]}"  # the heading never shows alone
+        entries += after
     # Each entry is whole or absent: cutting one in the middle could break a markdown link.
     description, used = [], 0
     for entry in entries:

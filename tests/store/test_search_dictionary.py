@@ -18,47 +18,55 @@ from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch
 
+# Entries in CC-CEDICT's format, written for these tests (not the dictionary's own text).
 LINES = [
-    "# CC-CEDICT",
+    "# a comment, as the file's header has",
     "#! version=1",
     "充氣 充气 [chong1 qi4] /to inflate/",
-    "估計 估计 [gu1 ji4] /to estimate/to reckon/CL:個|个[ge4]/(coll.) to suppose/",
-    "無人機 无人机 [wu2 ren2 ji1] /drone; unmanned aerial vehicle/",
+    "估計 估计 [gu1 ji4] /to estimate/to guess/CL:個|个[ge4]/(coll.) to figure/",
+    "無人機 无人机 [wu2 ren2 ji1] /drone; pilotless flying machine/",
     "張 张 [Zhang1] /surname Zhang/",
-    "跟蹤 跟踪 [gen1 zong1] /to follow sb's tracks/to tail/to shadow/tracking/",
-    "變形 变形 [bian4 xing2] /to become deformed; to change shape; to morph/",
-    "變形 变形 [bian4 xing2] /(old) transformation/",
-    "一石二鳥的故事 一石二鸟的故事 [x] /story/",
+    "跟蹤 跟踪 [gen1 zong1] /to walk behind sb/to trail/tracking/",
+    "變形 变形 [bian4 xing2] /to change shape; to morph/",
+    "變形 变形 [bian4 xing2] /(Tw) transformation/",
+    "程式 程式 [cheng2 shi4] /see 程序[cheng2 xu4]/(Tw) program/",
+    "神經 神经 [shen2 jing1] /nerve/",
+    "網路 网路 [wang3 lu4] /network/",
+    "一石二鳥之計 一石二鸟之计 [x] /one plan, two ends/",
 ]
 
 
 def test_a_sense_counts_when_it_is_one_english_word() -> None:
-    assert list(senses("to estimate/to reckon/CL:個|个[ge4]/(coll.) to suppose")) == [
+    assert list(senses("to estimate/to guess/CL:個|个[ge4]/(coll.) to figure")) == [
         "estimate",
-        "reckon",
-        "suppose",
+        "guess",
+        "figure",
     ]
-    assert list(senses("drone; unmanned aerial vehicle")) == ["drone"]  # not aerial alone
+    assert list(senses("drone; pilotless flying machine")) == ["drone"]  # not flying alone
     assert list(senses("surname Zhang/see 張|张[zhang1]/variant of 丈")) == []
-    assert list(senses("to follow sb's tracks/tracking")) == ["tracking"]
+    assert list(senses("to walk behind sb/tracking.")) == ["tracking"]
+    assert list(senses("(Tw) program")) == ["program"]  # Taiwan's usage is a sense
 
 
 def test_entries_give_both_scripts_their_first_stems_merged_in_order() -> None:
     table = read_cedict(LINES)
-    assert table["充氣"] == table["充气"] == ("inflat",)
-    assert table["估計"] == ("estim", "reckon", "suppos")  # the classifier is no sense
-    assert table["无人机"] == ("drone",)
-    assert table["跟踪"] == ("tail", "shadow", "track")
-    assert table["變形"] == ("morph", "transform")  # a second entry adds its senses
+    assert table.get("充氣") == table.get("充气") == ("inflat",)
+    assert table.get("估計") == ("estim", "guess", "figur")  # the classifier is no sense
+    assert table.get("无人机") == ("drone",)
+    assert table.get("跟踪") == ("trail", "track")
+    assert table.get("變形") == ("morph", "transform")  # a second entry adds its senses
+    assert table.get("程式") == ("program",)
     assert "張" not in table
-    assert "张" not in table
-    assert "一石二鳥的故事" not in table  # longer than a query types a word
+    assert "张" not in table  # one character, and a surname only
+    assert "一石二鳥之計" not in table  # no one-word sense
+    assert table.get("的") == ()
 
 
 def test_the_installed_dictionary_reads_both_scripts() -> None:
     dictionary = load_dictionary()
-    assert dictionary["無人機"][0] == dictionary["无人机"][0] == "drone"
-    assert dictionary["充氣"] == ("inflat",)
+    assert dictionary.get("無人機")[0] == dictionary.get("无人机")[0] == "drone"
+    assert dictionary.get("充氣") == ("inflat",)
+    assert "interfac" in dictionary.get("介面")  # a Taiwan sense
     assert len(dictionary) > 50_000
 
 
@@ -70,17 +78,28 @@ def test_a_run_is_cut_into_the_fewest_known_words() -> None:
     assert glossary.read("強化") == (("reinforc",),)  # the learned table's stems first
 
 
-def test_a_run_mostly_of_no_known_word_has_no_reading() -> None:
-    glossary = Glossary({}, read_cedict(LINES))
-    assert glossary.read("充氣球場") == ()  # 充氣 covers half of it: not what it says
-    assert glossary.read("充氣球") != ()
+def test_a_cut_prefers_the_dictionary_words_to_the_tables_pairs() -> None:
+    """The table learns every pair it sees, 經網 of 神經網路 too: 神 經網 路 and 神經 網路
+    are both two words, and the dictionary's are the words."""
+    glossary = Glossary({"經網": ["neural"]}, read_cedict(LINES))
+    assert glossary.words("神經網路") == ["神經", "網路"]
+    assert Glossary({"經網": ["neural"]}).words("神經網路") == ["經網"]
+
+
+def test_a_run_mostly_of_no_known_word_is_read_by_the_tables_pairs() -> None:
+    glossary = Glossary({"氣球": ["balloon"]}, read_cedict(LINES))
+    assert glossary.words("充氣球場") == ["充氣"]  # half of it
+    assert glossary.read("充氣球場") == ((), ("balloon",), ())  # the pairs' reading
+    assert Glossary({}, read_cedict(LINES)).read("充氣球場") == ()  # no pair known either
+    assert glossary.read("充氣球") == (("inflat",),)
     assert Glossary({}).read("充氣") == ()
 
 
 def test_the_shipped_glossary_reads_words_no_summary_has() -> None:
     glossary = load_glossary().with_dictionary(load_dictionary())
     assert glossary.read("充氣機器人") == (("inflat",), ("robot", "android"))
-    assert load_glossary().read("充氣機器人") == ()  # the learned table alone: no such words
+    alone = load_glossary().read("充氣機器人")  # the learned table alone: its pairs, no 充氣
+    assert not any("inflat" in stems for stems in alone)
 
 
 CATALOGUE = (

@@ -71,7 +71,7 @@ def test_a_run_is_read_per_word_of_the_table() -> None:
     assert glossary.read("無人拍攝") == (("drone",), ("film", "shoot"))
     assert glossary.read("無人機拍攝") == (("drone",), ("film", "shoot"))  # 機: no word
     assert glossary.read("無人機") == (("drone",),)  # 無人 is most of it
-    assert glossary.read("無人機群") == ()  # but not of this
+    assert glossary.read("無人機群") == (("drone",), (), ())  # not of this: its pairs
     assert glossary.read("機") == ()
     assert len(glossary) == 2
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
@@ -17,6 +17,7 @@ from bot.store import rows
 from bot.store.catalog_sql import ids_in, like_any_case, paper_columns
 from bot.store.database import Database
 from bot.store.model_cache import ModelCache
+from bot.store.search.dictionary import Dictionary
 from bot.store.search.fts5 import (
     CHOICE_COLUMNS,
     FTS_SIMILAR,
@@ -155,7 +156,7 @@ class PaperRepository:
             {"venue": venue, "limit": max(1, limit)},
         )
 
-    def read_chinese_with(self, dictionary: Mapping[str, tuple[str, ...]]) -> None:
+    def read_chinese_with(self, dictionary: Dictionary) -> None:
         """Read a Chinese query's words in English through `dictionary` too (bot/store/search/
         dictionary.py), beside the learned glossary: the bot loads it as it starts."""
         self._glossary = self._glossary.with_dictionary(dictionary)
@@ -192,30 +193,48 @@ class PaperRepository:
         limit: int = 10,
         offset: int = 0,
         every_word: bool = False,
-        close: int = 0,
     ) -> tuple[list[StoredPaper], int]:
         """A page of the papers matching `text`, best first, and how many matched in all: by
-        the derived index when it is ready, else FTS5 (the same words, the same weights).
-        `close`: on a first page of fewer matches, the page goes on past them with papers
-        close to the query, up to `close` in all (query.page; the index only: FTS5 gives the
-        matches alone); the papers past the count are those."""
+        the derived index when it is ready, else FTS5 (the same words, the same weights)."""
+        found, total, _ = await self.search_close(
+            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset,
+            every_word=every_word,
+        )  # fmt: skip
+        return found, total
+
+    async def search_close(
+        self,
+        text: str,
+        *,
+        venue: str | None = None,
+        year: int | None = None,
+        kind: AwardKind | None = None,
+        area: ResearchArea | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        every_word: bool = False,
+        close: int = 0,
+    ) -> tuple[list[StoredPaper], int, list[StoredPaper]]:
+        """`search_page`, and on a first page of fewer than `close` matches (at most `limit`),
+        papers close to the query to go after them, up to `close` in all (query.page: within
+        a typo, some of the words); the index only: FTS5 gives the matches alone."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(
             text, scope, limit, offset, self._papers_now, any_word=not every_word,
-            close=0 if every_word else max(0, min(close, 100)),
+            close=0 if every_word else max(0, close),
         )  # fmt: skip
         if found is not None:
             return found
         query = match_query(text, self._institutions, self._vocabulary)
         if query is None:
-            return [], 0
+            return [], 0, []
         params = fts_params(query, scope, limit, offset)
         page = await self._load(fts_hits(f"SELECT {self._columns}"), params)
         if offset == 0 and len(page) < limit:
-            return page, len(page)
+            return page, len(page), []
         row = await self._db.fetchone(fts_count(), params)
-        return page, int(row[0]) if row else len(page)
+        return page, int(row[0]) if row else len(page), []
 
     async def titles(self, text: str, *, limit: int = 25) -> list[PaperChoice]:
         """What autocomplete shows for `text`: ids, titles and latest awards, best first.
@@ -249,9 +268,10 @@ class PaperRepository:
         any_word: bool = True,
         naming: bool = False,
         close: int = 0,
-    ) -> tuple[list[T], int] | None:
+    ) -> tuple[list[T], int, list[T]] | None:
         """What `load` reads for the ids the derived index ranks first, in one hop to a
-        searcher thread, and how many matched; None when FTS5 is to answer (SQLite only:
+        searcher thread, how many matched, and with `close` what it reads for the papers
+        close to the query (SearchIndex.page_then); None when FTS5 is to answer (SQLite only:
         PostgreSQL has no FTS5, and waits for an index being built)."""
         if self._db.dialect == "sqlite":
             if self._index is None or not self._index.ready:
@@ -261,7 +281,7 @@ class PaperRepository:
             index = await self._ready_index()
         parsed = parse(text, self._institutions, self._vocabulary, self._glossary.read)
         if parsed is None:
-            return [], 0
+            return [], 0, []
         found = await index.page_then(
             parsed, load, venue=scope.venue, year=scope.year, kind=scope.kind, area=scope.area,
             limit=limit, offset=offset, count=count, any_word=any_word, naming=naming,
@@ -278,7 +298,10 @@ class PaperRepository:
             )  # fmt: skip
             if found is None:
                 raise _no_index()
-        return found
+        if found is None:
+            return None
+        page, total, nearby = found
+        return page, total, nearby or []
 
     async def _ready_index(self) -> SearchIndex:
         """The derived index, once a rebuild under way is done (PostgreSQL's only search)."""

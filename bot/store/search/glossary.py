@@ -14,11 +14,13 @@ the table is in two summaries at least, so alone it is nearly always found as ty
 glosses serve a longer run or several words together (具身智能 模型压缩: no summary says both).
 The field's vocabulary (bot/domain/vocabulary.toml: 無人機, drone) is read before the glossary.
 
-The table knows only words two of our summaries use; a dictionary (dictionary.py, CC-CEDICT)
-knows the rest of the language (充氣: inflat). A run is read as words, not as its overlapping
-character pairs: cut where the fewest words of the table or the dictionary cover it (強化學習
-代理 → 強化, 學習, 代理; a character alone, 的, is no word and has no gloss), each word's stems
-the table's first, then the dictionary's.
+The table knows only words two of our summaries use; a dictionary (dictionary.py, CC-CEDICT,
+added as the bot starts) knows the rest of the language (充氣: inflat). A run is read as words:
+cut where the fewest words of the table or the dictionary cover it, the dictionary's words
+before the table's pairs where cuts tie (強化學習代理 → 強化, 學習, 代理; a character alone, 的,
+is no word and has no gloss), each word's stems the table's first, then the dictionary's. A run
+that its words cover half of or less is read by the table's overlapping pairs instead, as it
+was before the dictionary.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 
+from bot.store.search.dictionary import MAX_LENGTH, Dictionary
 from bot.store.search.text import Glosses, fold, is_cjk, stems, tokens
 
 GLOSSARY = "glossary.toml"
@@ -93,15 +96,13 @@ class Glossary:
     dictionary's words of any length (dictionary.py)."""
 
     def __init__(
-        self,
-        glosses: Mapping[str, Iterable[str]],
-        dictionary: Mapping[str, tuple[str, ...]] | None = None,
+        self, glosses: Mapping[str, Iterable[str]], dictionary: Dictionary | None = None
     ) -> None:
         self._glosses = {fold(word): tuple(found) for word, found in glosses.items()}
-        self._dictionary = dictionary or {}
-        self._longest = max(map(len, self._dictionary), default=2)
+        self._dictionary = dictionary
+        self._longest = 2 if dictionary is None else MAX_LENGTH  # the table's words are pairs
 
-    def with_dictionary(self, dictionary: Mapping[str, tuple[str, ...]]) -> Glossary:
+    def with_dictionary(self, dictionary: Dictionary) -> Glossary:
         """This table, and `dictionary`'s words beside it (load_dictionary: the bot loads it
         off the event loop as it starts)."""
         return Glossary(self._glosses, dictionary)
@@ -112,41 +113,62 @@ class Glossary:
 
     def read(self, run: str) -> Glosses:
         """Per word of the Chinese `run` (`words`), its stems: the learned table's, then the
-        dictionary's, at most MAX_READ. None where the words cover half the run or less (聲源
-        of 聲源定位), and for a run that is not all Han (Japanese with kana, Korean): the
-        table is Chinese."""
+        dictionary's, at most MAX_READ. Where those words cover half the run or less, the
+        table's reading of its overlapping two-character words (`pairs`) instead (可解釋性:
+        of its words only 可解 is known). None for a run that is not all Han (Japanese with
+        kana, Korean): the tables are Chinese."""
         run = fold(run)
         if not _RUN.fullmatch(run):
             return ()
         words = self.words(run)
         if 2 * sum(map(len, words)) <= len(run):
-            return ()  # most of the run is no known word: its glosses would not say it
-        return tuple(
-            tuple(dict.fromkeys((*self._glosses.get(w, ()), *self._dictionary.get(w, ()))))[
-                :MAX_READ
-            ]
-            for w in words
-        )
+            return self.pairs(run)
+        return tuple(self._stems(word)[:MAX_READ] for word in words)
+
+    def pairs(self, run: str) -> Glosses:
+        """Per overlapping two-character word of the Chinese `run`, the learned table's stems
+        (none: ()); none at all when no pair has any."""
+        run = fold(run)
+        if not _RUN.fullmatch(run):
+            return ()
+        found = tuple(self._glosses.get(run[i : i + 2], ()) for i in range(len(run) - 1))
+        return found if any(found) else ()
 
     def words(self, run: str) -> list[str]:
-        """The words of the folded Han `run` that the fewest pieces cover it, the longer word
-        first where cuts tie (強化 學 習 before 強 化學 習): words of two characters or more that
-        the table or the dictionary holds; a character that starts none is left out."""
-        # fewest[i]: the fewest pieces covering run[i:], and the length of its first piece
-        fewest: list[tuple[int, int]] = [(len(run) + 1, 1)] * len(run) + [(0, 0)]
+        """The words of the folded Han `run` that the fewest pieces cover it: words of two
+        characters or more that the table or the dictionary holds, a character that starts
+        none a piece alone and left out. Where cuts tie, the one with fewer words the
+        dictionary lacks (the table learns every pair, 經網 of 神經網路 too), then the longer
+        word first (強化 學 習 before 強 化學 習)."""
+        # cost[i]: (pieces, pieces only the table holds) covering run[i:]; first[i]: the
+        # length of its first piece
+        cost: list[tuple[int, int]] = [(len(run) + 1, 0)] * len(run) + [(0, 0)]
+        first = [1] * (len(run) + 1)
         for start in range(len(run) - 1, -1, -1):
             for length in range(min(self._longest, len(run) - start), 0, -1):
                 piece = run[start : start + length]
-                known = length == 1 or piece in self._glosses or piece in self._dictionary
-                if known and fewest[start + length][0] + 1 < fewest[start][0]:
-                    fewest[start] = (fewest[start + length][0] + 1, length)
+                if length == 1 or (self._dictionary is not None and piece in self._dictionary):
+                    table_only = 0
+                elif piece in self._glosses:
+                    table_only = 1
+                else:
+                    continue
+                pieces, learned = cost[start + length]
+                if (pieces + 1, learned + table_only) < cost[start]:
+                    cost[start] = (pieces + 1, learned + table_only)
+                    first[start] = length
         found, start = [], 0
         while start < len(run):
-            length = fewest[start][1]
+            length = first[start]
             if length > 1:
                 found.append(run[start : start + length])
             start += length
         return found
+
+    def _stems(self, word: str) -> tuple[str, ...]:
+        learned = self._glosses.get(word, ())
+        known = self._dictionary.get(word) if self._dictionary is not None else ()
+        return tuple(dict.fromkeys((*learned, *known)))
 
 
 def parse_glossary(text: str) -> Glossary:

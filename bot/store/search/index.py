@@ -356,25 +356,33 @@ class SearchIndex(Healing):
         any_word: bool = True,
         naming: bool = False,
         close: int = 0,
-    ) -> tuple[T, int] | None:
+    ) -> tuple[T, int, T | None] | None:
         """The ids `page_now` ranks, then `load(conn, ids)` on the same thread with a read-only
         connection of that thread's to the store (`StoreReaders`): one hop off the event loop
-        for a whole answer (ranking, reading the page, building its models); and how many
-        papers matched in all (-1 unless `count`: autocomplete needs no count, and counting
-        every match of a common word costs); `any_word` and `naming` (autocomplete) as
-        `query.page` takes them, and `close` (the papers close to the query after fewer
-        matches: `load` reads them too, past the count). None while the index is not ready."""
+        for a whole answer (ranking, reading the page, building its models); how many papers
+        matched in all (-1 unless `count`: autocomplete needs no count, and counting every
+        match of a common word costs); and with `close`, what `load` reads for the papers
+        close to the query after fewer matches (query.page), else None. `any_word` and
+        `naming` (autocomplete) as `query.page` takes them. None while the index is not
+        ready."""
         if not self.ready:
             return None
+        close = min(close, limit) if offset == 0 and count else 0
 
-        def search_and_load() -> tuple[T, int] | None:
+        def search_and_load() -> tuple[T, int, T | None] | None:
             found = self._checked(
                 lambda: self.page_now(
                     parsed, venue=venue, year=year, kind=kind, area=area, limit=limit,
                     offset=offset, count=count, any_word=any_word, naming=naming, close=close,
                 )
             )  # fmt: skip
-            return None if found is None else (self._readers.load(load, found[0]), found[1])
+            if found is None:
+                return None
+            ids, total = found
+            matched = min(len(ids), total) if 0 <= total < close else len(ids)
+            loaded = self._readers.load(load, ids[:matched])
+            nearby = self._readers.load(load, ids[matched:]) if close else None
+            return loaded, total, nearby
 
         return await self._searching(search_and_load)
 

@@ -7,8 +7,9 @@ languages, venue, award), summaries and abstract; a paper's names include the pa
 written joined (SinGAN: GAN). A word also matches by its English stem (grasping → grasp).
 When nothing has every word as typed, a longer word (FUZZY_MIN letters or more) matches
 within one edit, or (ENDING_MIN or more) with another ending (equilibrium, equilibria), at a
-constant, low score, and a CJK run by most of its two-character words, or by most of their
-English glosses (glossary.py: 具身, embodi), lower still. A CJK run matches as
+constant, low score, and a CJK run by most of its two-character words, or a Chinese run by
+at least half of its words' English glosses (glossary.py: the words a learned table or a
+dictionary knows; 具身, embodi), lower still. A CJK run matches as
 a phrase, or else as its two-character words anywhere. The last word, still being typed,
 matches whole words, its stem or the per-word edge n-grams; typed in capitals (VAR), it is an
 acronym typed whole, not a prefix, in a member's search. On top come an exact title (or own
@@ -58,7 +59,7 @@ SYNONYM = 0.6  # another name of a vocabulary ring than the one typed
 CJK_WORDS = 0.3  # a CJK run found as its two-character words, not as the phrase typed
 # A CJK run found by most of its overlapping two-character words (within one edit's reading).
 CJK_MOST = 0.2
-# A Chinese run found by most of its two-character words' English glosses (glossary.py).
+# A Chinese run found by at least half of its words' English glosses (glossary.py).
 GLOSSED = 0.1
 EXACT_TITLE = 1_000.0  # above any sum of matches: an exact title is never buried
 TITLE_PHRASE = 20.0
@@ -330,7 +331,7 @@ def _word(
     glosses: Glosses = (),
 ) -> list[tantivy.Query]:
     """One typed word (or CJK run) anywhere: whole, by its stem, within one edit; a CJK run
-    as a phrase, or its two-character words in any order, or most of their `glosses`."""
+    as a phrase, or its two-character words in any order, or half of its words' `glosses`."""
     if len(words) > 1:  # a CJK run
         clauses = _anywhere(schema, words, fields.cjk)
         if len(words) > 2:
@@ -377,9 +378,9 @@ def _at_least(found: list[tantivy.Query], need: int) -> tantivy.Query:
 
 
 def _glossed(schema: tantivy.Schema, glosses: Glosses, fields: Fields) -> tantivy.Query | None:
-    """A Chinese run read in English: at least half of its two-character words (glosses,
-    one per word) each found by one of its stems; scored by those found. None: too few of
-    its words have a gloss, or `fields` reads none."""
+    """A Chinese run read in English: at least half of its words (`glosses`, one entry per
+    word: glossary.Glossary.read) each found by one of its stems; scored by those found.
+    None: too few of its words have a gloss, or `fields` reads none."""
     weights = fields.glosses.items()
     found = [
         _any([_match(schema, field, (stem,), w) for stem in choices for field, w in weights])

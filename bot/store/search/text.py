@@ -161,7 +161,7 @@ def exact_key(text: str) -> str:
     return " ".join(tokens(text[:2_000]))[:2_000]
 
 
-# Per overlapping two-character word of a Chinese run, its English stems (glossary.py).
+# Per word of a Chinese run, its English stems (glossary.py: Glossary.read).
 Glosses = tuple[tuple[str, ...], ...]
 
 
@@ -176,7 +176,7 @@ class Parsed:
     is the last word still being typed, or None; `whole` is the text as an exact title
     would read (exact_key); `capitals`: the last word was typed in capitals (VAR, GAN): an
     acronym typed whole, not a word still being typed; `glosses`, per Chinese run typed, the
-    English stems of each of its two-character words (bot/store/search/glossary.py).
+    English stems of each of its words (bot/store/search/glossary.py).
     """
 
     terms: tuple[tuple[str, ...], ...]
