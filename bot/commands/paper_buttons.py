@@ -260,7 +260,7 @@ class SearchState:
     async def results(self, papers: PaperRepository) -> Results:
         """This page's papers, whether another page follows, how many matched in all, and on
         a first page of fewer than PAGE_SIZE matches, papers close to the query after them."""
-        found, total, close = await papers.search_close(
+        found, total, close = await papers.search_page(
             self.query,
             venue=self.venue,
             year=self.year,

@@ -15,6 +15,7 @@ from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search import query as search_query
+from bot.store.search import readings
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch
@@ -74,7 +75,7 @@ async def test_autocomplete_never_falls_back_to_any_of_the_words(
         built.append(bool(kwargs.get("relaxed")))
         return build(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(search_query, "build_query", counting)
+    monkeypatch.setattr(readings, "build_query", counting)  # as readings.py calls it
     assert await _choices(papers, "attention kernels") == []
     assert built == [False, False]
     assert len(await papers.search("attention kernels")) == 2
@@ -110,7 +111,7 @@ async def test_a_common_prefix_is_ranked_in_one_search(
     await index.start()
     papers = PaperRepository(db, index=index)
     limits: list[int] = []
-    page = search_query.page
+    page = readings.page
 
     def counting(searcher: Any, *args: Any, **kwargs: Any) -> Any:
         return page(cast(Any, _CountingSearcher(searcher, limits)), *args, **kwargs)

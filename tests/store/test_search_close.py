@@ -21,7 +21,8 @@ CATALOGUE = (
     award("Desert Robots"),
     award("Quokka Ecology"),
     award("Forest Robots"),
-    *(award(f"Wombat Burrows {n}") for n in range(6)),
+    award("Quokka Navigation among Wombat Burrows"),
+    *(award(f"Wombat Burrows {n}") for n in range(30)),  # wombat: a word most papers hold
 )
 
 
@@ -39,40 +40,58 @@ def _titles(found: Sequence[StoredPaper]) -> list[str]:
 
 
 async def test_fewer_matches_go_on_with_papers_close_to_the_query(papers: PaperRepository) -> None:
-    found, total, close = await papers.search_close("quokka desert", limit=6, close=5)
+    found, total, close = await papers.search_page("quokka desert", limit=6, close=5)
     assert (_titles(found), total) == (["Quokka Navigation in Deserts"], 1)  # the matches'
-    assert sorted(_titles(close)) == ["Desert Robots", "Quokka Ecology"]  # any of the words
-    assert await papers.search_page("quokka desert", limit=6) == (found, 1)
+    assert sorted(_titles(close)) == [  # any of the words
+        "Desert Robots",
+        "Quokka Ecology",
+        "Quokka Navigation among Wombat Burrows",
+    ]
+    assert await papers.search_page("quokka desert", limit=6) == (found, 1, [])
 
 
 async def test_close_papers_fill_up_to_the_number_asked_and_the_page(
     papers: PaperRepository,
 ) -> None:
-    _, total, close = await papers.search_close("quokka desert", limit=6, close=2)
+    _, total, close = await papers.search_page("quokka desert", limit=6, close=2)
     assert total == 1
     assert len(close) == 1
-    found, total, close = await papers.search_close("quokka desert", limit=1, close=5)
+    found, total, close = await papers.search_page("quokka desert", limit=1, close=5)
     assert (len(found), total, len(close)) == (1, 1, 0)  # never more than a page
 
 
 async def test_a_full_page_later_pages_and_every_word_get_none(papers: PaperRepository) -> None:
-    found, total, close = await papers.search_close("wombat", limit=6, close=5)
-    assert (len(found), total, close) == (6, 6, [])  # five matches or more: nothing added
-    later = await papers.search_close("quokka desert", limit=6, offset=6, close=5)
+    found, total, close = await papers.search_page("wombat", limit=6, close=5)
+    assert (len(found), total, close) == (6, 31, [])  # five matches or more: nothing added
+    later = await papers.search_page("quokka desert", limit=6, offset=6, close=5)
     assert later == ([], 1, [])
-    strict = await papers.search_close("quokka desert", limit=6, close=5, every_word=True)
+    strict = await papers.search_page("quokka desert", limit=6, close=5, every_word=True)
     assert (_titles(strict[0]), strict[1:]) == (["Quokka Navigation in Deserts"], (1, []))
+
+
+async def test_an_exact_title_has_nothing_close(papers: PaperRepository) -> None:
+    found, total, close = await papers.search_page("Quokka Ecology", limit=6, close=5)
+    assert (_titles(found), total, close) == (["Quokka Ecology"], 1, [])
+
+
+async def test_a_word_most_papers_hold_brings_no_close_paper(papers: PaperRepository) -> None:
+    """Ranking every paper with a common word is what made a long query dear at scale; and
+    a paper that shares only "wombat" with the query is not close to it."""
+    found, total, close = await papers.search_page("quokka wombat", limit=6, close=5)
+    assert (_titles(found), total) == (["Quokka Navigation among Wombat Burrows"], 1)
+    assert sorted(_titles(close)) == ["Quokka Ecology", "Quokka Navigation in Deserts"]
 
 
 async def test_a_reading_that_already_has_any_word_adds_nothing(papers: PaperRepository) -> None:
     # No paper has both words: the any-word reading is the answer, and nothing is after it.
-    found, total, close = await papers.search_close("forest quokka", limit=6, close=5)
+    found, total, close = await papers.search_page("forest quokka", limit=6, close=5)
     assert sorted(_titles(found)) == [
         "Forest Robots",
         "Quokka Ecology",
+        "Quokka Navigation among Wombat Burrows",
         "Quokka Navigation in Deserts",
     ]
-    assert (total, close) == (3, [])
+    assert (total, close) == (4, [])
 
 
 async def test_a_paper_removed_before_the_index_follows_never_moves_a_close_one_up(
@@ -80,8 +99,8 @@ async def test_a_paper_removed_before_the_index_follows_never_moves_a_close_one_
 ) -> None:
     """The index answers from what it last saw; the store reads what is live. A match
     removed in between leaves the matches short, not a close paper among them."""
-    found, _, _ = await papers.search_close("quokka desert", limit=6, close=5)
+    found, _, _ = await papers.search_page("quokka desert", limit=6, close=5)
     await catalog.remove("paper", found[0].id, actor="t")  # the index is not told here
-    found, _, close = await papers.search_close("quokka desert", limit=6, close=5)
+    found, _, close = await papers.search_page("quokka desert", limit=6, close=5)
     assert found == []
-    assert sorted(_titles(close)) == ["Desert Robots", "Quokka Ecology"]
+    assert len(close) == 3

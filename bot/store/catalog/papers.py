@@ -176,7 +176,7 @@ class PaperRepository:
         """Papers matching `text`, best first; any text at all finds results or none.
         `every_word`: only papers with every word typed (or within a typo of it), never the
         papers with some of them that a member's search falls back to."""
-        found, _ = await self.search_page(
+        found, _, _ = await self.search_page(
             text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset,
             every_word=every_word,
         )  # fmt: skip
@@ -193,31 +193,13 @@ class PaperRepository:
         limit: int = 10,
         offset: int = 0,
         every_word: bool = False,
-    ) -> tuple[list[StoredPaper], int]:
-        """A page of the papers matching `text`, best first, and how many matched in all: by
-        the derived index when it is ready, else FTS5 (the same words, the same weights)."""
-        found, total, _ = await self.search_close(
-            text, venue=venue, year=year, kind=kind, area=area, limit=limit, offset=offset,
-            every_word=every_word,
-        )  # fmt: skip
-        return found, total
-
-    async def search_close(
-        self,
-        text: str,
-        *,
-        venue: str | None = None,
-        year: int | None = None,
-        kind: AwardKind | None = None,
-        area: ResearchArea | None = None,
-        limit: int = 10,
-        offset: int = 0,
-        every_word: bool = False,
         close: int = 0,
     ) -> tuple[list[StoredPaper], int, list[StoredPaper]]:
-        """`search_page`, and on a first page of fewer than `close` matches (at most `limit`),
-        papers close to the query to go after them, up to `close` in all (query.page: within
-        a typo, some of the words); the index only: FTS5 gives the matches alone."""
+        """A page of the papers matching `text`, best first, and how many matched in all: by
+        the derived index when it is ready, else FTS5 (the same words, the same weights); and
+        on a first page of fewer than `close` matches (at most `limit`), papers close to the
+        query to go after them, up to `close` in all (readings.page: within a typo, some of
+        the words): the index only, FTS5 gives the matches alone."""
         scope = Scope(venue, year, kind.value if kind else None, area.value if area else None)
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         found = await self._from_index(

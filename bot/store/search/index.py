@@ -49,8 +49,9 @@ from bot.store.search.files import (
     wipe,
 )
 from bot.store.search.heal import Healing
-from bot.store.search.query import page, schema
+from bot.store.search.query import schema
 from bot.store.search.readers import StoreReaders
+from bot.store.search.readings import page
 from bot.store.search.similar import Topic, similar_ranked
 from bot.store.search.store import SNAPSHOT, Store
 from bot.store.search.text import Parsed
@@ -346,25 +347,15 @@ class SearchIndex(Healing):
         parsed: Parsed,
         load: Callable[[Connection, list[int]], T],
         *,
-        venue: str | None = None,
-        year: int | None = None,
-        kind: str | None = None,
-        area: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
-        count: bool = True,
-        any_word: bool = True,
-        naming: bool = False,
-        close: int = 0,
-    ) -> tuple[T, int, T | None] | None:
+        venue: str | None = None, year: int | None = None, kind: str | None = None,
+        area: str | None = None, limit: int = 10, offset: int = 0, count: bool = True,
+        any_word: bool = True, naming: bool = False, close: int = 0,
+    ) -> tuple[T, int, T | None] | None:  # fmt: skip
         """The ids `page_now` ranks, then `load(conn, ids)` on the same thread with a read-only
-        connection of that thread's to the store (`StoreReaders`): one hop off the event loop
-        for a whole answer (ranking, reading the page, building its models); how many papers
-        matched in all (-1 unless `count`: autocomplete needs no count, and counting every
-        match of a common word costs); and with `close`, what `load` reads for the papers
-        close to the query after fewer matches (query.page), else None. `any_word` and
-        `naming` (autocomplete) as `query.page` takes them. None while the index is not
-        ready."""
+        connection of that thread's (`StoreReaders`): one hop off the event loop for a whole
+        answer; how many matched in all (-1 unless `count`: autocomplete needs none, and a
+        common word's costs); with `close`, `load` of the papers close to the query, else
+        None (`any_word`, `naming`, `close`: readings.page). None while not ready."""
         if not self.ready:
             return None
         close = min(close, limit) if offset == 0 and count else 0
@@ -378,11 +369,9 @@ class SearchIndex(Healing):
             )  # fmt: skip
             if found is None:
                 return None
-            ids, total = found
-            matched = min(len(ids), total) if 0 <= total < close else len(ids)
-            loaded = self._readers.load(load, ids[:matched])
-            nearby = self._readers.load(load, ids[matched:]) if close else None
-            return loaded, total, nearby
+            (ids, total), read = found, self._readers.load
+            cut = min(len(ids), total) if 0 <= total < close else len(ids)  # the matches
+            return read(load, ids[:cut]), total, read(load, ids[cut:]) if close else None
 
         return await self._searching(search_and_load)
 
@@ -446,7 +435,7 @@ class SearchIndex(Healing):
         close: int = 0,
     ) -> tuple[list[int], int] | None:
         """A page of paper ids, best first (ties by id), and how many matched in all
-        (query.page). None while the index is not ready."""
+        (readings.page). None while the index is not ready."""
         index = self._index  # once: a rebuild after a failure may let go of it meanwhile
         if not self.ready or index is None:
             return None

@@ -17,18 +17,18 @@ name) bonus that no other match reaches, the typed words as a phrase of the titl
 prior for the award's standing and its recency, smaller than one title word's match
 (ranked.py). When
 nothing has every word, papers with any are ranked instead (`relaxed_query`). After fewer
-matches than a page holds, a member's first page goes on with what the later readings find
-(`close`): papers close to the query, shown apart and not counted as matches.
+matches than a page holds, a member's first page goes on with what the later readings find:
+papers close to the query, shown apart and not counted as matches (readings.py says which
+readings a query gets, in what order).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import tantivy
 
 from bot.store.search.documents import area_token, filter_token
-from bot.store.search.ranked import ranked
 from bot.store.search.text import PREFIX_MAX, Glosses, Parsed, is_cjk, stems
 
 WEIGHTS = {
@@ -179,130 +179,6 @@ def build_query(
     if area is not None:
         found.append((must, _filter(schema, area_token(area))))
     return tantivy.Query.boolean_query(found + _bonuses(schema, parsed))
-
-
-def page(
-    searcher: tantivy.Searcher,
-    schema: tantivy.Schema,
-    parsed: Parsed,
-    filters: Filters,
-    limit: int,
-    offset: int,
-    *,
-    count: bool = True,
-    any_word: bool = True,
-    naming: bool = False,
-    close: int = 0,
-) -> tuple[list[int], int]:
-    """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
-    `count`): the papers with every word as typed; when none has, every word within one
-    edit (a typo costs only the search that has one); when none has and `any_word`, any of
-    the words (`relaxed`: a member's search, not a command naming one paper). `naming`:
-    autocomplete, which names one paper as one types: only the NAMING fields, a word still
-    being typed that none of them holds left out, and never the any-word search.
-
-    `close`: on a first page, when fewer than `close` papers matched, the ids go on past the
-    matches with papers close to the query, up to `close` in all: those the later readings
-    find (within a typo, most of a Chinese run's words or glosses, any of the words), best
-    first. The ids past the count are those; the count stays the matches'."""
-    fields = NAMING if naming else EVERYTHING
-    if any_word or naming:
-        parsed = _without_dead_words(searcher, parsed, fields)
-    if any_word and not naming and parsed.capitals and parsed.prefix is not None:
-        # An acronym typed in capitals is a whole word (VAR, not variational), unless no
-        # paper has it whole: then it is read as typed, a prefix.
-        whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
-        found = _readings(
-            searcher, schema, whole, filters, limit, offset, count, any_word, fields, close
-        )
-        if found[0] or found[1] > 0:
-            return found
-    return _readings(
-        searcher, schema, parsed, filters, limit, offset, count, any_word, fields, close
-    )
-
-
-def _readings(
-    searcher: tantivy.Searcher,
-    schema: tantivy.Schema,
-    parsed: Parsed,
-    filters: Filters,
-    limit: int,
-    offset: int,
-    count: bool,
-    any_word: bool,
-    fields: Fields,
-    close: int = 0,
-) -> tuple[list[int], int]:
-    """`page`'s readings, the first that finds any paper answering; then, for `close`, the
-    later readings' papers."""
-    naming = fields is NAMING
-    attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
-    words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
-    if any_word and not naming and words > 1:
-        attempts.append((True, True))
-    depth = NAMING_DEPTH if naming else 4
-    for at, (fuzzy, relaxed) in enumerate(attempts):
-        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        found = ranked(searcher, query, limit, offset, count=count, depth=depth)
-        if found[0] or found[1] > 0:
-            if offset == 0 and 0 <= found[1] < close:
-                later = attempts[at + 1 :]
-                extra = _close(searcher, schema, parsed, filters, fields, found, close, later)
-                return [*found[0], *extra], found[1]
-            return found
-        if offset > 0 and searcher.search(query, limit=1, count=False).hits:
-            return found  # a page past the last of this reading: the next would differ
-    return found
-
-
-def _close(
-    searcher: tantivy.Searcher,
-    schema: tantivy.Schema,
-    parsed: Parsed,
-    filters: Filters,
-    fields: Fields,
-    found: tuple[list[int], int],
-    close: int,
-    later: list[tuple[bool, bool]],
-) -> list[int]:
-    """Up to `close` less the matches' count papers of the `later` readings, best first
-    within each, none of the matches."""
-    seen, wanted, extra = set(found[0]), close - found[1], list[int]()
-    for fuzzy, relaxed in later:
-        if len(extra) >= wanted:
-            break
-        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        for paper_id in ranked(searcher, query, close + len(seen), 0, count=False)[0]:
-            if paper_id not in seen and len(extra) < wanted:
-                seen.add(paper_id)
-                extra.append(paper_id)
-    return extra
-
-
-def _without_dead_words(
-    searcher: tantivy.Searcher, parsed: Parsed, fields: Fields = EVERYTHING
-) -> Parsed:
-    """`parsed` without the typed words no paper holds in any field that are too short to be
-    found within one edit ("Networks Le", a word still being typed): such a word fails the
-    query of every word, then the one within one edit, and only the any-word query answers,
-    ranking every paper with one of the others (three searches, the dearest last); without
-    it the first query answers with the papers holding the others. Kept when it is the only
-    word. Held means held in one of `fields`."""
-
-    def dead(term: tuple[str, ...]) -> bool:
-        if len(term) != 1 or len(term[0]) >= FUZZY_MIN:
-            return False
-        (word,) = term
-        stem = stems([word])
-        held = [(field, word) for field in fields.of(word)]
-        held += [(field, stem[0]) for field in fields.stems if stem]
-        return not any(searcher.doc_freq(field, text) for field, text in held)
-
-    alive = tuple(term for term in parsed.terms if not dead(term))
-    if len(alive) == len(parsed.terms) or not (alive or parsed.topics or parsed.prefix):
-        return parsed
-    return replace(parsed, terms=alive)
 
 
 def _bonuses(schema: tantivy.Schema, parsed: Parsed) -> list[tuple[tantivy.Occur, tantivy.Query]]:
