@@ -50,7 +50,7 @@ from bot.store.catalog.papers import PaperRepository
 from bot.store.search.dictionary import load_dictionary
 from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
-from bot.store.search.text import parse
+from bot.store.search.text import Glosses, parse
 
 JUDGED = Path(__file__).parent / "judged" / "search.toml"
 HOLDOUT = Path(__file__).parent / "judged" / "search_holdout.toml"
@@ -147,33 +147,25 @@ async def run(show_misses: bool, only: str | None) -> None:
             async def old(text: str) -> list[int]:
                 return before.search(text, DEPTH)
 
-            async def new(text: str) -> list[int]:
-                parsed = parse(text, institutions, vocabulary, glossary.read)
-                found = parsed and index.page_now(parsed, limit=DEPTH, close=CLOSE)
-                return found[0] if found else []
+            def reading(read: Callable[[str], Glosses], close: int) -> Ranker:
+                """The index now, a Chinese run read by `read`, with `close` papers."""
 
-            async def without_close(text: str) -> list[int]:
-                parsed = parse(text, institutions, vocabulary, glossary.read)
-                return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
+                async def rank(text: str) -> list[int]:
+                    parsed = parse(text, institutions, vocabulary, read)
+                    found = parsed and index.page_now(parsed, limit=DEPTH, close=close)
+                    return found[0] if found else []
 
-            async def undictionaried(text: str) -> list[int]:
-                parsed = parse(text, institutions, vocabulary, learned.read)
-                found = parsed and index.page_now(parsed, limit=DEPTH, close=CLOSE)
-                return found[0] if found else []
-
-            async def stop_32(text: str) -> list[int]:
-                parsed = parse(text, institutions, vocabulary, learned.pairs)
-                return [] if parsed is None else (index.page_now(parsed, limit=DEPTH) or ([], 0))[0]
+                return rank
 
             async def fallback(text: str) -> list[int]:
                 return [p.id for p in await fts5.search(text, limit=DEPTH)]
 
             engines: dict[str, Ranker] = {
                 "before": old,
-                "index now": new,
-                "no close": without_close,
-                "no dictionary": undictionaried,
-                "stop 32": stop_32,
+                "index now": reading(glossary.read, CLOSE),
+                "no close": reading(glossary.read, 0),
+                "no dictionary": reading(learned.read, CLOSE),
+                "stop 32": reading(learned.pairs, 0),
                 "FTS5 now": fallback,
             }
             measured = {}

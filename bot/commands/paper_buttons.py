@@ -270,8 +270,8 @@ class SearchState:
             offset=self.page * PAGE_SIZE,
             close=PAGE_SIZE,
         )
-        more = len(found) > PAGE_SIZE
-        return Results(found[:PAGE_SIZE], more, total, close[: max(0, PAGE_SIZE - len(found))])
+        # close: only after fewer matches than a page, and never past the page (readings.page)
+        return Results(found[:PAGE_SIZE], len(found) > PAGE_SIZE, total, close)
 
 
 @dataclass(frozen=True, slots=True)

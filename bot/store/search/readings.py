@@ -52,20 +52,21 @@ def page(
     find (within a typo, most of a Chinese run's words or glosses, any of the words), best
     first. The ids past the count are those; the count stays the matches'."""
     fields = NAMING if naming else EVERYTHING
+
+    def readings(reading: Parsed) -> tuple[list[int], int]:
+        return _readings(
+            searcher, schema, reading, filters, limit, offset, count, any_word, fields, close
+        )
+
     if any_word or naming:
         parsed = _without_dead_words(searcher, parsed, fields)
     if any_word and not naming and parsed.capitals and parsed.prefix is not None:
         # An acronym typed in capitals is a whole word (VAR, not variational), unless no
         # paper has it whole: then it is read as typed, a prefix.
-        whole = replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None)
-        found = _readings(
-            searcher, schema, whole, filters, limit, offset, count, any_word, fields, close
-        )
+        found = readings(replace(parsed, terms=(*parsed.terms, (parsed.prefix,)), prefix=None))
         if found[0] or found[1] > 0:
             return found
-    return _readings(
-        searcher, schema, parsed, filters, limit, offset, count, any_word, fields, close
-    )
+    return readings(parsed)
 
 
 def _readings(
