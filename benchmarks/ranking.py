@@ -50,6 +50,7 @@ from bot.store.catalog.papers import PaperRepository
 from bot.store.search.dictionary import load_dictionary
 from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
+from bot.store.search.semantic import load_embedder
 from bot.store.search.text import Glosses, parse
 
 JUDGED = Path(__file__).parent / "judged" / "search.toml"
@@ -136,8 +137,10 @@ async def run(show_misses: bool, only: str | None) -> None:
                 for source in SETS
             }
             before = await db.snapshot(BeforeIndex)
-            index = SearchIndex(path, None)
+            index = SearchIndex(path, None, embedder=load_embedder)
             await index.start()
+            words = SearchIndex(path, None)  # no meaning model: words alone
+            await words.start()
             institutions = load_institutions()
             vocabulary = load_vocabulary()
             learned = load_glossary()
@@ -147,12 +150,14 @@ async def run(show_misses: bool, only: str | None) -> None:
             async def old(text: str) -> list[int]:
                 return before.search(text, DEPTH)
 
-            def reading(read: Callable[[str], Glosses], close: int) -> Ranker:
-                """The index now, a Chinese run read by `read`, with `close` papers."""
+            def reading(read: Callable[[str], Glosses], close: int, meaning: bool = True) -> Ranker:
+                """The index now, a Chinese run read by `read`, with `close` papers, ranking
+                by `meaning` too (else words alone)."""
+                searched = index if meaning else words
 
                 async def rank(text: str) -> list[int]:
                     parsed = parse(text, institutions, vocabulary, read)
-                    found = parsed and index.page_now(parsed, limit=DEPTH, close=close)
+                    found = parsed and searched.page_now(parsed, limit=DEPTH, close=close)
                     return found[0] if found else []
 
                 return rank
@@ -165,7 +170,8 @@ async def run(show_misses: bool, only: str | None) -> None:
                 "index now": reading(glossary.read, CLOSE),
                 "no close": reading(glossary.read, 0),
                 "no dictionary": reading(learned.read, CLOSE),
-                "stop 32": reading(learned.pairs, 0),
+                "stop 33": reading(glossary.read, CLOSE, meaning=False),
+                "stop 32": reading(learned.pairs, 0, meaning=False),
                 "FTS5 now": fallback,
             }
             measured = {}
@@ -175,6 +181,7 @@ async def run(show_misses: bool, only: str | None) -> None:
                     print(f"{name}:")
                     await _misses(engines, cases)
             await index.close()
+            await words.close()
     for name, results in measured.items():
         _table(name, len(sets[name]), list(engines), results)
 

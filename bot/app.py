@@ -62,6 +62,7 @@ from bot.store.ledger import LedgerRepository
 from bot.store.search.dictionary import load_dictionary
 from bot.store.search.glossary import load_glossary
 from bot.store.search.index import SearchIndex
+from bot.store.search.semantic import load_embedder
 from bot.store.search.store import store_of
 from bot.store.sqlite import SqliteDatabase
 from bot.store.subscriptions import SubscriptionRepository
@@ -401,4 +402,5 @@ def _search_index(settings: Settings, db: Database, metrics: Metrics) -> SearchI
         return None
     file = db.path if isinstance(db, SqliteDatabase) else None
     where = settings.search.index_for(file, settings.discord.shards)
-    return SearchIndex(store_of(db), where, on_fault=metrics.search_index_fault)
+    embedder = load_embedder if settings.search.meaning else None
+    return SearchIndex(store_of(db), where, on_fault=metrics.search_index_fault, embedder=embedder)

@@ -151,6 +151,11 @@ class SearchSettings(_Section):
         "on PostgreSQL, in memory)",
     )
     in_memory: bool = Field(False, description="keep the index in memory, rebuilt at each start")
+    meaning: bool = Field(
+        True,
+        description="when no paper has every word typed, rank the papers with some of them by "
+        "meaning too (a small model on the CPU, in the index; off: words alone)",
+    )
     follow_seconds: float = Field(
         5.0, gt=0, description="how often to catch up with writes made by other processes"
     )

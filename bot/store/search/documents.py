@@ -27,6 +27,7 @@ from bot.domain.areas import AREA_NAMES, ResearchArea
 from bot.domain.awards import standing
 from bot.domain.paper_names import own_names
 from bot.store.catalog_sql import ids_in, names_json
+from bot.store.search.semantic import paper_text
 from bot.store.search.text import exact_key, prefixes, stems, tokens
 from bot.store.sql import Connection, Row
 
@@ -43,11 +44,15 @@ class SearchDocument:
     fields: dict[str, str]
     filters: tuple[str, ...]
     prior: int = 0  # documents.prior_code
+    about: str = ""  # what its vector is made of (semantic.paper_text)
 
-    def as_tantivy(self) -> tantivy.Document:
+    def as_tantivy(self, vector: bytes | None = None) -> tantivy.Document:
+        """As tantivy takes it, with its vector (semantic.py) where one was made."""
         document = tantivy.Document()
         document.add_integer("id", self.id)
         document.add_integer("prior", self.prior)
+        if vector:
+            document.add_bytes("vector", vector)
         for name, text in self.fields.items():
             if text:
                 document.add_text(name, text)
@@ -186,7 +191,11 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
     if row["task"]:
         filters.add(task_token(row["task"]))
     prior = prior_code([(year, kind, name) for _, year, kind, name, *_ in awards])
-    return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior)
+    about = paper_text(
+        row["title"], summaries.get("en", ""), row["abstract"] or "", row["area"] or "",
+        row["task"] or "",
+    )  # fmt: skip
+    return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior, about)
 
 
 # A word written as several joined (SinGAN, KinyaBERT, pixelSplat, LLM2CLIP): its parts, where

@@ -52,6 +52,7 @@ from bot.store.search.heal import Healing
 from bot.store.search.query import schema
 from bot.store.search.readers import StoreReaders
 from bot.store.search.readings import page
+from bot.store.search.semantic import Embedder, model_of, with_vectors
 from bot.store.search.similar import Topic, similar_ranked
 from bot.store.search.store import SNAPSHOT, Store
 from bot.store.search.text import Parsed
@@ -60,7 +61,7 @@ from bot.store.sql import Connection
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 6  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 7  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
@@ -79,9 +80,18 @@ class SearchIndex(Healing):
     writer_heap = WRITER_HEAP
 
     def __init__(
-        self, store: Store, path: Path | None, *, on_fault: Callable[[str], None] | None = None
+        self,
+        store: Store,
+        path: Path | None,
+        *,
+        on_fault: Callable[[str], None] | None = None,
+        embedder: Callable[[], Embedder | None] | None = None,
     ) -> None:
+        """`embedder`: loads the meaning model (semantic.load_embedder) as the index opens,
+        off the event loop; None: words alone rank (tests, benchmarks measuring words)."""
         self.store = store
+        self._load_embedder = embedder
+        self.embedder: Embedder | None = None
         self.path = path
         self._on_fault = on_fault  # told "search" or "write" at each failure of the index
         self.faults = 0
@@ -223,11 +233,14 @@ class SearchIndex(Healing):
         """Open or make the index; None if it can follow the store, else papers to rebuild."""
         index: tantivy.Index | None = None
         saved: dict[str, object] = {}
+        if self._load_embedder is not None and self.embedder is None:
+            self.embedder = self._load_embedder()
         if self.path is not None:
             self.path.mkdir(parents=True, exist_ok=True)
             try:
                 saved = read_generation(self.path)
-                if saved.get("format") == FORMAT and tantivy.Index.exists(str(self.path)):
+                same = (saved.get("format"), saved.get("model")) == self._format
+                if same and tantivy.Index.exists(str(self.path)):
                     guarded(self._files.check if self._files else lambda: None)
                     index = tantivy.Index.open(str(self.path))
             except FileNotFoundError:
@@ -298,7 +311,9 @@ class SearchIndex(Healing):
         if self._files is not None:
             self._files.check()  # the new segment's files, verified once here, not by a search
         if self.path is not None:
-            save_generation(self.path, {"format": FORMAT, "generation": latest, "mark": mark})
+            form, model = self._format
+            saved: dict[str, object] = {"format": form, "model": model}
+            save_generation(self.path, saved | {"generation": latest, "mark": mark})
         self.generation = latest
         self._must_rebuild = False
         self.ready = True
@@ -306,13 +321,19 @@ class SearchIndex(Healing):
             seconds = time.perf_counter() - started
             log.info("search index: rebuilt %s papers in %.1f s", count, seconds)
 
+    @property
+    def _format(self) -> tuple[int, str | None]:
+        """The index's format and its vectors' model: either changed, it is rebuilt."""
+        return FORMAT, model_of(self.embedder)
+
     def _add(self, docs: Iterable[SearchDocument]) -> int:
+        """Add `docs`, with their vectors where the meaning model loaded (semantic.py)."""
         assert self._writer is not None
         count = 0
-        for doc in docs:
+        for doc, vector in with_vectors(docs, self.embedder):
             if self._closed:
                 raise Stopped("the index was closed")
-            self._writer.add_document(doc.as_tantivy())
+            self._writer.add_document(doc.as_tantivy(vector))
             count += 1
         return count
 
@@ -321,26 +342,6 @@ class SearchIndex(Healing):
     def count(self) -> int:
         """How many papers the committed index holds."""
         return 0 if self._index is None else int(self._index.searcher().num_docs)
-
-    async def search(
-        self,
-        parsed: Parsed,
-        *,
-        venue: str | None = None,
-        year: int | None = None,
-        kind: str | None = None,
-        area: str | None = None,
-        limit: int = 10,
-        offset: int = 0,
-    ) -> list[int] | None:
-        """The ids `page_now` ranks first, on a thread of its own: tantivy lets go of the GIL
-        while it searches, so the event loop answers other interactions meanwhile (a common
-        word at 100,000 papers takes milliseconds). None while the index is not ready."""
-        found = await self.page_then(
-            parsed, lambda _conn, ids: ids, venue=venue, year=year, kind=kind, area=area,
-            limit=limit, offset=offset,
-        )  # fmt: skip
-        return None if found is None else found[0]
 
     async def page_then(
         self,
@@ -442,5 +443,5 @@ class SearchIndex(Healing):
         searcher, filters = index.searcher(), (venue, year, kind, area)
         return page(
             searcher, self.schema, parsed, filters, limit, offset, count=count,
-            any_word=any_word, naming=naming, close=close,
+            any_word=any_word, naming=naming, close=close, meaning=self.embedder,
         )  # fmt: skip

@@ -119,6 +119,7 @@ def schema() -> tantivy.Schema:
     for name in PREFIX_WEIGHTS:
         builder.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
     builder.add_text_field("filters", tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field("vector", stored=True)  # what the paper is about: semantic.py
     return builder.build()
 
 

@@ -20,8 +20,9 @@ from bot.store.search.query import (
     Filters,
     build_query,
 )
-from bot.store.search.ranked import ranked
-from bot.store.search.text import Parsed, stems
+from bot.store.search.ranked import prior_bonus, ranked
+from bot.store.search.semantic import RERANK, Embedder, by_meaning
+from bot.store.search.text import Parsed, is_cjk, stems
 
 # A word more than this share of the papers hold is left out of the papers close to a query.
 COMMON = 0.1
@@ -39,6 +40,7 @@ def page(
     any_word: bool = True,
     naming: bool = False,
     close: int = 0,
+    meaning: Embedder | None = None,
 ) -> tuple[list[int], int]:
     """A page of paper ids, best first (ties by id), and how many matched in all (-1 unless
     `count`): the papers with every word as typed; when none has, every word within one
@@ -50,13 +52,17 @@ def page(
     `close`: on a first page, when fewer than `close` papers matched, the ids go on past the
     matches with papers close to the query, up to `close` in all: those the later readings
     find (within a typo, most of a Chinese run's words or glosses, any of the words), best
-    first. The ids past the count are those; the count stays the matches'."""
+    first. The ids past the count are those; the count stays the matches'.
+
+    `meaning`: when the answer is the any-word reading (no paper has every word), its first
+    papers are ranked by meaning too (semantic.py), an English query's only."""
     fields = NAMING if naming else EVERYTHING
 
     def readings(reading: Parsed) -> tuple[list[int], int]:
         return _readings(
-            searcher, schema, reading, filters, limit, offset, count, any_word, fields, close
-        )
+            searcher, schema, reading, filters, limit, offset, count, any_word, fields, close,
+            meaning,
+        )  # fmt: skip
 
     if any_word or naming:
         parsed = _without_dead_words(searcher, parsed, fields)
@@ -80,9 +86,10 @@ def _readings(
     any_word: bool,
     fields: Fields,
     close: int = 0,
+    meaning: Embedder | None = None,
 ) -> tuple[list[int], int]:
     """`page`'s readings, the first that finds any paper answering; then, for `close`, the
-    later readings' papers."""
+    later readings' papers; the any-word reading's ranked by `meaning` too."""
     naming = fields is NAMING
     attempts = [(False, False), (True, False)]  # (fuzzy, relaxed)
     words = len(parsed.terms) + len(parsed.topics) + (parsed.prefix is not None)
@@ -91,7 +98,11 @@ def _readings(
     depth = NAMING_DEPTH if naming else 4
     for at, (fuzzy, relaxed) in enumerate(attempts):
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        found = ranked(searcher, query, limit, offset, count=count, depth=depth)
+        english = not any(is_cjk(character) for character in parsed.whole)
+        if relaxed and meaning is not None and offset < RERANK and english:
+            found = _by_meaning(searcher, query, parsed.whole, meaning, limit, offset, count)
+        else:
+            found = ranked(searcher, query, limit, offset, count=count, depth=depth)
         if found[0] or found[1] > 0:
             if offset == 0 and 0 <= found[1] < close and not _names_a_paper(searcher, parsed):
                 later = attempts[at + 1 :]
@@ -101,6 +112,37 @@ def _readings(
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
+
+
+def _by_meaning(
+    searcher: tantivy.Searcher,
+    query: tantivy.Query,
+    text: str,
+    meaning: Embedder,
+    limit: int,
+    offset: int,
+    count: bool,
+) -> tuple[list[int], int]:
+    """`ranked`'s page of `query` and count, but its first RERANK hits (by score and prior)
+    fused with their order by meaning to `text` (semantic.by_meaning, with the vectors the
+    index keeps); past them, the rest as `ranked` orders them."""
+    end = offset + limit
+    found = searcher.search(query, limit=RERANK, count=count)
+    hits = found.hits
+    priors = searcher.fast_field_values("prior", [address for _, address in hits])
+    held: list[tuple[float, int, bytes | None]] = []
+    for (score, address), prior in zip(hits, priors, strict=True):
+        doc = searcher.doc(address)
+        vector = doc.get_first("vector")
+        paper = int(doc.get_first("id") or 0)
+        held.append((-(score + prior_bonus(int(prior or 0))), paper, vector or None))
+    held.sort(key=lambda hit: hit[:2])
+    first = [paper for _, paper, _ in held]
+    ids = by_meaning(first, [vector for *_, vector in held], meaning.query(text))
+    if end > len(ids) and len(hits) == RERANK:
+        seen = set(ids)
+        ids += [i for i in ranked(searcher, query, end, 0, count=False)[0] if i not in seen]
+    return ids[offset:end], int(getattr(found, "count", 0) or 0) if count else -1
 
 
 def _close(

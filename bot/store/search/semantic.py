@@ -1,0 +1,159 @@
+"""What a paper is about, as a vector: a member's words that no paper has all of (issue 27).
+
+When no paper has every word typed (nor within a typo), the answer is the papers with any of
+them, and word counts say little of which is meant ("telling weeds from crops in field
+images"). There the papers with any word (the first RERANK of them) are ranked again by
+meaning too: the cosine between the query's embedding and each paper's, fused with the word
+ranking (reciprocal rank fusion, meaning weighted MEANING against words' 1). Nowhere else:
+an exact title, every word found, a Chinese query (the model reads English) stay as words
+rank them.
+
+The model is WordLlama's packaged one (MIT: `wordllama` from PyPI, 256 dimensions, its
+weights and tokenizer in the wheel; on the CPU, about 1 ms a query), loaded once a process
+and never downloaded. A paper's vector is made when the index holds the paper, from its title
+(twice: it names the paper), English summary, abstract (its start), area and task, and kept
+in the index as FLOAT16 bytes. Measured against the words alone in one run by
+benchmarks/ranking.py; benchmarks/semantic.py ranks by meaning alone, for comparison.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import shutil
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+D = TypeVar("D", bound="About")
+
+MODEL = "wordllama l2_supercat 256"  # saved with the index: a change of model rebuilds it
+RERANK = 200  # the any-word matches ranked again by meaning
+MEANING = 2.0  # the meaning ranking's weight in the fusion, the words' being 1
+RRF_K = 60  # reciprocal rank fusion: a paper at rank r of a ranking scores weight / (RRF_K + r)
+ABSTRACT_CHARS = 1_500
+BATCH = 64  # papers embedded at once while the index is built
+REMEMBERED = 4_096  # papers' vectors kept in memory by their text (about 2 MB)
+FLOAT16 = np.dtype("<f2")
+
+
+class Embedder:
+    """The model, loaded: vectors of papers (bytes, for the index) and of queries. The last
+    REMEMBERED papers' vectors are kept by their text's digest: a rebuild (after a fault, or
+    of another index over the same catalogue) does not embed them again."""
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+        self._lock = threading.Lock()
+        self._remembered: OrderedDict[bytes, bytes] = OrderedDict()
+
+    def papers(self, texts: Sequence[str]) -> list[bytes]:
+        """Each text's unit vector, as FLOAT16 bytes."""
+        keys = [hashlib.blake2b(text.encode(), digest_size=16).digest() for text in texts]
+        with self._lock:
+            found = {key: self._remembered.get(key) for key in keys}
+        new = [text for key, text in zip(keys, texts, strict=True) if found[key] is None]
+        if new:
+            vectors = self._model.embed(new, norm=True, batch_size=BATCH)
+            made = iter(row.astype(FLOAT16).tobytes() for row in np.atleast_2d(vectors))
+            for key in keys:
+                if found[key] is None:
+                    found[key] = next(made)
+        with self._lock:
+            for key in keys:
+                self._remembered[key] = found[key] or b""
+                self._remembered.move_to_end(key)
+            while len(self._remembered) > REMEMBERED:
+                self._remembered.popitem(last=False)
+        return [found[key] or b"" for key in keys]
+
+    def query(self, text: str) -> np.ndarray:
+        return np.asarray(self._model.embed([text], norm=True)[0], dtype=np.float32)
+
+
+@functools.cache
+def load_embedder() -> Embedder | None:
+    """The packaged model, or None (logged) where it cannot load: the words alone rank then;
+    loaded once a process (each index of a process shares it: it only reads).
+    Its loader looks for the packaged tokenizer under a folder the wheel does not use, so it
+    is copied to a temporary folder for the load (read whole then) and never downloaded."""
+    try:
+        from wordllama import WordLlama
+
+        package = resources.files("wordllama")
+        with tempfile.TemporaryDirectory(prefix="laurel-wordllama-") as name:
+            cache = Path(name)
+            (cache / "tokenizers").mkdir()
+            config = package / "tokenizers" / "l2_supercat_tokenizer_config.json"
+            with resources.as_file(config) as found:
+                shutil.copy(found, cache / "tokenizers" / found.name)
+            model = WordLlama.load(cache_dir=cache, disable_download=True)
+        # Its token vectors held at half precision: 16 MB rather than 32 resident, the same
+        # papers found (a mean of them is taken in single precision).
+        model.embedding = model.embedding.astype(np.float16)
+        return Embedder(model)
+    except Exception as exc:  # any failure leaves the words to rank alone
+        log.warning("search: the meaning model did not load (%s); words alone rank", exc)
+        return None
+
+
+class About(Protocol):
+    @property
+    def about(self) -> str:
+        """What a paper's vector is made of (paper_text)."""
+        ...
+
+
+def with_vectors(docs: Iterable[D], embedder: Embedder | None) -> Iterator[tuple[D, bytes | None]]:
+    """Each of `docs` with its vector, BATCH embedded at once; None each without a model."""
+    for batch in _batches(docs, BATCH):
+        vectors: list[bytes | None] = [None] * len(batch)
+        if embedder is not None:
+            vectors = list(embedder.papers([doc.about for doc in batch]))
+        yield from zip(batch, vectors, strict=True)
+
+
+def _batches(items: Iterable[D], size: int) -> Iterator[list[D]]:
+    batch: list[D] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def model_of(embedder: Embedder | None) -> str | None:
+    """The model an index's vectors are of (None: none made): saved with the index, so that
+    another rebuilds it."""
+    return None if embedder is None else MODEL
+
+
+def paper_text(title: str, summary: str, abstract: str, area: str, task: str) -> str:
+    """What a paper's vector is made of."""
+    return " ".join([title, title, summary, abstract[:ABSTRACT_CHARS], area, task])
+
+
+def by_meaning(ids: list[int], vectors: list[bytes | None], query: np.ndarray) -> list[int]:
+    """`ids` (the word ranking's order) fused with their order by cosine to `query`; a paper
+    with no vector keeps only its words' share. Ties keep the words' order."""
+    width = query.size * FLOAT16.itemsize
+    known = [i for i, vector in enumerate(vectors) if vector and len(vector) == width]
+    joined = b"".join(vectors[i] or b"" for i in known)
+    matrix = np.frombuffer(joined, dtype=FLOAT16).reshape(len(known), query.size)
+    cosine = matrix.astype(np.float32) @ query
+    by_cosine = [known[j] for j in sorted(range(len(known)), key=lambda j: (-cosine[j], j))]
+    score = [1 / (RRF_K + rank) for rank in range(len(ids))]
+    for rank, i in enumerate(by_cosine):
+        score[i] += MEANING / (RRF_K + rank)
+    order = sorted(range(len(ids)), key=lambda i: (-score[i], i))
+    return [ids[i] for i in order]

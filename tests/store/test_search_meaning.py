@@ -1,0 +1,221 @@
+"""Ranking by meaning (issue 27, bot/store/search/semantic.py): when no paper has every word
+typed, the papers with some of them are ranked by meaning too; nowhere else. The model here is
+a fake at the edge (a vector from the words a text holds), so that what is asserted is the
+plumbing: which answers are ranked again, the fusion, the pages, the index's vectors kept and
+rebuilt. One test runs the packaged model on the bundled catalogue."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.domain.models import StoredPaper
+from bot.store.catalog.papers import PaperRepository
+from bot.store.catalog.repository import CatalogRepository
+from bot.store.database import Database
+from bot.store.search import semantic
+from bot.store.search.files import read_generation
+from bot.store.search.index import SearchIndex
+from bot.store.search.semantic import Embedder, by_meaning
+from bot.store.search.store import store_of
+from bot.store.search.text import parse
+from tests.support.awards import award, batch
+
+# What each axis of the fake's vectors stands for: a text holding any of an axis's words.
+AXES = (("burrow", "tunnel", "digging", "warren"), ("desert", "sand", "dune"), ("ocean", "reef"))
+
+
+class WordsModel:
+    """WordLlama's `embed`, faked: a unit vector of the AXES a text holds (and a little of
+    everything, so that no vector is zero); counts what it embedded."""
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed(self, texts: list[str], norm: bool = True, batch_size: int = 64) -> np.ndarray:
+        self.embedded += texts
+        rows = []
+        for text in texts:
+            low = text.lower()
+            row = [0.01 + sum(word in low for word in axis) for axis in AXES]
+            rows.append(np.array(row, dtype=np.float32) / np.linalg.norm(row))
+        return np.array(rows)
+
+
+CATALOGUE = (
+    # Every word of "quokka burrows" is found in one paper; of "quokka warrens" in none. By
+    # words, the short papers on "quokka" rank first; by meaning, those on digging.
+    award("Quokka Counting", abstract="A quokka census."),
+    award("Quokka Diets", abstract="What the quokka eats in the sand of the desert."),
+    award(
+        "Quokka Burrows in the Scrub of Rottnest Island",
+        abstract="Where, and how deep, the quokka digs its burrow among the roots of the scrub.",
+    ),
+    award(
+        "Quokka Habitat and Its Seasonal Shelters",
+        abstract="Tunnel networks dug by the quokka under the scrub, mapped over a whole year.",
+    ),
+    award("Wombat Tunnels", abstract="Digging behaviour of wombats."),
+)
+
+
+@pytest.fixture
+async def both(
+    db: Database, catalog: CatalogRepository
+) -> AsyncIterator[tuple[PaperRepository, PaperRepository]]:
+    """The catalogue searched with the (fake) model, and by words alone."""
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    words = SearchIndex(store_of(db), None)
+    await meaning.start()
+    await words.start()
+    yield PaperRepository(db, index=meaning), PaperRepository(db, index=words)
+    await meaning.close()
+    await words.close()
+
+
+def _titles(found: Sequence[StoredPaper]) -> list[str]:
+    return [p.paper.title for p in found]
+
+
+def test_the_fusion_lifts_what_is_closest_in_meaning_and_keeps_the_words_share() -> None:
+    query = np.array([1.0, 0.0], dtype=np.float32)
+    vectors = [np.array(v, dtype=np.float16).tobytes() for v in ([0, 1], [0.6, 0.8], [1, 0])]
+    assert by_meaning([10, 20, 30], [*vectors], query) == [30, 20, 10]
+    # Without a vector a paper keeps its words' rank share only: below the same rank with one.
+    assert by_meaning([10, 20, 30], [vectors[0], None, vectors[2]], query) == [30, 10, 20]
+    # Vectors of another model's width count as none.
+    assert by_meaning([10, 20], [b"\x00" * 6, b"\x00" * 6], query) == [10, 20]
+
+
+async def test_when_no_paper_has_every_word_meaning_reranks_the_papers_with_some(
+    both: tuple[PaperRepository, PaperRepository],
+) -> None:
+    meaning, words = both
+    found, total, _ = await meaning.search_page("quokka warrens", limit=5)
+    alone, total_alone, _ = await words.search_page("quokka warrens", limit=5)
+    assert total == total_alone == 4  # no paper has "warrens": those with "quokka" answer
+    # The papers about digging (a burrow, a tunnel) move up, one to the top.
+    digging = {
+        "Quokka Burrows in the Scrub of Rottnest Island",
+        "Quokka Habitat and Its Seasonal Shelters",
+    }
+    assert _titles(alone)[0] not in digging  # by words, the shortest paper on "quokka"
+    assert _titles(found)[0] in digging
+    for title in digging:  # each moves up: the fusion weighs meaning twice the words
+        assert _titles(found).index(title) < _titles(alone).index(title)
+
+
+async def test_every_word_found_an_exact_title_and_chinese_stay_as_words_rank_them(
+    both: tuple[PaperRepository, PaperRepository],
+) -> None:
+    meaning, words = both
+    for text in ("quokka burrows", "Wombat Tunnels", "quokka 隧道 reef"):
+        assert await meaning.search_page(text, limit=5) == await words.search_page(text, limit=5)
+    found, total, _ = await meaning.search_page("quokka burrows", limit=5)
+    assert (_titles(found), total) == (["Quokka Burrows in the Scrub of Rottnest Island"], 1)
+
+
+async def test_pages_of_an_answer_ranked_by_meaning_neither_repeat_nor_skip(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    many = [award(f"Quokka Study {n}", abstract="sand" if n % 3 else "reef") for n in range(230)]
+    await catalog.apply(batch(*CATALOGUE, *many), actor="t", policy="update")
+    index = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    await index.start()
+    try:
+        papers = PaperRepository(db, index=index)
+        pages, total = [], 0
+        for offset in range(0, 240, 40):  # past semantic.RERANK (200) too
+            found, total, _ = await papers.search_page(
+                "quokka reef lagoon", limit=40, offset=offset
+            )
+            pages += [p.id for p in found]
+        assert total == 234  # no paper has "lagoon": every quokka paper has a word of it
+        assert len(pages) == len(set(pages)) == total
+        first, _, _ = await papers.search_page("quokka reef lagoon", limit=40)
+        halves = [
+            await papers.search_page("quokka reef lagoon", limit=20, offset=o) for o in (0, 20)
+        ]
+        assert [p.id for p in first] == [p.id for half, _, _ in halves for p in half]
+    finally:
+        await index.close()
+
+
+async def test_the_index_keeps_its_vectors_and_is_rebuilt_for_another_model(
+    db: Database, catalog: CatalogRepository, tmp_path: Path
+) -> None:
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    model = WordsModel()
+    where = tmp_path / "index"
+    index = SearchIndex(store_of(db), where, embedder=lambda: Embedder(model))
+    await index.start()
+    await index.close()
+    assert len(model.embedded) == len(CATALOGUE)
+    assert read_generation(where)["model"] == semantic.MODEL
+    again = SearchIndex(store_of(db), where, embedder=lambda: Embedder(model))
+    await again.start()  # the same model: opened as kept, nothing embedded again
+    await again.close()
+    assert len(model.embedded) == len(CATALOGUE)
+    words = SearchIndex(store_of(db), where)  # no model: rebuilt without vectors
+    await words.start()
+    await words.close()
+    assert read_generation(where)["model"] is None
+
+
+def test_the_embedder_remembers_vectors_by_text_and_forgets_the_oldest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(semantic, "REMEMBERED", 2)
+    model = WordsModel()
+    embedder = Embedder(model)
+    first = embedder.papers(["sand", "reef"])
+    assert embedder.papers(["reef", "sand"]) == first[::-1]
+    assert model.embedded == ["sand", "reef"]
+    embedder.papers(["tunnel"])  # "reef" was asked for before "sand": forgotten
+    embedder.papers(["sand", "reef"])
+    assert model.embedded == ["sand", "reef", "tunnel", "reef"]
+    key = hashlib.blake2b(b"tunnel", digest_size=16).digest()
+    assert key not in embedder._remembered
+
+
+def test_a_model_that_cannot_load_leaves_the_words_to_rank(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setitem(sys.modules, "wordllama", None)  # importing it fails
+    assert semantic.load_embedder.__wrapped__() is None
+    assert "words alone rank" in caplog.text
+
+
+async def test_the_packaged_model_finds_a_paper_described_in_other_words(
+    template_db: Path,
+) -> None:
+    """The real model on the bundled catalogue: a member describing unsupervised translation
+    without its words finds it on the first page; by words alone it is not there."""
+    meant = "Phrase-Based & Neural Unsupervised Machine Translation"
+    text = "translating between languages with little parallel text"
+    parsed = parse(text)
+    assert parsed is not None
+    ranked = {}
+    for name, embedder in (("meaning", semantic.load_embedder), ("words", None)):
+        index = SearchIndex(template_db, None, embedder=embedder)
+        await index.start()
+        try:
+            found = index.page_now(parsed, limit=5)
+            assert found is not None
+            ranked[name] = found[0]
+        finally:
+            await index.close()
+    conn = sqlite3.connect(template_db)
+    try:
+        (paper,) = conn.execute("SELECT id FROM live_papers WHERE title = ?", (meant,)).fetchone()
+    finally:
+        conn.close()
+    assert paper in ranked["meaning"]
+    assert paper not in ranked["words"]
