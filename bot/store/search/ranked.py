@@ -20,6 +20,12 @@ def prior_bonus(code: int) -> float:
     return STANDING_BONUS[min(standing, 2)] + RECENT_BONUS[recent]
 
 
+# prior_bonus of each code a document holds (documents.prior_code: standing 0-2 times four,
+# plus recency 0-3), looked up rather than computed for each of the thousands of hits a common
+# prefix brings.
+_BONUSES = tuple(prior_bonus(code) for code in range(64))
+
+
 def ranked(
     searcher: tantivy.Searcher,
     query: tantivy.Query,
@@ -46,10 +52,9 @@ def ranked(
         addresses = [address for _, address in hits]
         ids = searcher.fast_field_values("id", addresses)
         priors = searcher.fast_field_values("prior", addresses)
-        order = sorted(
-            (-(score + prior_bonus(int(p or 0))), int(i or 0))
-            for (score, _), i, p in zip(hits, ids, priors, strict=True)
-        )
+        bonuses = [_BONUSES[int(p or 0)] for p in priors]
+        scores = [-(score + bonus) for (score, _), bonus in zip(hits, bonuses, strict=True)]
+        order = sorted(zip(scores, [int(i or 0) for i in ids], strict=True))
         complete = len(hits) <= wanted or wanted >= TIE_LIMIT
         if complete or len(order) < end or hits[-1][0] + MAX_BONUS < -order[end - 1][0]:
             break
