@@ -9,8 +9,10 @@ stop 30 once the first's misses had been read; search_blind2.toml to search_blin
 third to a seventh, written at stops 32 to 34 by helpers who had neither run the search nor read
 its code (search_blind4.toml while the glossary was built, run only once it was done;
 search_blind5.toml after that, run once the glossary was final; search_blind6.toml before the
-dictionary and the papers close to a query were built, run once before and once after them):
-one table each. Over the
+dictionary and the papers close to a query were built, run once before and once after them;
+search_blind7.toml, an eighth, at stop 35, drawn from every awarded paper (the unnamed ones were
+used up), written before the ranking by meaning was measured on it and run once after it was
+frozen): one table each. Over the
 bundled catalogue this prints, per kind of query,
 recall@5 (of the papers meant, the share in the first five; at most five are asked for) and MRR
 (1 / the rank of the first paper meant, within the first ten) for the ranking before issue 27
@@ -18,7 +20,8 @@ recall@5 (of the papers meant, the share in the first five; at most five are ask
 first page shows them (after fewer than five matches, the papers close to the query); the index
 now without those ("no close"); the index now with a Chinese run read in English through the
 learned glossary alone, not also the dictionary ("no dictionary": bot/store/search/dictionary.py);
-the index as stop 32 left it (a Chinese run read by the learned glossary's overlapping
+the index by words alone, not also by meaning (bot/store/search/semantic.py), as stop 33 left it
+("stop 33"); the index as stop 32 left it (a Chinese run read by the learned glossary's overlapping
 two-character words, no papers close: "stop 32"); and FTS5 now (SQLite's fallback); then each
 engine's p50 / p99
 per query, measured in the same run (ids only for the indexes; FTS5's figure includes reading
@@ -61,8 +64,9 @@ BLIND3 = Path(__file__).parent / "judged" / "search_blind3.toml"
 BLIND4 = Path(__file__).parent / "judged" / "search_blind4.toml"
 BLIND5 = Path(__file__).parent / "judged" / "search_blind5.toml"
 BLIND6 = Path(__file__).parent / "judged" / "search_blind6.toml"
+BLIND7 = Path(__file__).parent / "judged" / "search_blind7.toml"
 # every judged set, one table each
-SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3, BLIND4, BLIND5, BLIND6)
+SETS = (JUDGED, HOLDOUT, BLIND, BLIND2, BLIND3, BLIND4, BLIND5, BLIND6, BLIND7)
 KINDS = ("title", "acronym", "topic", "author", "typo", "zh-TW", "zh-CN")
 DEPTH = 10  # MRR counts the first paper meant within this many
 CLOSE = PAGE_SIZE  # a first page of fewer matches goes on with papers close to the query
