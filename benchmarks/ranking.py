@@ -10,7 +10,7 @@ third to a seventh, written at stops 32 to 34 by helpers who had neither run the
 its code (search_blind4.toml while the glossary was built, run only once it was done;
 search_blind5.toml after that, run once the glossary was final; search_blind6.toml before the
 dictionary and the papers close to a query were built, run once before and once after them;
-search_blind7.toml, an eighth, at stop 35, drawn from every awarded paper (the unnamed ones were
+search_blind7.toml, an eighth, on 2026-12-03, drawn from every awarded paper (the unnamed ones were
 used up), written before the ranking by meaning was measured on it and run once after it was
 frozen): one table each. Over the
 bundled catalogue this prints, per kind of query,

@@ -8,11 +8,10 @@ The model is WordLlama's packaged one (MIT; 256 dimensions; its weights and toke
 the wheel, from PyPI, and run on the CPU), never downloaded: its loader looks for the packaged
 tokenizer under a folder name the wheel does not use, so this copies it to a temporary cache.
 
-Needs what Laurel itself does not depend on:
-    pip install 'wordllama==0.4.0.post1'   (beside the test extra)
-    python -m benchmarks.semantic
-
-Not part of run_all: it measures a road not taken yet (the closing note of stop 33 cites it).
+Laurel depends on `wordllama` since 2026-12-03 (bot/store/search/semantic.py ranks an answer no
+paper has every word of by meaning too; benchmarks/ranking.py measures that against words
+alone): this ranks the judged sets by meaning alone, and fuses it with every answer, the
+roads not taken. `python -m benchmarks.semantic`; not part of run_all.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ try:
     import numpy as np
     from wordllama import WordLlama
 except ImportError as exc:  # pragma: no cover - a benchmark's own requirements
-    sys.exit(f"semantic needs {exc.name}: see this file's docstring")
+    sys.exit(f"semantic needs {exc.name}: install Laurel with its dependencies")
 
 from benchmarks.ranking import SETS, load_judged, recall_at_5, reciprocal_rank
 from bot.catalog.bundled import load_bundled_into

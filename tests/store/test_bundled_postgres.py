@@ -28,6 +28,7 @@ from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.digest_content import DigestContentRepository
 from bot.store.search.index import SearchIndex
+from bot.store.search.semantic import load_embedder
 from bot.store.search.store import store_of
 from bot.store.search.text import parse
 from tests.support.backends import open_postgres, open_sqlite
@@ -100,7 +101,10 @@ async def test_the_index_built_from_postgresql_ranks_every_query_as_from_sqlite(
         await open_sqlite(_copy(template_db, tmp_path), create=False) as sqlite,
     ):
         cases = await sqlite.snapshot(make_cases)
-        indexes = [SearchIndex(store_of(db), None) for db in (sqlite, postgresql)]
+        # with the meaning model: an answer no paper has every word of is ranked by it too
+        indexes = [
+            SearchIndex(store_of(db), None, embedder=load_embedder) for db in (sqlite, postgresql)
+        ]
         for index in indexes:
             await index.start()
         try:
@@ -109,6 +113,10 @@ async def test_the_index_built_from_postgresql_ranks_every_query_as_from_sqlite(
                 assert parsed is not None
                 ranked = [index.page_now(parsed, limit=5) for index in indexes]
                 assert ranked[1] == ranked[0], case
+            parsed = parse("translating between languages with little parallel text")
+            assert parsed is not None
+            ranked = [index.page_now(parsed, limit=5) for index in indexes]
+            assert ranked[1] == ranked[0]
             # And a page read through PostgreSQL is the page read through SQLite.
             pages = [
                 await PaperRepository(db, institutions, index).search("learning", limit=10)

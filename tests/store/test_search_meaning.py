@@ -65,6 +65,12 @@ CATALOGUE = (
 )
 
 
+DIGGING = {
+    "Quokka Burrows in the Scrub of Rottnest Island",
+    "Quokka Habitat and Its Seasonal Shelters",
+}
+
+
 @pytest.fixture
 async def both(
     db: Database, catalog: CatalogRepository
@@ -102,10 +108,7 @@ async def test_when_no_paper_has_every_word_meaning_reranks_the_papers_with_some
     alone, total_alone, _ = await words.search_page("quokka warrens", limit=5)
     assert total == total_alone == 4  # no paper has "warrens": those with "quokka" answer
     # The papers about digging (a burrow, a tunnel) move up, one to the top.
-    digging = {
-        "Quokka Burrows in the Scrub of Rottnest Island",
-        "Quokka Habitat and Its Seasonal Shelters",
-    }
+    digging = DIGGING
     assert _titles(alone)[0] not in digging  # by words, the shortest paper on "quokka"
     assert _titles(found)[0] in digging
     for title in digging:  # each moves up: the fusion weighs meaning twice the words
@@ -125,31 +128,44 @@ async def test_every_word_found_an_exact_title_and_chinese_stay_as_words_rank_th
 async def test_pages_of_an_answer_ranked_by_meaning_neither_repeat_nor_skip(
     db: Database, catalog: CatalogRepository
 ) -> None:
-    many = [award(f"Quokka Study {n}", abstract="sand" if n % 3 else "reef") for n in range(230)]
+    """Past semantic.RERANK (200) the words' order goes on: the papers ranked by meaning are
+    exactly the first 200 the words rank (by score and the prior for recency, not the
+    index's own order), so no page repeats one or leaves one out, a page across 200 too."""
+    many = [
+        award(
+            f"Quokka Study {n}",
+            year=2012 if n < 180 else 2025,
+            abstract="sand" if n % 3 else "reef",
+        )
+        for n in range(230)
+    ]
     await catalog.apply(batch(*CATALOGUE, *many), actor="t", policy="update")
     index = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
     await index.start()
     try:
         papers = PaperRepository(db, index=index)
-        pages, total = [], 0
-        for offset in range(0, 240, 40):  # past semantic.RERANK (200) too
-            found, total, _ = await papers.search_page(
-                "quokka reef lagoon", limit=40, offset=offset
-            )
-            pages += [p.id for p in found]
-        assert total == 234  # no paper has "lagoon": every quokka paper has a word of it
-        assert len(pages) == len(set(pages)) == total
+        for limit in (30, 70):  # 180-210 and 140-210: pages across 200
+            pages, total = [], 0
+            for offset in range(0, 240, limit):
+                found, total, _ = await papers.search_page(
+                    "quokka reef lagoon", limit=limit, offset=offset
+                )
+                pages += [p.id for p in found]
+            assert total == 234  # no paper has "lagoon": every quokka paper has a word of it
+            assert len(pages) == len(set(pages)) == total, limit
         first, _, _ = await papers.search_page("quokka reef lagoon", limit=40)
         halves = [
             await papers.search_page("quokka reef lagoon", limit=20, offset=o) for o in (0, 20)
         ]
         assert [p.id for p in first] == [p.id for half, _, _ in halves for p in half]
+        # The recent papers, first by the prior, are among those ranked again: on page one.
+        assert any(p.paper.title.startswith("Quokka Study 2") for p in first)
     finally:
         await index.close()
 
 
 async def test_the_index_keeps_its_vectors_and_is_rebuilt_for_another_model(
-    db: Database, catalog: CatalogRepository, tmp_path: Path
+    db: Database, catalog: CatalogRepository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
     model = WordsModel()
@@ -167,6 +183,15 @@ async def test_the_index_keeps_its_vectors_and_is_rebuilt_for_another_model(
     await words.start()
     await words.close()
     assert read_generation(where)["model"] is None
+    monkeypatch.setattr(semantic, "MODEL", "another recipe")
+    other = SearchIndex(store_of(db), where, embedder=lambda: Embedder(WordsModel()))
+    await other.start()
+    try:  # rebuilt with vectors, and they rank: kept on disk, read back
+        assert read_generation(where)["model"] == "another recipe"
+        found, _, _ = await PaperRepository(db, index=other).search_page("quokka warrens", limit=5)
+        assert found[0].paper.title in DIGGING
+    finally:
+        await other.close()
 
 
 def test_the_embedder_remembers_vectors_by_text_and_forgets_the_oldest(
@@ -183,6 +208,14 @@ def test_the_embedder_remembers_vectors_by_text_and_forgets_the_oldest(
     assert model.embedded == ["sand", "reef", "tunnel", "reef"]
     key = hashlib.blake2b(b"tunnel", digest_size=16).digest()
     assert key not in embedder._remembered
+
+
+def test_papers_of_the_same_text_share_one_vector_and_the_rest_keep_theirs() -> None:
+    model = WordsModel()
+    sand, twice, reef = Embedder(model).papers(["sand", "sand", "reef"])
+    assert sand == twice != reef
+    assert model.embedded == ["sand", "reef"]
+    assert reef == Embedder(WordsModel()).papers(["reef"])[0]
 
 
 def test_a_model_that_cannot_load_leaves_the_words_to_rank(

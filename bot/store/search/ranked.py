@@ -43,6 +43,21 @@ def ranked(
     made every search several times slower): hits come by score, and more are fetched until
     the last one fetched, even with the largest bonus, could not reach the page.
     """
+    page, total = ranked_hits(searcher, query, limit, offset, count=count, depth=depth)
+    return [paper_id for paper_id, _ in page], total
+
+
+def ranked_hits(
+    searcher: tantivy.Searcher,
+    query: tantivy.Query,
+    limit: int,
+    offset: int,
+    *,
+    count: bool = True,
+    depth: int = 4,
+) -> tuple[list[tuple[int, tantivy.DocAddress]], int]:
+    """`ranked`'s page as (id, address) pairs: the same papers in the same order, for a
+    caller that reads more of them (their vectors: readings._by_meaning)."""
     end = offset + limit
     wanted = max(end * depth, FIRST_FETCH)  # room for the prior to reorder, in one search mostly
     first = searcher.search(query, limit=wanted + 1, count=count)
@@ -54,10 +69,12 @@ def ranked(
         priors = searcher.fast_field_values("prior", addresses)
         bonuses = [_BONUSES[int(p or 0)] for p in priors]
         scores = [-(score + bonus) for (score, _), bonus in zip(hits, bonuses, strict=True)]
-        order = sorted(zip(scores, [int(i or 0) for i in ids], strict=True))
+        order = sorted(
+            zip(scores, [int(i or 0) for i in ids], range(len(hits)), strict=True)
+        )  # by score and prior, ties by id (ids are unique: the index never reaches past)
         complete = len(hits) <= wanted or wanted >= TIE_LIMIT
         if complete or len(order) < end or hits[-1][0] + MAX_BONUS < -order[end - 1][0]:
             break
         wanted *= 4  # a paper not fetched could still reach the page: fetch more
         hits = searcher.search(query, limit=wanted + 1, count=False).hits
-    return [paper_id for _, paper_id in order[offset:end]], total
+    return [(paper_id, hits[at][1]) for _, paper_id, at in order[offset:end]], total

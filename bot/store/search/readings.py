@@ -6,6 +6,7 @@ readings' papers are those close to the query.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 import tantivy
@@ -20,9 +21,11 @@ from bot.store.search.query import (
     Filters,
     build_query,
 )
-from bot.store.search.ranked import prior_bonus, ranked
+from bot.store.search.ranked import ranked, ranked_hits
 from bot.store.search.semantic import RERANK, Embedder, by_meaning
 from bot.store.search.text import Parsed, is_cjk, stems
+
+log = logging.getLogger(__name__)
 
 # A word more than this share of the papers hold is left out of the papers close to a query.
 COMMON = 0.1
@@ -96,10 +99,11 @@ def _readings(
     if any_word and not naming and words > 1:
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
+    # The model reads English: a query with Chinese (or nothing left to embed) is not read by it.
+    readable = bool(parsed.whole) and not any(is_cjk(character) for character in parsed.whole)
     for at, (fuzzy, relaxed) in enumerate(attempts):
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        english = not any(is_cjk(character) for character in parsed.whole)
-        if relaxed and meaning is not None and offset < RERANK and english:
+        if relaxed and meaning is not None and offset < RERANK and readable:
             found = _by_meaning(searcher, query, parsed.whole, meaning, limit, offset, count)
         else:
             found = ranked(searcher, query, limit, offset, count=count, depth=depth)
@@ -123,26 +127,21 @@ def _by_meaning(
     offset: int,
     count: bool,
 ) -> tuple[list[int], int]:
-    """`ranked`'s page of `query` and count, but its first RERANK hits (by score and prior)
-    fused with their order by meaning to `text` (semantic.by_meaning, with the vectors the
-    index keeps); past them, the rest as `ranked` orders them."""
+    """`ranked`'s page of `query` and count, but its first RERANK papers (exactly those
+    `ranked` pages through first) fused with their order by meaning to `text`
+    (semantic.by_meaning, with the vectors the index keeps); past them, `ranked`'s order: no
+    page repeats or skips a paper. If the model fails on `text`, `ranked`'s page as it is."""
     end = offset + limit
-    found = searcher.search(query, limit=RERANK, count=count)
-    hits = found.hits
-    priors = searcher.fast_field_values("prior", [address for _, address in hits])
-    held: list[tuple[float, int, bytes | None]] = []
-    for (score, address), prior in zip(hits, priors, strict=True):
-        doc = searcher.doc(address)
-        vector = doc.get_first("vector")
-        paper = int(doc.get_first("id") or 0)
-        held.append((-(score + prior_bonus(int(prior or 0))), paper, vector or None))
-    held.sort(key=lambda hit: hit[:2])
-    first = [paper for _, paper, _ in held]
-    ids = by_meaning(first, [vector for *_, vector in held], meaning.query(text))
-    if end > len(ids) and len(hits) == RERANK:
-        seen = set(ids)
-        ids += [i for i in ranked(searcher, query, end, 0, count=False)[0] if i not in seen]
-    return ids[offset:end], int(getattr(found, "count", 0) or 0) if count else -1
+    first, total = ranked_hits(searcher, query, RERANK, 0, count=count, depth=1)
+    ids = [paper_id for paper_id, _ in first]
+    vectors = [searcher.doc(address).get_first("vector") or None for _, address in first]
+    try:
+        ids = by_meaning(ids, vectors, meaning.query(text))
+    except Exception:  # a model that fails leaves the words' order, never the index's fault
+        log.exception("search: ranking by meaning failed; words alone rank %r", text)
+    if end > RERANK and len(first) == RERANK:
+        ids += ranked(searcher, query, end, 0, count=False)[0][RERANK:]
+    return ids[offset:end], total
 
 
 def _close(

@@ -1,18 +1,19 @@
 """What a paper is about, as a vector: a member's words that no paper has all of (issue 27).
 
 When no paper has every word typed (nor within a typo), the answer is the papers with any of
-them, and word counts say little of which is meant ("telling weeds from crops in field
-images"). There the papers with any word (the first RERANK of them) are ranked again by
-meaning too: the cosine between the query's embedding and each paper's, fused with the word
+them, and word counts say little of which is meant ("translating between languages with little
+parallel text" means unsupervised machine translation). There the papers with any word (the
+first RERANK of them, as the words rank them) are ranked again by meaning too: the cosine
+between the query's embedding (of its folded words) and each paper's, fused with the word
 ranking (reciprocal rank fusion, meaning weighted MEANING against words' 1). Nowhere else:
-an exact title, every word found, a Chinese query (the model reads English) stay as words
-rank them.
+an exact title, every word found, a query with Chinese in it (the model reads English), and
+the papers shown as close to a query of few matches stay as words rank them.
 
 The model is WordLlama's packaged one (MIT: `wordllama` from PyPI, 256 dimensions, its
-weights and tokenizer in the wheel; on the CPU, about 1 ms a query), loaded once a process
-and never downloaded. A paper's vector is made when the index holds the paper, from its title
-(twice: it names the paper), English summary, abstract (its start), area and task, and kept
-in the index as FLOAT16 bytes. Measured against the words alone in one run by
+weights and tokenizer in the wheel; on the CPU, under a millisecond a query), loaded once a
+process and never downloaded. A paper's vector is made when the index holds the paper, from
+its title (twice: it names the paper), English summary, abstract (its start), area and
+task, and kept in the index as FLOAT16 bytes. Measured against the words alone in one run by
 benchmarks/ranking.py; benchmarks/semantic.py ranks by meaning alone, for comparison.
 """
 
@@ -35,7 +36,9 @@ import numpy as np
 log = logging.getLogger(__name__)
 D = TypeVar("D", bound="About")
 
-MODEL = "wordllama l2_supercat 256"  # saved with the index: a change of model rebuilds it
+# Saved with the index: another model, or another recipe for a paper's vector (paper_text,
+# ABSTRACT_CHARS, FLOAT16), rebuilds it. Change "text 1" whenever the recipe changes.
+MODEL = "wordllama l2_supercat 256 float16, text 1"
 RERANK = 200  # the any-word matches ranked again by meaning
 MEANING = 2.0  # the meaning ranking's weight in the fusion, the words' being 1
 RRF_K = 60  # reciprocal rank fusion: a paper at rank r of a ranking scores weight / (RRF_K + r)
@@ -60,13 +63,11 @@ class Embedder:
         keys = [hashlib.blake2b(text.encode(), digest_size=16).digest() for text in texts]
         with self._lock:
             found = {key: self._remembered.get(key) for key in keys}
-        new = [text for key, text in zip(keys, texts, strict=True) if found[key] is None]
-        if new:
-            vectors = self._model.embed(new, norm=True, batch_size=BATCH)
-            made = iter(row.astype(FLOAT16).tobytes() for row in np.atleast_2d(vectors))
-            for key in keys:
-                if found[key] is None:
-                    found[key] = next(made)
+        missing = {key: text for key, text in zip(keys, texts, strict=True) if found[key] is None}
+        if missing:  # each text once, however many papers share it
+            vectors = self._model.embed(list(missing.values()), norm=True, batch_size=BATCH)
+            for key, row in zip(missing, np.atleast_2d(vectors), strict=True):
+                found[key] = row.astype(FLOAT16).tobytes()
         with self._lock:
             for key in keys:
                 self._remembered[key] = found[key] or b""
@@ -76,13 +77,15 @@ class Embedder:
         return [found[key] or b"" for key in keys]
 
     def query(self, text: str) -> np.ndarray:
+        """`text`'s unit vector (single precision)."""
         return np.asarray(self._model.embed([text], norm=True)[0], dtype=np.float32)
 
 
 @functools.cache
 def load_embedder() -> Embedder | None:
-    """The packaged model, or None (logged) where it cannot load: the words alone rank then;
-    loaded once a process (each index of a process shares it: it only reads).
+    """The packaged model, or None (logged) where it cannot load: the words alone rank then.
+    Loaded once a process, failed or not, and shared by the process's indexes: its vectors
+    depend on the text alone, and what it remembers is those, by the text's digest.
     Its loader looks for the packaged tokenizer under a folder the wheel does not use, so it
     is copied to a temporary folder for the load (read whole then) and never downloaded."""
     try:
@@ -139,7 +142,7 @@ def model_of(embedder: Embedder | None) -> str | None:
 
 
 def paper_text(title: str, summary: str, abstract: str, area: str, task: str) -> str:
-    """What a paper's vector is made of."""
+    """What a paper's vector is made of (a change here changes MODEL's "text" number)."""
     return " ".join([title, title, summary, abstract[:ABSTRACT_CHARS], area, task])
 
 
