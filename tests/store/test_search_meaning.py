@@ -108,10 +108,9 @@ async def test_when_no_paper_has_every_word_meaning_reranks_the_papers_with_some
     alone, total_alone, _ = await words.search_page("quokka warrens", limit=5)
     assert total == total_alone == 4  # no paper has "warrens": those with "quokka" answer
     # The papers about digging (a burrow, a tunnel) move up, one to the top.
-    digging = DIGGING
-    assert _titles(alone)[0] not in digging  # by words, the shortest paper on "quokka"
-    assert _titles(found)[0] in digging
-    for title in digging:  # each moves up: the fusion weighs meaning twice the words
+    assert _titles(alone)[0] not in DIGGING  # by words, the shortest paper on "quokka"
+    assert _titles(found)[0] in DIGGING
+    for title in DIGGING:  # each moves up: the fusion weighs meaning twice the words
         assert _titles(found).index(title) < _titles(alone).index(title)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import logging
 import shutil
 import tempfile
@@ -117,22 +118,12 @@ class About(Protocol):
 
 def with_vectors(docs: Iterable[D], embedder: Embedder | None) -> Iterator[tuple[D, bytes | None]]:
     """Each of `docs` with its vector, BATCH embedded at once; None each without a model."""
-    for batch in _batches(docs, BATCH):
+    pending = iter(docs)
+    while batch := list(itertools.islice(pending, BATCH)):
         vectors: list[bytes | None] = [None] * len(batch)
         if embedder is not None:
             vectors = list(embedder.papers([doc.about for doc in batch]))
         yield from zip(batch, vectors, strict=True)
-
-
-def _batches(items: Iterable[D], size: int) -> Iterator[list[D]]:
-    batch: list[D] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def model_of(embedder: Embedder | None) -> str | None:
