@@ -251,3 +251,60 @@ async def test_the_packaged_model_finds_a_paper_described_in_other_words(
         conn.close()
     assert paper in ranked["meaning"]
     assert paper not in ranked["words"]
+
+
+# Similar (search/similar.py): beside the papers whose words score at least FLOOR of the
+# paper's own, those of the words' first POOL whose vectors are close (MEANING_FLOOR); each
+# must still share the words `alike` asks for.
+SIMILAR = (
+    award(
+        "Quokka Burrows in the Scrub of Rottnest Island",
+        abstract="Where, and how deep, the quokka digs its burrow among the roots of the scrub.",
+        authors=["Ada Fielding"],
+    ),
+    # About digging too, in other words: two title words shared (island, scrub), little else.
+    award(
+        "Seasonal Warrens of Island Marsupials in Coastal Scrub",
+        abstract="A census of tunnel entrances kept by bettongs over four wet seasons.",
+        authors=["Bea Marsh"],
+    ),
+    # About digging, but one word shared only (island): not `alike`, however close its vector.
+    award(
+        "Wombat Tunnels of King Island",
+        abstract="Digging behaviour of wombats.",
+        authors=["Cy Moor"],
+    ),
+    # Many of the words, nothing of digging: the words alone show it, as before.
+    award(
+        "Quokka Scrub Diets on Rottnest Island",
+        abstract="What the quokka eats among the roots of the scrub, season by season.",
+        authors=["Di Heath"],
+    ),
+    *(award(f"Island Scrub Survey {n}", abstract="Plants counted.") for n in range(6)),
+)
+
+
+async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(batch(*SIMILAR), actor="t", policy="update")
+    meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    words = SearchIndex(store_of(db), None)
+    for index in (meaning, words):
+        await index.start()
+    try:
+        by_meaning, by_words = PaperRepository(db, index=meaning), PaperRepository(db, index=words)
+        (burrows,) = await by_words.search("Quokka Burrows Rottnest", limit=1)
+        found = _titles(await by_meaning.similar(burrows.id))
+        alone = _titles(await by_words.similar(burrows.id))
+        warrens = "Seasonal Warrens of Island Marsupials in Coastal Scrub"
+        assert warrens not in alone  # its words score too little
+        assert warrens in found  # its vector is close, and it shares two title words
+        assert "Wombat Tunnels of King Island" not in found + alone  # close, but one word
+        assert "Quokka Scrub Diets on Rottnest Island" in alone
+        assert "Quokka Scrub Diets on Rottnest Island" in found  # the words' papers stay
+        # In the words' order: the papers they found first keep their places.
+        assert [t for t in found if t in alone] == alone
+    finally:
+        for index in (meaning, words):
+            await index.close()

@@ -7,6 +7,13 @@ share of the paper's own score against the same query (a paper is as close to it
 anything gets), and only papers at or above FLOOR are shown: fewer than five rather than
 unrelated ones, none ("no close match") when nothing is close. FTS5, SQLite's fallback while
 the index is rebuilt, reads the same words and the same floor (`fts5_query`).
+
+Where the index holds the papers' vectors (semantic.py: what each paper is about, by the
+meaning model), the first POOL papers the words find are read by meaning too: one whose
+vector's cosine to the paper's is at least MEANING_FLOOR is close however low its words'
+score (two papers on reinforcement learning, one naming Q-learning, the other options). Either
+way it must still pass `alike` (the words the two share), and the papers close either way are
+shown in their words' order (benchmarks/similar.py measures both).
 """
 
 from __future__ import annotations
@@ -15,16 +22,20 @@ import math
 import re
 from dataclasses import dataclass
 
+import numpy as np
 import tantivy
 
 from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
 from bot.store.search.documents import area_token, filter_token, task_token
+from bot.store.search.semantic import FLOAT16
 from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
+POOL = 60  # the papers the words rank first, read by meaning where the index has vectors
+MEANING_FLOOR = 0.66  # the cosine of two papers' vectors at or above which they are close
 MAX_TERMS = 24  # the most telling words kept, by how rare they are
 MAX_TEXT_TERMS = (
     12  # of them from summaries and abstract: a long summary does not outweigh the title
@@ -323,8 +334,9 @@ def similar_ranked(
     scope: tuple[str | None, int | None, str | None, str | None],
     limit: int,
 ) -> list[int]:
-    """The ids of the papers about `topic` within `scope`, best first, none below the floor,
-    the topic's own paper left out."""
+    """The ids of the papers about `topic` within `scope`, best first, the topic's own paper
+    left out: the first `limit` the words find at or above FLOOR of its own score, and where
+    the index has vectors, those of the first POOL at or above MEANING_FLOOR by meaning."""
     query = topic_query(schema, searcher, topic, scope)
     every = topic_query(schema, searcher, topic, (None, None, None, None))
     if query is None or every is None:
@@ -332,8 +344,29 @@ def similar_ranked(
     must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
     own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
     others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
-    hits = searcher.search(others, limit=limit, count=False).hits
-    ids = searcher.fast_field_values("id", [address for _, address in hits])
-    scored = [(score, int(i or 0)) for (score, _), i in zip(hits, ids, strict=True)]
+    mine = _vector(searcher, own.hits[0][1]) if own.hits else None
+    hits = searcher.search(others, limit=limit if mine is None else max(limit, POOL)).hits
+    ids = [int(i or 0) for i in searcher.fast_field_values("id", [a for _, a in hits])]
+    scored = [(score, paper_id) for (score, _), paper_id in zip(hits, ids, strict=True)]
     top = own.hits[0][0] if own.hits else 0.0
-    return close_enough(scored, top, limit)
+    words = close_enough(scored[:limit], top, limit)
+    if mine is None:
+        return words
+    near = {
+        paper_id
+        for (_, address), paper_id in zip(hits, ids, strict=True)
+        if (theirs := _vector(searcher, address)) is not None
+        and theirs.size == mine.size
+        and float(theirs @ mine) >= MEANING_FLOOR
+    }
+    close = set(words) | near
+    kept = sorted((-score, i) for score, i in scored if i in close)
+    return [i for _, i in kept]
+
+
+def _vector(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> np.ndarray | None:
+    """The paper's vector as the index keeps it (semantic.py), or None without one."""
+    found = searcher.doc(address).get_first("vector")
+    if not found or len(found) % FLOAT16.itemsize:
+        return None
+    return np.frombuffer(found, dtype=FLOAT16).astype(np.float32)
