@@ -84,11 +84,13 @@ async def write(url: str, writes: int, gaps: tuple[float, float], seed: int) -> 
 async def read(url: str, args: argparse.Namespace) -> dict[str, list[float]]:
     from bot.store.catalog.papers import PaperRepository
     from bot.store.search.index import SearchIndex
+    from bot.store.search.semantic import load_embedder
     from bot.store.search.store import store_of
 
     lags: dict[str, list[float]] = {"search": [], "show": []}
     async with await _open(url) as db:
-        index = SearchIndex(store_of(db), None)
+        # With the meaning model, as the bot's defaults: a caught-up paper is embedded too.
+        index = SearchIndex(store_of(db), None, embedder=load_embedder)
         await index.start()
         await index.wait_ready()
         papers = PaperRepository(db, None, index)

@@ -31,6 +31,7 @@ from bot.store.catalog.leaderboards import LeaderboardRepository
 from bot.store.catalog.papers import PaperRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
+from bot.store.search.semantic import load_embedder
 from bot.store.search.store import store_of
 
 Call = Callable[[PaperRepository, EditionRepository, LeaderboardRepository], Awaitable[object]]
@@ -55,7 +56,7 @@ async def _load(db: Database) -> tuple[float, SearchIndex]:
     assert plan is not None
     assert not plan.rejected
     seconds = time.perf_counter() - started
-    index = SearchIndex(store_of(db), None)
+    index = SearchIndex(store_of(db), None, embedder=load_embedder)  # as the bot's defaults
     await index.start()
     return seconds, index
 

@@ -137,8 +137,11 @@ async def with_index(path: Path) -> Path:
     steady state)."""
     from bot.settings import SearchSettings
     from bot.store.search.index import SearchIndex
+    from bot.store.search.semantic import load_embedder
 
-    index = SearchIndex(path, SearchSettings().index_for(path))
+    settings = SearchSettings()  # as the bot's defaults: with the papers' vectors, by default
+    embedder = load_embedder if settings.meaning else None
+    index = SearchIndex(path, settings.index_for(path), embedder=embedder)
     await index.start(background_over=2**62)
     await index.close()
     return path
