@@ -7,6 +7,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -15,11 +16,12 @@ from bot.domain.vocabulary import load_vocabulary, name_key
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
+from bot.store.search import documents, readings
 from bot.store.search import query as search_query
-from bot.store.search import readings
 from bot.store.search.index import SearchIndex
 from bot.store.search.store import store_of
 from bot.store.search.text import parse
+from bot.store.sql import Row
 from tests.support.awards import award, batch
 
 
@@ -300,3 +302,35 @@ async def test_a_word_typed_in_small_letters_is_still_a_prefix(
 ) -> None:
     await catalog.apply(batch(*MORE), actor="t", policy="update")
     assert (await _titles(papers, "var"))[0].startswith("Varia")  # variational, variance
+
+
+async def test_a_name_of_the_vocabulary_in_an_abstract_is_its_words_side_by_side(
+    db: Database, catalog: CatalogRepository, papers: PaperRepository
+) -> None:
+    # In summaries and abstracts a name of several words is read as its adjacent pairs of
+    # stems (documents' text_pairs), not as a phrase: the same papers, in either engine.
+    await catalog.apply(
+        batch(
+            award("Quokka Census One", abstract="We apply graph neural networks to quokkas."),
+            award("Quokka Census Two", abstract="A neural graph of networks of quokkas."),
+            award("Quokka Census Three", abstract="Graph neural network training for quokkas."),
+        ),
+        actor="t",
+        policy="update",
+    )
+    found = set(await _titles(papers, "graph neural network quokka"))
+    assert found == {"Quokka Census One", "Quokka Census Three"}  # its words side by side
+    if db.dialect == "sqlite":  # SQLite's own phrase search agrees
+        fts5 = PaperRepository(db)
+        assert {p.paper.title for p in await fts5.search("graph neural network quokka")} == found
+
+
+def test_a_summary_and_an_abstract_hold_their_adjacent_stems_as_pairs() -> None:
+    row = {
+        "id": 1, "title": "T", "aliases": "[]", "authors": "[]", "affiliations": "[]",
+        "summaries": '{"en": "Graph networks.", "zh-CN": "图神经网络"}',
+        "abstract": "Neural machine translation.", "area": None, "task": None, "awards": "[]",
+    }  # fmt: skip
+    pairs = documents._document(cast("Row", row), {}).fields["text_pairs"].split()
+    # Each text's own pairs, never one across the two, nor of Chinese characters.
+    assert pairs == ["graph_network", "neural_machin", "machin_translat"]

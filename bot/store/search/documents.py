@@ -16,6 +16,7 @@ below g, so "the latest id" is a generation there too.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -34,6 +35,8 @@ from bot.store.sql import Connection, Row
 # Each award gives its paper one filter token per combination of venue, year and kind, so that
 # one term answers "an award at this venue, in this year, of this kind" for any of them given.
 ANY = "*"
+# The long fields: a phrase there is read as its adjacent pairs of stems (text_pairs, pair_token).
+TEXT_FIELDS = ("summaries", "abstract")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +180,7 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         "text_prefix": prefixes(words["summaries"] + words["abstract"], memo),
         "title_stems": " ".join(stems(words["title"] + words["aliases"])),
         "text_stems": " ".join(stems(words["summaries"] + words["abstract"])),
+        "text_pairs": " ".join(pair for name in TEXT_FIELDS for pair in _pairs(stems(words[name]))),
     }
     exact = {exact_key(row["title"]), *(exact_key(name) for name in names)}
     filters: set[str] = {f"exact:{key}" for key in exact if key}
@@ -196,6 +200,18 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         row["task"] or "",
     )  # fmt: skip
     return SearchDocument(int(row["id"]), fields, tuple(sorted(filters)), prior, about)
+
+
+def pair_token(first: str, second: str) -> str:
+    """Two adjacent stems of a summary or an abstract as text_pairs holds them."""
+    return f"{first}_{second}"
+
+
+def _pairs(stemmed: list[str]) -> Iterator[str]:
+    """Each two adjacent English stems, as query.pair_token writes them."""
+    for first, second in itertools.pairwise(stemmed):
+        if first.isascii() and second.isascii():
+            yield pair_token(first, second)
 
 
 # A word written as several joined (SinGAN, KinyaBERT, pixelSplat, LLM2CLIP): its parts, where

@@ -61,7 +61,7 @@ from bot.store.sql import Connection
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-FORMAT = 7  # bump when the schema or the tokens change: an index of another format is rebuilt
+FORMAT = 8  # bump when the schema or the tokens change: an index of another format is rebuilt
 # More papers than this to index from scratch: rebuilt in the background, FTS5 answers meanwhile.
 BACKGROUND_OVER = 5_000
 # More changed papers than this to catch up on: rebuilt instead.
