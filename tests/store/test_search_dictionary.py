@@ -62,6 +62,31 @@ def test_entries_give_both_scripts_their_first_stems_merged_in_order() -> None:
     assert table.get("的") == ()
 
 
+def test_a_word_of_several_entries_reads_them_in_the_files_order() -> None:
+    """干燥 is written in three entries, each of its other script once: its senses are all
+    three's in order, the others' their own, and it counts once."""
+    table = read_cedict(
+        [
+            "乾燥 干燥 [gan1 zao4] /dry/",
+            "幹燥 干燥 [gan4 zao4] /arid/",
+            "干燥 干燥 [gan1 zao4] /parched/\r\n",
+        ]
+    )
+    assert table.get("干燥") == ("dri", "arid", "parch")
+    assert table.get("乾燥") == ("dri",)
+    assert table.get("幹燥") == ("arid",)
+    assert len(table) == 3
+
+
+def test_a_word_without_an_entry_has_no_stems() -> None:
+    table = read_cedict([*LINES, "卡拉OK 卡拉OK [ka3 la1 O K] /karaoke/"])
+    assert len(table) == 17  # 一石二鳥之計 has no stem but an entry; 變形 counts once
+    # before the first word, after the last, one that starts a word, lengths no entry has, and
+    # one not all Han
+    for word in ("一丁", "龜龜", "充氣機", "充", "網路網路網路網路", "卡拉OK"):
+        assert table.get(word) == ()
+
+
 def test_the_installed_dictionary_reads_both_scripts() -> None:
     dictionary = load_dictionary()
     assert dictionary.get("無人機")[0] == dictionary.get("无人机")[0] == "drone"
