@@ -88,6 +88,8 @@ async def run(show: bool) -> None:
             words = SearchIndex(path, None)
             for index in (meaning, words):
                 await index.start()
+            if meaning.embedder is None:  # else "index now" would be the words alone, unsaid
+                raise SystemExit("the meaning model did not load: see the log")
             engines = {
                 "before": _before(db),
                 "index now": _of(PaperRepository(db, index=meaning)),

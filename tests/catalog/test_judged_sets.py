@@ -58,7 +58,8 @@ def test_every_paper_a_similar_set_judges_is_in_the_bundled_catalogue(
     judged: Path, titles: dict[str, list[int]]
 ) -> None:
     # benchmarks/similar.py leaves out a title the catalogue no longer holds (a correction
-    # dropped ICLR 2020's awards): the sets name none other, and judge no pair both ways.
+    # dropped ICLR 2020's awards): the sets name none other, and no paper is judged
+    # both related and unrelated to one paper.
     dropped = {
         "On Identifiability in Transformers",
         "Plug and Play Language Models: A Simple Approach to Controlled Text Generation",

@@ -267,6 +267,7 @@ SIMILAR = (
         "Seasonal Warrens of Island Marsupials in Coastal Scrub",
         abstract="A census of tunnel entrances kept by bettongs over four wet seasons.",
         authors=["Bea Marsh"],
+        year=2024,
     ),
     # About digging, but one word shared only (island): not `alike`, however close its vector.
     award(
@@ -305,6 +306,10 @@ async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
         assert "Quokka Scrub Diets on Rottnest Island" in found  # the words' papers stay
         # In the words' order: the papers they found first keep their places.
         assert [t for t in found if t in alone] == alone
+        assert burrows.paper.title not in found  # never the paper itself, closest of all
+        # Within the filters given, as the words' papers are: another year's is left out.
+        assert warrens not in _titles(await by_meaning.similar(burrows.id, year=2025))
+        assert warrens in _titles(await by_meaning.similar(burrows.id, year=2024))
     finally:
         for index in (meaning, words):
             await index.close()

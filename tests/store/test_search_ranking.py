@@ -314,23 +314,30 @@ async def test_a_name_of_the_vocabulary_in_an_abstract_is_its_words_side_by_side
             award("Quokka Census One", abstract="We apply graph neural networks to quokkas."),
             award("Quokka Census Two", abstract="A neural graph of networks of quokkas."),
             award("Quokka Census Three", abstract="Graph neural network training for quokkas."),
+            # Each pair of the name's words, but never the three side by side.
+            award("Quokka Census Four", abstract="Graph neural models beat neural networks."),
         ),
         actor="t",
         policy="update",
     )
     found = set(await _titles(papers, "graph neural network quokka"))
     assert found == {"Quokka Census One", "Quokka Census Three"}  # its words side by side
+    found = set(await _titles(papers, "graph neural network"))  # the name alone
+    assert found == {"Quokka Census One", "Quokka Census Three"}
     if db.dialect == "sqlite":  # SQLite's own phrase search agrees
         fts5 = PaperRepository(db)
-        assert {p.paper.title for p in await fts5.search("graph neural network quokka")} == found
+        assert {p.paper.title for p in await fts5.search("graph neural network")} == found
 
 
 def test_a_summary_and_an_abstract_hold_their_adjacent_stems_as_pairs() -> None:
     row = {
         "id": 1, "title": "T", "aliases": "[]", "authors": "[]", "affiliations": "[]",
-        "summaries": '{"en": "Graph networks.", "zh-CN": "图神经网络"}',
+        "summaries": '{"en": "Graph networks."}',
         "abstract": "Neural machine translation.", "area": None, "task": None, "awards": "[]",
     }  # fmt: skip
     pairs = documents._document(cast("Row", row), {}).fields["text_pairs"].split()
-    # Each text's own pairs, never one across the two, nor of Chinese characters.
+    # Each text's own pairs, never one across the two (network_neural).
     assert pairs == ["graph_network", "neural_machin", "machin_translat"]
+    row["summaries"] = '{"zh-CN": "图神经网络"}'
+    pairs = documents._document(cast("Row", row), {}).fields["text_pairs"].split()
+    assert pairs == ["neural_machin", "machin_translat"]  # none of Chinese characters

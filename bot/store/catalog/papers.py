@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import islice
 from typing import TypeVar
 
 from bot.domain.areas import ResearchArea
@@ -388,7 +389,8 @@ class PaperRepository:
             found = answer
         if found is None:
             found = await self._similar_fts5(topic, Scope(*scope), CANDIDATES * max(1, limit))
-        return [paper for paper in found if alike(topic, paper)][: max(1, limit)]
+        # `alike` reads each paper's words: asked of the best first, until `limit` pass.
+        return list(islice((paper for paper in found if alike(topic, paper)), max(1, limit)))
 
     async def _similar_fts5(self, topic: Topic, scope: Scope, limit: int) -> list[StoredPaper]:
         """Similar by FTS5 (SQLite, while the index is rebuilt), with the same floor."""

@@ -173,14 +173,15 @@ def _document(row: Row, memo: dict[str, str]) -> SearchDocument:
         "meta": tokens(" ; ".join(_described(row["area"], row["task"], awards))),
     }
     fields = {name: " ".join(found) for name, found in words.items()}
+    texts = {name: stems(words[name]) for name in TEXT_FIELDS}  # each stemmed once
     fields |= {
         "title_prefix": prefixes(words["title"] + words["aliases"], memo),
         "authors_prefix": prefixes(words["authors"], memo),
         "affiliations_prefix": prefixes(words["affiliations"], memo),
         "text_prefix": prefixes(words["summaries"] + words["abstract"], memo),
         "title_stems": " ".join(stems(words["title"] + words["aliases"])),
-        "text_stems": " ".join(stems(words["summaries"] + words["abstract"])),
-        "text_pairs": " ".join(pair for name in TEXT_FIELDS for pair in _pairs(stems(words[name]))),
+        "text_stems": " ".join(texts["summaries"] + texts["abstract"]),
+        "text_pairs": " ".join(pair for name in TEXT_FIELDS for pair in _pairs(texts[name])),
     }
     exact = {exact_key(row["title"]), *(exact_key(name) for name in names)}
     filters: set[str] = {f"exact:{key}" for key in exact if key}
@@ -208,7 +209,7 @@ def pair_token(first: str, second: str) -> str:
 
 
 def _pairs(stemmed: list[str]) -> Iterator[str]:
-    """Each two adjacent English stems, as query.pair_token writes them."""
+    """Each two adjacent English stems, as pair_token writes them."""
     for first, second in itertools.pairwise(stemmed):
         if first.isascii() and second.isascii():
             yield pair_token(first, second)

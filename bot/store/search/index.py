@@ -385,8 +385,9 @@ class SearchIndex(Healing):
         scope: tuple[str | None, int | None, str | None, str | None] = (None, None, None, None),
     ) -> T | None:
         """`load(conn, ids)` of the papers about `topic` (search/similar.py), best first, within
-        `scope` (venue, year, kind, area), none below the relevance floor, the topic's own
-        paper left out; None while the index is not ready."""
+        `scope` (venue, year, kind, area), none below the relevance floors (by words, up to
+        `limit` of them, and by meaning, any of the first POOL), the topic's own paper left
+        out; None while the index is not ready."""
         if not self.ready or self._index is None:
             return None
         index = self._index

@@ -302,13 +302,18 @@ def _phrase_anywhere(
     clauses = _anywhere(schema, words, short)
     titles = {name: w for name, w in fields.stems.items() if name != "text_stems"}
     clauses += _anywhere(schema, stemmed, titles)
-    weight = sum(fields.words.get(name, 0.0) for name in TEXT_FIELDS)
+    # As before: the phrase in either long field (one is enough), and its stems as one.
+    weight = max((fields.words.get(name, 0.0) for name in TEXT_FIELDS), default=0.0)
     weight += fields.stems.get("text_stems", 0.0)
     if weight:
         pairs = [
             tantivy.Query.term_query(schema, "text_pairs", pair_token(*stemmed[i : i + 2]))
             for i in range(len(stemmed) - 1)
         ]
+        if len(pairs) > 1:  # every pair, and side by side: the stems' phrase, read only where
+            # every (rare) pair is, adds nothing to the score
+            phrase = tantivy.Query.phrase_query(schema, "text_stems", list(stemmed))
+            pairs.append(tantivy.Query.const_score_query(phrase, 0.0))
         every = pairs[0] if len(pairs) == 1 else _every(pairs)
         clauses.append(tantivy.Query.boost_query(every, weight))
     return clauses

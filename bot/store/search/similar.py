@@ -35,7 +35,9 @@ from bot.store.search.text import stems, tokens
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
 POOL = 60  # the papers the words rank first, read by meaning where the index has vectors
-MEANING_FLOOR = 0.66  # the cosine of two papers' vectors at or above which they are close
+# The cosine of two papers' vectors at or above which they are close: chosen for the model
+# semantic.MODEL names (benchmarks/similar.py); another model needs it chosen again.
+MEANING_FLOOR = 0.66
 MAX_TERMS = 24  # the most telling words kept, by how rare they are
 MAX_TEXT_TERMS = (
     12  # of them from summaries and abstract: a long summary does not outweigh the title
@@ -345,21 +347,23 @@ def similar_ranked(
     own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
     others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
     mine = _vector(searcher, own.hits[0][1]) if own.hits else None
-    hits = searcher.search(others, limit=limit if mine is None else max(limit, POOL)).hits
+    wanted = limit if mine is None else max(limit, POOL)
+    hits = searcher.search(others, limit=wanted, count=False).hits
     ids = [int(i or 0) for i in searcher.fast_field_values("id", [a for _, a in hits])]
     scored = [(score, paper_id) for (score, _), paper_id in zip(hits, ids, strict=True)]
     top = own.hits[0][0] if own.hits else 0.0
     words = close_enough(scored[:limit], top, limit)
     if mine is None:
         return words
-    near = {
+    close = set(words)
+    close |= {
         paper_id
         for (_, address), paper_id in zip(hits, ids, strict=True)
-        if (theirs := _vector(searcher, address)) is not None
+        if paper_id not in close  # the words show it already: its vector is not read
+        and (theirs := _vector(searcher, address)) is not None
         and theirs.size == mine.size
         and float(theirs @ mine) >= MEANING_FLOOR
     }
-    close = set(words) | near
     kept = sorted((-score, i) for score, i in scored if i in close)
     return [i for _, i in kept]
 
