@@ -19,7 +19,7 @@ import io
 import re
 from array import array
 from bisect import bisect_left
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
@@ -98,7 +98,7 @@ class Dictionary:
             self._words[length] = text, at
             self._count += count
         self._definitions = definitions  # as built: a copy to bytes would be held twice a moment
-        self._stems: dict[str, tuple[str, ...]] = {}
+        self._stems: OrderedDict[str, tuple[str, ...]] = OrderedDict()
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and bool(self.get(word))
@@ -117,7 +117,7 @@ class Dictionary:
                 if len(merged) >= MAX_STEMS:
                     break
             if len(self._stems) >= REMEMBERED:  # the longest-kept first
-                del self._stems[next(iter(self._stems))]
+                self._stems.popitem(last=False)
             found = self._stems[word] = tuple(merged)[:MAX_STEMS]
         return found
 
