@@ -275,12 +275,20 @@ SIMILAR = (
         abstract="Digging behaviour of wombats.",
         authors=["Cy Moor"],
     ),
-    # Many of the words, nothing of digging: the words alone show it, as before.
+    # Many of the words, and about digging too: shown either way.
     award(
-        "Quokka Scrub Diets on Rottnest Island",
-        abstract="What the quokka eats among the roots of the scrub, season by season.",
+        "Quokka Burrow Entrances on Rottnest Island",
+        abstract="The tunnel entrances the quokka digs among the roots of the scrub, counted.",
         authors=["Di Heath"],
     ),
+    # Many of the words, about sand dunes: the words alone show it, their meaning does not.
+    award(
+        "Quokka Scrub Diets on Rottnest Island",
+        abstract="What the quokka eats among the roots of the scrub on the sand of the dunes.",
+        authors=["Ed Dunn"],
+    ),
+    # No summary nor abstract: its vector, of the title alone, overrules no word.
+    award("Quokka Scrub Dunes of Rottnest Island", authors=["Flo Sands"]),
     *(award(f"Island Scrub Survey {n}", abstract="Plants counted.") for n in range(6)),
 )
 
@@ -302,11 +310,21 @@ async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
         assert warrens not in alone  # its words score too little
         assert warrens in found  # its vector is close, and it shares two title words
         assert "Wombat Tunnels of King Island" not in found + alone  # close, but one word
-        assert "Quokka Scrub Diets on Rottnest Island" in alone
-        assert "Quokka Scrub Diets on Rottnest Island" in found  # the words' papers stay
+        entrances, diets = (
+            "Quokka Burrow Entrances on Rottnest Island",
+            "Quokka Scrub Diets on Rottnest Island",
+        )
+        assert entrances in alone
+        assert diets in alone
+        assert entrances in found  # the words' papers near by meaning stay
+        assert diets not in found  # the words in common mean other things
         # In the words' order: the papers they found first keep their places.
-        assert [t for t in found if t in alone] == alone
+        assert [t for t in found if t in alone] == [t for t in alone if t != diets]
         assert burrows.paper.title not in found  # never the paper itself, closest of all
+        (dunes,) = await by_words.search("Quokka Scrub Dunes", limit=1)
+        words_of_dunes = _titles(await by_words.similar(dunes.id))
+        assert entrances in words_of_dunes  # far from the dunes by meaning, yet shown:
+        assert set(words_of_dunes) <= set(_titles(await by_meaning.similar(dunes.id)))
         # Within the filters given, as the words' papers are: another year's is left out.
         assert warrens not in _titles(await by_meaning.similar(burrows.id, year=2025))
         assert warrens in _titles(await by_meaning.similar(burrows.id, year=2024))

@@ -11,9 +11,13 @@ the index is rebuilt, reads the same words and the same floor (`fts5_query`).
 Where the index holds the papers' vectors (semantic.py: what each paper is about, by the
 meaning model), the first POOL papers the words find are read by meaning too: one whose
 vector's cosine to the paper's is at least MEANING_FLOOR is close however low its words'
-score (two papers on reinforcement learning, one naming Q-learning, the other options). Either
-way it must still pass `alike` (the words the two share), and the papers close either way are
-shown in their words' order (benchmarks/similar.py measures both).
+score (two papers on reinforcement learning, one naming Q-learning, the other options). And
+one the words show must be near by meaning too, at least WORDS_MEANING_FLOOR: words in
+common that mean other things ("recurrent" and "pixel" in a network that draws images one
+pixel at a time and in one that refines optical flow) are not a topic. The paper's own vector
+overrules its words only where the paper has a summary or an abstract: a title's alone is too
+thin. Either way it must still pass `alike` (the words the two share), and the papers close
+are shown in their words' order (benchmarks/similar.py measures both).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ POOL = 60  # the papers the words rank first, read by meaning where the index ha
 # The cosine of two papers' vectors at or above which they are close: chosen for the model
 # semantic.MODEL names (benchmarks/similar.py); another model needs it chosen again.
 MEANING_FLOOR = 0.66
+WORDS_MEANING_FLOOR = 0.56  # the cosine a paper the words show needs too (same model)
 MAX_TERMS = 24  # the most telling words kept, by how rare they are
 MAX_TEXT_TERMS = (
     12  # of them from summaries and abstract: a long summary does not outweigh the title
@@ -338,7 +343,8 @@ def similar_ranked(
 ) -> list[int]:
     """The ids of the papers about `topic` within `scope`, best first, the topic's own paper
     left out: the first `limit` the words find at or above FLOOR of its own score, and where
-    the index has vectors, those of the first POOL at or above MEANING_FLOOR by meaning."""
+    the index has vectors, those of the first POOL at or above MEANING_FLOOR by meaning, less
+    the words' papers below WORDS_MEANING_FLOOR by meaning."""
     query = topic_query(schema, searcher, topic, scope)
     every = topic_query(schema, searcher, topic, (None, None, None, None))
     if query is None or every is None:
@@ -355,15 +361,19 @@ def similar_ranked(
     words = close_enough(scored[:limit], top, limit)
     if mine is None:
         return words
-    close = set(words)
-    close |= {
-        paper_id
-        for (_, address), paper_id in zip(hits, ids, strict=True)
-        if paper_id not in close  # the words show it already: its vector is not read
-        and (theirs := _vector(searcher, address)) is not None
-        and theirs.size == mine.size
-        and float(theirs @ mine) >= MEANING_FLOOR
-    }
+    by_words = set(words)
+    overrules = bool(topic.text)  # a vector of the title alone does not overrule the words
+    close = set()
+    for (_, address), paper_id in zip(hits, ids, strict=True):
+        theirs = _vector(searcher, address)  # None: the model could not read it, words say
+        readable = theirs is not None and theirs.size == mine.size
+        cosine = float(theirs @ mine) if theirs is not None and readable else None
+        if paper_id in by_words:
+            near = not overrules or cosine is None or cosine >= WORDS_MEANING_FLOOR
+        else:
+            near = cosine is not None and cosine >= MEANING_FLOOR
+        if near:
+            close.add(paper_id)
     kept = sorted((-score, i) for score, i in scored if i in close)
     return [i for _, i in kept]
 
