@@ -137,15 +137,32 @@ def paper_text(title: str, summary: str, abstract: str, area: str, task: str) ->
     return " ".join([title, title, summary, abstract[:ABSTRACT_CHARS], area, task])
 
 
-def by_meaning(ids: list[int], vectors: list[bytes | None], query: np.ndarray) -> list[int]:
-    """`ids` (the word ranking's order) fused with their order by cosine to `query`; a paper
-    with no vector keeps only its words' share. Ties keep the words' order."""
+def vector_of(kept: bytes | None) -> np.ndarray | None:
+    """A vector as the index keeps it (FLOAT16 bytes), for reckoning; None without one."""
+    if not kept or len(kept) % FLOAT16.itemsize:
+        return None
+    return np.frombuffer(kept, dtype=FLOAT16).astype(np.float32)
+
+
+def cosines(vectors: Sequence[bytes | None], query: np.ndarray) -> list[float | None]:
+    """Each kept vector's cosine to `query` (all of unit length), at once; None for a paper
+    without one, or with one of another width (another model's)."""
     width = query.size * FLOAT16.itemsize
     known = [i for i, vector in enumerate(vectors) if vector and len(vector) == width]
     joined = b"".join(vectors[i] or b"" for i in known)
     matrix = np.frombuffer(joined, dtype=FLOAT16).reshape(len(known), query.size)
-    cosine = matrix.astype(np.float32) @ query
-    by_cosine = [known[j] for j in sorted(range(len(known)), key=lambda j: (-cosine[j], j))]
+    found: list[float | None] = [None] * len(vectors)
+    for i, cosine in zip(known, (matrix.astype(np.float32) @ query).tolist(), strict=True):
+        found[i] = cosine
+    return found
+
+
+def by_meaning(ids: list[int], vectors: list[bytes | None], query: np.ndarray) -> list[int]:
+    """`ids` (the word ranking's order) fused with their order by cosine to `query`; a paper
+    with no vector keeps only its words' share. Ties keep the words' order."""
+    cosine = cosines(vectors, query)
+    known = [i for i, c in enumerate(cosine) if c is not None]
+    by_cosine = sorted(known, key=lambda i: (-(cosine[i] or 0.0), i))
     score = [1 / (RRF_K + rank) for rank in range(len(ids))]
     for rank, i in enumerate(by_cosine):
         score[i] += MEANING / (RRF_K + rank)

@@ -26,14 +26,13 @@ import math
 import re
 from dataclasses import dataclass
 
-import numpy as np
 import tantivy
 
 from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
 from bot.store.search.documents import area_token, filter_token, task_token
-from bot.store.search.semantic import FLOAT16
+from bot.store.search.semantic import cosines, vector_of
 from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
@@ -352,7 +351,7 @@ def similar_ranked(
     must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
     own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
     others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
-    mine = _vector(searcher, own.hits[0][1]) if own.hits else None
+    mine = vector_of(searcher.doc(own.hits[0][1]).get_first("vector")) if own.hits else None
     wanted = limit if mine is None else max(limit, POOL)
     hits = searcher.search(others, limit=wanted, count=False).hits
     ids = [int(i or 0) for i in searcher.fast_field_values("id", [a for _, a in hits])]
@@ -364,10 +363,9 @@ def similar_ranked(
     by_words = set(words)
     overrules = bool(topic.text)  # a vector of the title alone does not overrule the words
     close = set()
-    for (_, address), paper_id in zip(hits, ids, strict=True):
-        theirs = _vector(searcher, address)  # None: the model could not read it, words say
-        readable = theirs is not None and theirs.size == mine.size
-        cosine = float(theirs @ mine) if theirs is not None and readable else None
+    vectors = [searcher.doc(address).get_first("vector") for _, address in hits]
+    for paper_id, cosine in zip(ids, cosines(vectors, mine), strict=True):
+        # A cosine of None: the model could not read the paper, and the words alone say.
         if paper_id in by_words:
             near = not overrules or cosine is None or cosine >= WORDS_MEANING_FLOOR
         else:
@@ -376,11 +374,3 @@ def similar_ranked(
             close.add(paper_id)
     kept = sorted((-score, i) for score, i in scored if i in close)
     return [i for _, i in kept]
-
-
-def _vector(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> np.ndarray | None:
-    """The paper's vector as the index keeps it (semantic.py), or None without one."""
-    found = searcher.doc(address).get_first("vector")
-    if not found or len(found) % FLOAT16.itemsize:
-        return None
-    return np.frombuffer(found, dtype=FLOAT16).astype(np.float32)
