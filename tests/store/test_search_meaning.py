@@ -16,12 +16,15 @@ import numpy as np
 import pytest
 
 from bot.domain.models import StoredPaper
+from bot.domain.vocabulary import load_vocabulary
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search import semantic
 from bot.store.search.files import read_generation
+from bot.store.search.glossary import Glossary
 from bot.store.search.index import SearchIndex
+from bot.store.search.readings import in_english
 from bot.store.search.semantic import Embedder, by_meaning
 from bot.store.search.store import store_of
 from bot.store.search.text import parse
@@ -114,10 +117,48 @@ async def test_when_no_paper_has_every_word_meaning_reranks_the_papers_with_some
         assert _titles(found).index(title) < _titles(alone).index(title)
 
 
+async def test_a_chinese_query_is_read_by_meaning_in_its_glosses_english(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
+    glossary = Glossary({"洞穴": ["warren"]})  # a word no paper holds, about digging
+    by_meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    by_words = SearchIndex(store_of(db), None)
+    for index in (by_meaning, by_words):
+        await index.start()
+    try:
+        meaning = PaperRepository(db, index=by_meaning, glossary=glossary)
+        words = PaperRepository(db, index=by_words, glossary=glossary)
+        found, total, _ = await meaning.search_page("quokka 洞穴", limit=5)
+        alone, total_alone, _ = await words.search_page("quokka 洞穴", limit=5)
+        assert total == total_alone == 4  # those with "quokka" answer
+        assert _titles(alone)[0] not in DIGGING
+        assert _titles(found)[0] in DIGGING  # "quokka warren", read by the model
+    finally:
+        for index in (by_meaning, by_words):
+            await index.close()
+
+
+def test_what_the_model_reads_of_a_query() -> None:
+    glossary = Glossary({"洞穴": ["warren"], "隧道": ["tunnel", "burrow"]})
+    vocabulary = load_vocabulary()
+
+    def english(text: str) -> str:
+        parsed = parse(text, None, vocabulary, glossary.read)
+        assert parsed is not None
+        return in_english(parsed)
+
+    assert english("Quokka Warrens") == "quokka warrens"  # English: as typed
+    assert english("quokka 洞穴 隧道") == "quokka warren tunnel burrow"
+    assert english("強化學習 洞穴") == "warren reinforcement learning"  # a vocabulary name
+    assert english("quokka 沙漠") == ""  # nothing of its Chinese read: the words alone
+
+
 async def test_every_word_found_an_exact_title_and_chinese_stay_as_words_rank_them(
     both: tuple[PaperRepository, PaperRepository],
 ) -> None:
     meaning, words = both
+    # 隧道 is not in the learned table: nothing of this query's Chinese is read in English.
     for text in ("quokka burrows", "Wombat Tunnels", "quokka 隧道 reef"):
         assert await meaning.search_page(text, limit=5) == await words.search_page(text, limit=5)
     found, total, _ = await meaning.search_page("quokka burrows", limit=5)

@@ -58,7 +58,8 @@ def page(
     first. The ids past the count are those; the count stays the matches'.
 
     `meaning`: when the answer is the any-word reading (no paper has every word), its first
-    papers are ranked by meaning too (semantic.py), an English query's only."""
+    papers are ranked by meaning too (semantic.py): an English query's words, a Chinese one's
+    read in English (in_english)."""
     fields = NAMING if naming else EVERYTHING
 
     def readings(reading: Parsed) -> tuple[list[int], int]:
@@ -99,12 +100,11 @@ def _readings(
     if any_word and not naming and words > 1:
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
-    # The model reads English: a query with Chinese (or nothing left to embed) is not read by it.
-    readable = bool(parsed.whole) and not any(is_cjk(character) for character in parsed.whole)
+    english = in_english(parsed)  # the model reads English
     for at, (fuzzy, relaxed) in enumerate(attempts):
         query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
-        if relaxed and meaning is not None and offset < RERANK and readable:
-            found = _by_meaning(searcher, query, parsed.whole, meaning, limit, offset, count)
+        if relaxed and meaning is not None and offset < RERANK and english:
+            found = _by_meaning(searcher, query, english, meaning, limit, offset, count)
         else:
             found = ranked(searcher, query, limit, offset, count=count, depth=depth)
         if found[0] or found[1] > 0:
@@ -116,6 +116,31 @@ def _readings(
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
+
+
+def in_english(parsed: Parsed) -> str:
+    """What the query says, for the meaning model (it reads English): the words as typed,
+    or in a query with Chinese, its Chinese runs' English stems (the glossary's) and the
+    longest English name of each vocabulary ring it names, beside its words typed in English;
+    "" where nothing of its Chinese is read in English (the words alone rank it)."""
+    if not any(is_cjk(character) for character in parsed.whole):
+        return parsed.whole
+    words: list[str] = []
+    read = bool(parsed.topics)
+    for term in parsed.terms:
+        if term and not is_cjk(term[0][0]):
+            words.extend(term)
+        for stems_of_a_word in parsed.glossed(term):
+            words.extend(stems_of_a_word)
+            read = True
+    for names in parsed.topics:
+        # Of its English names the longest (reinforcement learning, not RL).
+        english = [name for name in names if name and not is_cjk(name[0][0])]
+        longest: tuple[str, ...] = max(english, key=len) if english else ()
+        words.extend(longest)
+    if parsed.prefix is not None and not is_cjk(parsed.prefix[0]):
+        words.append(parsed.prefix)
+    return " ".join(words) if read else ""
 
 
 def _by_meaning(

@@ -4,10 +4,11 @@ When no paper has every word typed (nor within a typo), the answer is the papers
 them, and word counts say little of which is meant ("translating between languages with little
 parallel text" means unsupervised machine translation). There the papers with any word (the
 first RERANK of them, as the words rank them) are ranked again by meaning too: the cosine
-between the query's embedding (of its folded words) and each paper's, fused with the word
-ranking (reciprocal rank fusion, meaning weighted MEANING against words' 1). Nowhere else:
-an exact title, every word found, a query with Chinese in it (the model reads English), and
-the papers shown as close to a query of few matches stay as words rank them.
+between the query's embedding (of its folded words; of a Chinese query, its words read in
+English: readings.in_english) and each paper's, fused with the word ranking (reciprocal rank
+fusion, meaning weighted MEANING against words' 1). Nowhere else: an exact title, every word
+found, a Chinese query none of whose Chinese the glossary reads (the model reads English),
+and the papers shown as close to a query of few matches stay as words rank them.
 
 The model is WordLlama's packaged one (MIT: `wordllama` from PyPI, 256 dimensions, its
 weights and tokenizer in the wheel; on the CPU, under a millisecond a query), loaded once a
