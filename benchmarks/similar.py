@@ -2,8 +2,9 @@
 
 benchmarks/judged/similar.toml holds papers with others judged related or unrelated to each;
 similar_blind.toml, 15 more, held out at stop 35 (and tuned to at stop 36: WORDS_MEANING_FLOOR
-was chosen on it and similar.toml), similar_blind2.toml, 15 more, held out at stop 36 and
-never tuned to. Over the bundled catalogue, for
+was chosen on it and similar.toml), similar_blind2.toml and similar_blind3.toml, 15 more each,
+held out at stop 36 (the second drawn and judged once the rule was fixed) and never tuned to.
+Over the bundled catalogue, for
 Similar before issue 27 (FTS5 over the title's words, frozen here), the derived index now
 (words and meaning: its vectors made by the meaning model), the index by words alone (as stop
 34 left it: no vectors) and FTS5 now (SQLite's fallback), this prints for each set: of the
@@ -39,6 +40,7 @@ from bot.store.search.text import match_query
 JUDGED = Path(__file__).parent / "judged" / "similar.toml"
 BLIND = Path(__file__).parent / "judged" / "similar_blind.toml"
 BLIND2 = Path(__file__).parent / "judged" / "similar_blind2.toml"
+BLIND3 = Path(__file__).parent / "judged" / "similar_blind3.toml"
 TOP = 3
 # The Similar of before: the title's words (3 letters or more, not these), OR-ed, FTS5-ranked.
 _BEFORE_STOP = frozenset(
@@ -77,7 +79,7 @@ def _before(db: Database) -> Similar:
 async def run(show: bool) -> None:
     sets = {
         path.name: tomllib.loads(path.read_text(encoding="utf-8"))["papers"]
-        for path in (JUDGED, BLIND, BLIND2)
+        for path in (JUDGED, BLIND, BLIND2, BLIND3)
     }
     tables: dict[str, dict[str, tuple[str, ...]]] = {name: {} for name in sets}
     with tempfile.TemporaryDirectory(prefix="laurel-similar-") as tmp:
