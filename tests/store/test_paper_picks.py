@@ -6,11 +6,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.domain.models import AwardKind
+from bot.domain.models import AwardKind, Paper, StoredPaper
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
 from bot.store.database import Database
 from bot.store.search.index import SearchIndex
+from bot.store.search.similar import alike, topic_of
 from bot.store.search.store import store_of
 from tests.support.awards import award, batch
 from tests.support.searching import Searching
@@ -136,3 +137,17 @@ async def test_one_title_word_in_common_is_no_close_match(
     titles = [p.paper.title for p in await papers.similar(quadrature.id)]
     await index.close()
     assert titles == ["Stable Calibrated Intervals"]
+
+
+def test_how_summaries_speak_is_no_topic_two_papers_share() -> None:
+    """Most of the catalogue's summaries open "The authors ...": never a word in common."""
+
+    def paper(n: int, title: str, summary: str) -> StoredPaper:
+        return StoredPaper(id=n, paper=Paper(title=title, summaries={"en": summary}))
+
+    sketching = paper(1, "Sparse Quokka Sketching", "The authors sketch matrices of burrows.")
+    counting = paper(2, "Sparse Wombat Counting", "The authors count wombats and matrices.")
+    assert "author" not in topic_of(sketching).text
+    # One title word (sparse) and one more (matrices) in common: not enough.
+    assert not alike(topic_of(sketching), counting)
+    assert alike(topic_of(sketching), paper(3, "Sparse Wombat Counting", "Matrices of burrows."))

@@ -197,6 +197,9 @@ STOPWORDS = frozenset(
         "task",
         "tasks",
         "problem",
+        # How the catalogue's summaries speak ("the authors propose"): in most of them.
+        "author",
+        "authors",
     }
 )
 
