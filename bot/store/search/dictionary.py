@@ -156,17 +156,13 @@ def read_cedict(lines: Iterable[str]) -> Dictionary:
         if entry is None:
             continue  # a character alone, an idiom, a comment
         traditional, simplified, definition = entry.groups("")
-        if simplified == traditional:
-            simplified = ""  # one script
-        if not traditional and not simplified:
+        scripts = [word for word in dict.fromkeys((traditional, simplified)) if word]
+        if not scripts:
             continue  # neither all Han: AA制, 3C
         start = len(definitions)
-        if traditional:
-            words[len(traditional)].append(traditional)
-            starts[len(traditional)].append(start)
-        if simplified:
-            words[len(simplified)].append(simplified)
-            starts[len(simplified)].append(start)
+        for word in scripts:  # a word written alike in both scripts: once
+            words[len(word)].append(word)
+            starts[len(word)].append(start)
         definitions += definition.encode()
         definitions += b"\n"
     return Dictionary(words, starts, definitions)
