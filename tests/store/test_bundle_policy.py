@@ -4,6 +4,7 @@ engine spells its own way)."""
 
 from __future__ import annotations
 
+from bot.domain.areas import ResearchArea
 from bot.domain.models import Paper
 from bot.store.catalog.papers import PaperRepository
 from bot.store.catalog.repository import CatalogRepository
@@ -80,7 +81,7 @@ async def test_a_curators_summary_stays_per_language_and_a_new_release_fills_the
     stored = await papers.by_arxiv("2101.00001")
     assert stored is not None
     edited = stored.paper.model_copy(
-        update={"summaries": {"en": "A curator's."}, "area": "NLP & Language"}
+        update={"summaries": {"en": "A curator's."}, "area": ResearchArea.NLP_LANGUAGE}
     )  # en rewritten, zh-TW cleared, the area changed
     await catalog.replace_paper(stored.id, edited, actor="discord:1")
     later = {"en": "The next release's.", "zh-TW": "下一版的。", "zh-CN": "下一版的。"}
