@@ -270,7 +270,8 @@ async def test_the_packaged_model_finds_a_paper_described_in_other_words(
     template_db: Path,
 ) -> None:
     """The real model on the bundled catalogue: a member describing unsupervised translation
-    without its words finds it on the first page; by words alone it is not there."""
+    without its words finds it on the first page, above where the words alone put it (fifth,
+    below papers that merely translate, since the rarest words typed weigh most)."""
     meant = "Phrase-Based & Neural Unsupervised Machine Translation"
     text = "translating between languages with little parallel text"
     parsed = parse(text)
@@ -291,7 +292,8 @@ async def test_the_packaged_model_finds_a_paper_described_in_other_words(
     finally:
         conn.close()
     assert paper in ranked["meaning"]
-    assert paper not in ranked["words"]
+    by_words = ranked["words"].index(paper) if paper in ranked["words"] else len(ranked["words"])
+    assert ranked["meaning"].index(paper) < by_words
 
 
 # Similar (search/similar.py): beside the papers whose words score at least FLOOR of the

@@ -341,3 +341,26 @@ def test_a_summary_and_an_abstract_hold_their_adjacent_stems_as_pairs() -> None:
     row["summaries"] = '{"zh-CN": "图神经网络"}'
     pairs = documents._document(cast("Row", row), {}).fields["text_pairs"].split()
     assert pairs == ["neural_machin", "machin_translat"]  # none of Chinese characters
+
+
+async def test_no_paper_with_every_word_puts_the_rare_word_typed_first(
+    catalog: CatalogRepository, papers: PaperRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of the papers with some of the words, the one with the rare word typed (in its
+    summary) above those with the common ones (in their titles), which the field weights
+    alone put first (query.RARITY)."""
+    await catalog.apply(
+        batch(
+            award(
+                "Open-Ended Agents at Internet Scale",
+                summaries={"en": "Agents learn hundreds of Minecraft tasks from videos."},
+            ),
+            *(award(f"A Research Environment for Robots {n}", year=2020) for n in range(40)),
+        ),
+        actor="t",
+        policy="update",
+    )
+    query = "minecraft research environment"  # no paper has all three
+    assert (await _titles(papers, query))[0] == "Open-Ended Agents at Internet Scale"
+    monkeypatch.setattr(search_query, "RARITY", 0.0)
+    assert (await _titles(papers, query))[0] != "Open-Ended Agents at Internet Scale"

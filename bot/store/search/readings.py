@@ -7,6 +7,8 @@ readings' papers are those close to the query.
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import tantivy
@@ -101,8 +103,11 @@ def _readings(
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
     english = in_english(parsed)  # the model reads English
+    rare = _rarity(searcher)
     for at, (fuzzy, relaxed) in enumerate(attempts):
-        query = build_query(schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields)
+        query = build_query(
+            schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields, rarity=rare
+        )
         if relaxed and meaning is not None and offset < RERANK and english:
             found = _by_meaning(searcher, query, english, meaning, limit, offset, count)
         else:
@@ -196,6 +201,21 @@ def _close(
                 seen.add(paper_id)
                 extra.append(paper_id)
     return extra
+
+
+def _rarity(searcher: tantivy.Searcher) -> Callable[[tuple[str, ...]], float]:
+    """A typed word's rarity among the papers (its stem's idf in the title or the text, where
+    more papers hold it); a phrase's or a Chinese run's, the most a word's can be."""
+    papers = max(1, searcher.num_docs)
+
+    def rarity(words: tuple[str, ...]) -> float:
+        if len(words) != 1:
+            return math.log(papers)
+        stem = stems([words[0]])
+        held = max((searcher.doc_freq(field, stem[0]) for field in STEM_WEIGHTS if stem), default=0)
+        return math.log(1 + papers / (1 + held))
+
+    return rarity
 
 
 def _names_a_paper(searcher: tantivy.Searcher, parsed: Parsed) -> bool:
