@@ -154,6 +154,41 @@ def test_what_the_model_reads_of_a_query() -> None:
     assert english("quokka 沙漠") == ""  # nothing of its Chinese read: the words alone
 
 
+async def test_a_query_naming_a_person_is_ranked_by_words_alone(
+    db: Database, catalog: CatalogRepository
+) -> None:
+    """Who wrote a paper is nothing the model reads: a name typed keeps the words' order."""
+    await catalog.apply(
+        batch(
+            award("Quokka Counting", abstract="A quokka census.", authors=["Ada Fielding"]),
+            award("Quokka Diets", abstract="The quokka in the sand.", authors=["Ada Fielding"]),
+            *(
+                award(title, abstract=f"{abstract} of the quokka.", authors=[author])
+                for title, abstract, author in (
+                    ("Quokka Burrows", "The burrow", "Bo Lin"),
+                    ("Quokka Shelters", "Tunnel digging", "Cy Moor"),
+                    ("Quokka Warrens Mapped", "Each tunnel", "Di Heath"),
+                )
+            ),
+        ),
+        actor="t",
+        policy="update",
+    )
+    by_meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    by_words = SearchIndex(store_of(db), None)
+    for index in (by_meaning, by_words):
+        await index.start()
+    try:
+        meaning, words = PaperRepository(db, index=by_meaning), PaperRepository(db, index=by_words)
+        typed = "ada fielding burrows"  # no paper has all three: those with some answer
+        found = _titles((await meaning.search_page(typed, limit=5))[0])
+        assert found == _titles((await words.search_page(typed, limit=5))[0])
+        assert set(found[:2]) == {"Quokka Counting", "Quokka Diets"}  # hers, first
+    finally:
+        for index in (by_meaning, by_words):
+            await index.close()
+
+
 async def test_every_word_found_an_exact_title_and_chinese_stay_as_words_rank_them(
     both: tuple[PaperRepository, PaperRepository],
 ) -> None:

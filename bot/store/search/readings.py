@@ -102,7 +102,8 @@ def _readings(
     if any_word and not naming and words > 1:
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
-    english = in_english(parsed)  # the model reads English
+    # The model reads English, and what papers are about: not who wrote them.
+    english = "" if _names_someone(searcher, parsed) else in_english(parsed)
     rare = _rarity(searcher)
     for at, (fuzzy, relaxed) in enumerate(attempts):
         query = build_query(
@@ -201,6 +202,20 @@ def _close(
                 seen.add(paper_id)
                 extra.append(paper_id)
     return extra
+
+
+def _names_someone(searcher: tantivy.Searcher, parsed: Parsed) -> bool:
+    """Whether a word typed is an author's name and no title's or text's word ("yasutaka
+    furukawa papers"): the papers meant are that person's, which no meaning tells."""
+    words = [term[0] for term in parsed.terms if len(term) == 1]
+    words += [parsed.prefix] if parsed.prefix is not None else []
+    for word in words:
+        stem = stems([word])
+        if searcher.doc_freq("authors", word) and not any(
+            searcher.doc_freq(field, stem[0]) for field in STEM_WEIGHTS if stem
+        ):
+            return True
+    return False
 
 
 def _rarity(searcher: tantivy.Searcher) -> Callable[[tuple[str, ...]], float]:
