@@ -102,14 +102,15 @@ def _readings(
     if any_word and not naming and words > 1:
         attempts.append((True, True))
     depth = NAMING_DEPTH if naming else 4
-    # The model reads English, and what papers are about: not who wrote them.
-    english = "" if _names_someone(searcher, parsed) else in_english(parsed)
-    rare = _rarity(searcher)
     for at, (fuzzy, relaxed) in enumerate(attempts):
         query = build_query(
-            schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields, rarity=rare
-        )
-        if relaxed and meaning is not None and offset < RERANK and english:
+            schema, parsed, *filters, fuzzy=fuzzy, relaxed=relaxed, fields=fields,
+            rarity=_rarity(searcher) if relaxed else None,
+        )  # fmt: skip
+        # What the model reads, read only where it ranks: not for autocomplete, nor every word.
+        ranks = relaxed and meaning is not None and offset < RERANK
+        english = _for_model(searcher, parsed) if ranks else ""
+        if meaning is not None and english:
             found = _by_meaning(searcher, query, english, meaning, limit, offset, count)
         else:
             found = ranked(searcher, query, limit, offset, count=count, depth=depth)
@@ -122,6 +123,12 @@ def _readings(
         if offset > 0 and searcher.search(query, limit=1, count=False).hits:
             return found  # a page past the last of this reading: the next would differ
     return found
+
+
+def _for_model(searcher: tantivy.Searcher, parsed: Parsed) -> str:
+    """What the model reads of the query: what papers are about, in English (in_english); ""
+    for one naming a person, whose papers no meaning tells (_names_someone)."""
+    return "" if _names_someone(searcher, parsed) else in_english(parsed)
 
 
 def in_english(parsed: Parsed) -> str:
