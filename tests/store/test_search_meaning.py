@@ -10,6 +10,7 @@ import hashlib
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import numpy as np
@@ -74,19 +75,33 @@ DIGGING = {
 }
 
 
+@asynccontextmanager
+async def _searched(
+    db: Database, glossary: Glossary | None = None
+) -> AsyncIterator[tuple[PaperRepository, PaperRepository]]:
+    """The store searched with the (fake) model, and by words alone."""
+    meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
+    words = SearchIndex(store_of(db), None)
+    for index in (meaning, words):
+        await index.start()
+    try:
+        yield (
+            PaperRepository(db, index=meaning, glossary=glossary),
+            PaperRepository(db, index=words, glossary=glossary),
+        )
+    finally:
+        for index in (meaning, words):
+            await index.close()
+
+
 @pytest.fixture
 async def both(
     db: Database, catalog: CatalogRepository
 ) -> AsyncIterator[tuple[PaperRepository, PaperRepository]]:
     """The catalogue searched with the (fake) model, and by words alone."""
     await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
-    meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
-    words = SearchIndex(store_of(db), None)
-    await meaning.start()
-    await words.start()
-    yield PaperRepository(db, index=meaning), PaperRepository(db, index=words)
-    await meaning.close()
-    await words.close()
+    async with _searched(db) as repositories:
+        yield repositories
 
 
 def _titles(found: Sequence[StoredPaper]) -> list[str]:
@@ -122,21 +137,12 @@ async def test_a_chinese_query_is_read_by_meaning_in_its_glosses_english(
 ) -> None:
     await catalog.apply(batch(*CATALOGUE), actor="t", policy="update")
     glossary = Glossary({"洞穴": ["warren"]})  # a word no paper holds, about digging
-    by_meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
-    by_words = SearchIndex(store_of(db), None)
-    for index in (by_meaning, by_words):
-        await index.start()
-    try:
-        meaning = PaperRepository(db, index=by_meaning, glossary=glossary)
-        words = PaperRepository(db, index=by_words, glossary=glossary)
+    async with _searched(db, glossary) as (meaning, words):
         found, total, _ = await meaning.search_page("quokka 洞穴", limit=5)
         alone, total_alone, _ = await words.search_page("quokka 洞穴", limit=5)
         assert total == total_alone == 4  # those with "quokka" answer
         assert _titles(alone)[0] not in DIGGING
         assert _titles(found)[0] in DIGGING  # "quokka warren", read by the model
-    finally:
-        for index in (by_meaning, by_words):
-            await index.close()
 
 
 def test_what_the_model_reads_of_a_query() -> None:
@@ -174,19 +180,11 @@ async def test_a_query_naming_a_person_is_ranked_by_words_alone(
         actor="t",
         policy="update",
     )
-    by_meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
-    by_words = SearchIndex(store_of(db), None)
-    for index in (by_meaning, by_words):
-        await index.start()
-    try:
-        meaning, words = PaperRepository(db, index=by_meaning), PaperRepository(db, index=by_words)
+    async with _searched(db) as (meaning, words):
         typed = "ada fielding burrows"  # no paper has all three: those with some answer
         found = _titles((await meaning.search_page(typed, limit=5))[0])
         assert found == _titles((await words.search_page(typed, limit=5))[0])
         assert set(found[:2]) == {"Quokka Counting", "Quokka Diets"}  # hers, first
-    finally:
-        for index in (by_meaning, by_words):
-            await index.close()
 
 
 async def test_every_word_found_an_exact_title_and_chinese_stay_as_words_rank_them(
@@ -375,12 +373,7 @@ async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
     db: Database, catalog: CatalogRepository
 ) -> None:
     await catalog.apply(batch(*SIMILAR), actor="t", policy="update")
-    meaning = SearchIndex(store_of(db), None, embedder=lambda: Embedder(WordsModel()))
-    words = SearchIndex(store_of(db), None)
-    for index in (meaning, words):
-        await index.start()
-    try:
-        by_meaning, by_words = PaperRepository(db, index=meaning), PaperRepository(db, index=words)
+    async with _searched(db) as (by_meaning, by_words):
         (burrows,) = await by_words.search("Quokka Burrows Rottnest", limit=1)
         found = _titles(await by_meaning.similar(burrows.id))
         alone = _titles(await by_words.similar(burrows.id))
@@ -406,6 +399,3 @@ async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
         # Within the filters given, as the words' papers are: another year's is left out.
         assert warrens not in _titles(await by_meaning.similar(burrows.id, year=2025))
         assert warrens in _titles(await by_meaning.similar(burrows.id, year=2024))
-    finally:
-        for index in (meaning, words):
-            await index.close()
