@@ -3,9 +3,10 @@
 benchmarks/judged/similar.toml holds papers with others judged related or unrelated to each;
 similar_blind.toml, 15 more, held out at stop 35 (and tuned to at stop 36: WORDS_MEANING_FLOOR
 was chosen on it and similar.toml), similar_blind2.toml and similar_blind3.toml, 15 more each,
-held out at stop 36 (the second drawn and judged once the rule was fixed) and never tuned to.
-Over the bundled catalogue, for
-Similar before issue 27 (FTS5 over the title's words, frozen here), the derived index now
+held out at stop 36 (the second drawn and judged once the rule was fixed) and tuned to at
+stop 37 (the hubs' correction was chosen on all four), and similar_blind4.toml, 15 more, drawn
+and judged at stop 37 once that rule was fixed, and never tuned to. Over the bundled catalogue,
+for Similar before issue 27 (FTS5 over the title's words, frozen here), the derived index now
 (words and meaning: its vectors made by the meaning model), the index by words alone (as stop
 34 left it: no vectors) and FTS5 now (SQLite's fallback), this prints for each set: of the
 judged papers in each top 3, the share judged related, the judged unrelated in a top 3 (the
@@ -41,6 +42,7 @@ JUDGED = Path(__file__).parent / "judged" / "similar.toml"
 BLIND = Path(__file__).parent / "judged" / "similar_blind.toml"
 BLIND2 = Path(__file__).parent / "judged" / "similar_blind2.toml"
 BLIND3 = Path(__file__).parent / "judged" / "similar_blind3.toml"
+BLIND4 = Path(__file__).parent / "judged" / "similar_blind4.toml"
 TOP = 3
 # The Similar of before: the title's words (3 letters or more, not these), OR-ed, FTS5-ranked.
 _BEFORE_STOP = frozenset(
@@ -79,7 +81,7 @@ def _before(db: Database) -> Similar:
 async def run(show: bool) -> None:
     sets = {
         path.name: tomllib.loads(path.read_text(encoding="utf-8"))["papers"]
-        for path in (JUDGED, BLIND, BLIND2, BLIND3)
+        for path in (JUDGED, BLIND, BLIND2, BLIND3, BLIND4)
     }
     tables: dict[str, dict[str, tuple[str, ...]]] = {name: {} for name in sets}
     with tempfile.TemporaryDirectory(prefix="laurel-similar-") as tmp:
