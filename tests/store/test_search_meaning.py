@@ -399,3 +399,62 @@ async def test_similar_adds_papers_close_in_meaning_that_share_words_enough(
         # Within the filters given, as the words' papers are: another year's is left out.
         assert warrens not in _titles(await by_meaning.similar(burrows.id, year=2025))
         assert warrens in _titles(await by_meaning.similar(burrows.id, year=2024))
+
+
+# Hubs (semantic.Hubs): a paper's cosine to another says less where both lie among many near
+# papers. Bettongs' warrens crowd the field of digging: none shares words enough with the paper
+# on burrows to be shown (`alike`), yet each lies as near it as a copy.
+BURROWS = award(
+    "Quokka Burrows in the Scrub of Rottnest Island",
+    abstract="Where, and how deep, the quokka digs its burrow among the roots of the scrub.",
+)
+# Two title words shared, too few words to be shown by them: by meaning or not at all. About
+# digging and deserts both: a cosine of 0.71 to the burrows.
+WARRENS = award(
+    "Seasonal Warrens of Island Marsupials in Coastal Scrub",
+    abstract="A census of tunnel entrances kept by bettongs in the sand of the desert.",
+)
+REEFS = tuple(award(f"Reef Survey {n}", abstract="Ocean plants counted.") for n in range(6))
+CROWD = tuple(award(f"Bettong Warrens {n}", abstract="Digging of tunnels.") for n in range(10))
+
+
+@pytest.mark.parametrize("crowded", [False, True], ids=["sparse", "crowded"])
+async def test_a_cosine_says_less_where_both_papers_lie_among_many_near_ones(
+    db: Database, catalog: CatalogRepository, crowded: bool
+) -> None:
+    await catalog.apply(
+        batch(BURROWS, WARRENS, *REEFS, *(CROWD if crowded else ())), actor="t", policy="update"
+    )
+    async with _searched(db) as (by_meaning, by_words):
+        (burrows,) = await by_words.search("Quokka Burrows Rottnest", limit=1)
+        found = _titles(await by_meaning.similar(burrows.id, limit=20))
+        assert WARRENS.paper.title not in _titles(await by_words.similar(burrows.id, limit=20))
+        assert not set(found) & {a.paper.title for a in CROWD}  # not `alike`: never shown
+        # The same cosine either way: close where the two have few near papers, not where
+        # they have many.
+        assert (WARRENS.paper.title in found) is not crowded
+
+
+def _kept(*rows: Sequence[float]) -> list[bytes]:
+    return [np.array(r, dtype=np.float32).astype(semantic.FLOAT16).tobytes() for r in rows]
+
+
+def test_a_papers_hub_is_the_mean_cosine_of_its_nearest_itself_left_out() -> None:
+    hubs, reads = semantic.Hubs(), []
+    far, near, lone = _kept([0.0, 1.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0])
+    crowd = _kept(*([1.0, 0.0, 0.0] for _ in range(semantic.HUB_NEIGHBOURS + 1)))
+    reference = [(10, far), (11, near), (12, lone), *enumerate(crowd)]
+
+    def read() -> semantic.Kept:
+        reads.append(1)
+        return reference
+
+    one_of_crowd, alone, without = hubs.of(1, [(0, crowd[0]), (12, lone), (99, None)], read)
+    assert one_of_crowd == pytest.approx(1.0, abs=1e-3)  # its ten nearest: the rest of it
+    assert alone == pytest.approx(0.0, abs=1e-3)  # its own cosine, 1, is not counted
+    assert without is None  # no vector, no hub
+    (beside,) = hubs.of(1, [(11, near)], read)  # 0.6 to each of the crowd, 0.8 to `far`
+    assert beside == pytest.approx((0.8 + 0.6 * (semantic.HUB_NEIGHBOURS - 1)) / 10, abs=1e-3)
+    assert len(reads) == 1  # read once for a generation of the index
+    # Another generation's papers are read again: here, fewer than two with vectors.
+    assert hubs.of(2, [(0, crowd[0])], lambda: [*reference[:1], (13, None)]) == [None]

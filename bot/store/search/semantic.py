@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -48,6 +48,8 @@ ABSTRACT_CHARS = 1_500
 BATCH = 64  # papers embedded at once while the index is built
 REMEMBERED = 4_096  # papers' vectors kept in memory by their text (about 2 MB)
 FLOAT16 = np.dtype("<f2")
+HUB_NEIGHBOURS = 10  # a paper's hub: the mean cosine of the papers this many nearest it
+HUB_REFERENCE = 4_096  # the index's papers a hub is reckoned among (all, in a catalogue this size)
 
 
 class Embedder:
@@ -169,3 +171,60 @@ def by_meaning(ids: list[int], vectors: list[bytes | None], query: np.ndarray) -
         score[i] += MEANING / (RRF_K + rank)
     order = sorted(range(len(ids)), key=lambda i: (-score[i], i))
     return [ids[i] for i in order]
+
+
+Kept = Sequence[tuple[int, bytes | None]]  # papers' ids and their vectors as the index keeps them
+
+
+class Hubs:
+    """How near each paper lies to the papers nearest it: the mean cosine of its HUB_NEIGHBOURS
+    nearest among the index's first HUB_REFERENCE papers, itself left out. A paper in a crowded
+    field (one of many on language models) is as near its many neighbours as a paper in a
+    sparse field is to the one truly like it, so a cosine says less there: Similar takes the two
+    papers' hubs from their cosine (similar.py; CSLS, as in Conneau et al. 2018). The papers
+    reckoned among are read once for each generation of the index (`reference`), and each
+    paper's hub remembered for that generation; safe to share between searcher threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._generation: int | None = None
+        self._ids = np.empty(0, dtype=np.int64)
+        self._columns = np.empty((0, 0), dtype=np.float32)
+        self._known: dict[int, float] = {}
+
+    def of(
+        self, generation: int, papers: Kept, reference: Callable[[], Kept]
+    ) -> list[float | None]:
+        """Each paper's hub; None for one without a vector of the reference's width, or when
+        fewer than two papers of the reference have vectors."""
+        with self._lock:
+            if generation != self._generation:
+                self._read(reference())
+                self._generation = generation
+            width = self._columns.shape[0]
+            missing: dict[int, np.ndarray] = {}
+            for paper_id, kept in papers:
+                vector = vector_of(kept)
+                if paper_id not in self._known and vector is not None and vector.size == width:
+                    missing[paper_id] = vector
+            if missing and len(self._ids) > 1:
+                self._reckon(missing)
+            return [self._known.get(paper_id) for paper_id, _ in papers]
+
+    def _read(self, reference: Kept) -> None:
+        vectors = [(paper_id, v) for paper_id, k in reference if (v := vector_of(k)) is not None]
+        width = vectors[0][1].size if vectors else 0  # one model's: another's rebuilds the index
+        kept = [(paper_id, v) for paper_id, v in vectors if v.size == width]
+        self._ids = np.array([paper_id for paper_id, _ in kept], dtype=np.int64)
+        rows = np.array([v for _, v in kept], dtype=np.float32).reshape(len(kept), width)
+        self._columns = np.ascontiguousarray(rows.T)  # a paper a column: the product is quicker
+        self._known = {}
+
+    def _reckon(self, papers: dict[int, np.ndarray]) -> None:
+        ids = list(papers)
+        near = np.array([papers[i] for i in ids]) @ self._columns
+        near[np.array(ids)[:, None] == self._ids[None, :]] = -np.inf  # not itself
+        k = min(HUB_NEIGHBOURS, len(self._ids) - 1)
+        nearest = np.partition(near, near.shape[1] - k, axis=1)[:, -k:]
+        for paper_id, hub in zip(ids, nearest.mean(axis=1).tolist(), strict=True):
+            self._known[paper_id] = hub

@@ -10,8 +10,11 @@ the index is rebuilt, reads the same words and the same floor (`fts5_query`).
 
 Where the index holds the papers' vectors (semantic.py: what each paper is about, by the
 meaning model), the first POOL papers the words find are read by meaning too: one whose
-vector's cosine to the paper's is at least MEANING_FLOOR is close however low its words'
-score (two papers on reinforcement learning, one naming Q-learning, the other options). And
+vector's cosine to the paper's, less what the two papers' hubs say (semantic.Hubs: how near
+each lies to its nearest papers, above TYPICAL_HUB, taken HUB_WEIGHT of), is at least
+MEANING_FLOOR is close however low its words' score (two papers on reinforcement learning, one
+naming Q-learning, the other options). A cosine in a crowded field (language models, where
+every paper is near many) says less than the same cosine in a sparse one. And
 one the words show must be near by meaning too, at least WORDS_MEANING_FLOOR: words in
 common that mean other things ("recurrent" and "pixel" in a network that draws images one
 pixel at a time and in one that refines optical flow) are not a topic. The paper's own vector
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tantivy
@@ -32,15 +36,18 @@ from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
 from bot.store.search.documents import area_token, filter_token, task_token
-from bot.store.search.semantic import cosines, vector_of
+from bot.store.search.semantic import HUB_REFERENCE, Kept, cosines, vector_of
 from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
 CANDIDATES = 4  # papers above the floor looked at per paper shown, for `alike`
 POOL = 60  # the papers the words rank first, read by meaning where the index has vectors
-# The cosine of two papers' vectors at or above which they are close: chosen for the model
-# semantic.MODEL names (benchmarks/similar.py); another model needs it chosen again.
-MEANING_FLOOR = 0.66
+# The cosine of two papers' vectors, less HUB_WEIGHT of their mean hub above TYPICAL_HUB (the
+# bundled catalogue's papers' mean hub), at or above which they are close: chosen for the model
+# semantic.MODEL names (benchmarks/similar.py); another model needs them chosen again.
+MEANING_FLOOR = 0.62
+HUB_WEIGHT = 0.75
+TYPICAL_HUB = 0.558
 WORDS_MEANING_FLOOR = 0.56  # the cosine a paper the words show needs too (same model)
 MAX_TERMS = 24  # the most telling words kept, by how rare they are
 MAX_TEXT_TERMS = (
@@ -336,17 +343,39 @@ def alike(topic: Topic, other: StoredPaper) -> bool:
     )
 
 
+HubsOf = Callable[[Kept], list[float | None]]  # semantic.Hubs.of, for this index's generation
+
+
+def reference(searcher: tantivy.Searcher) -> Kept:
+    """The papers a hub is reckoned among: the first HUB_REFERENCE the index holds, with their
+    vectors."""
+    hits = searcher.search(tantivy.Query.all_query(), limit=HUB_REFERENCE, count=False).hits
+    ids = searcher.fast_field_values("id", [address for _, address in hits])
+    vectors = [searcher.doc(address).get_first("vector") for _, address in hits]
+    return [(int(i or 0), vector) for i, vector in zip(ids, vectors, strict=True)]
+
+
+def near_by_meaning(cosine: float, hub: float | None, other_hub: float | None) -> bool:
+    """Whether a paper the words did not show is close by meaning: its cosine to the paper's,
+    less HUB_WEIGHT of how much more crowded the two papers' fields are than most (a hub not
+    known counts as TYPICAL_HUB), at least MEANING_FLOOR."""
+    known = [TYPICAL_HUB if h is None else h for h in (hub, other_hub)]
+    crowded = sum(known) / 2 - TYPICAL_HUB
+    return cosine - HUB_WEIGHT * crowded >= MEANING_FLOOR
+
+
 def similar_ranked(
     searcher: tantivy.Searcher,
     schema: tantivy.Schema,
     topic: Topic,
     scope: tuple[str | None, int | None, str | None, str | None],
     limit: int,
+    hubs: HubsOf,
 ) -> list[int]:
     """The ids of the papers about `topic` within `scope`, best first, the topic's own paper
     left out: the first `limit` the words find at or above FLOOR of its own score, and where
-    the index has vectors, those of the first POOL at or above MEANING_FLOOR by meaning, less
-    the words' papers below WORDS_MEANING_FLOOR by meaning."""
+    the index has vectors, those of the first POOL near by meaning (`near_by_meaning`, each
+    paper's hub from `hubs`), less the words' papers below WORDS_MEANING_FLOOR by meaning."""
     query = topic_query(schema, searcher, topic, scope)
     every = topic_query(schema, searcher, topic, (None, None, None, None))
     if query is None or every is None:
@@ -354,7 +383,8 @@ def similar_ranked(
     must, itself = tantivy.Occur.Must, tantivy.Query.term_query(schema, "id", topic.paper_id)
     own = searcher.search(tantivy.Query.boolean_query([(must, itself), (must, every)]), 1)
     others = tantivy.Query.boolean_query([(must, query), (tantivy.Occur.MustNot, itself)])
-    mine = vector_of(searcher.doc(own.hits[0][1]).get_first("vector")) if own.hits else None
+    kept = searcher.doc(own.hits[0][1]).get_first("vector") if own.hits else None
+    mine = vector_of(kept)
     wanted = limit if mine is None else max(limit, POOL)
     hits = searcher.search(others, limit=wanted, count=False).hits
     ids = [int(i or 0) for i in searcher.fast_field_values("id", [a for _, a in hits])]
@@ -367,13 +397,14 @@ def similar_ranked(
     overrules = bool(topic.text)  # a vector of the title alone does not overrule the words
     close = set()
     vectors = [searcher.doc(address).get_first("vector") for _, address in hits]
-    for paper_id, cosine in zip(ids, cosines(vectors, mine), strict=True):
+    hub, *their_hubs = hubs([(topic.paper_id, kept), *zip(ids, vectors, strict=True)])
+    for paper_id, cosine, other_hub in zip(ids, cosines(vectors, mine), their_hubs, strict=True):
         # A cosine of None: the model could not read the paper, and the words alone say.
         if paper_id in by_words:
             near = not overrules or cosine is None or cosine >= WORDS_MEANING_FLOOR
         else:
-            near = cosine is not None and cosine >= MEANING_FLOOR
+            near = cosine is not None and near_by_meaning(cosine, hub, other_hub)
         if near:
             close.add(paper_id)
-    kept = sorted((-score, i) for score, i in scored if i in close)
-    return [i for _, i in kept]
+    shown = sorted((-score, i) for score, i in scored if i in close)
+    return [i for _, i in shown]
