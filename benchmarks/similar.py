@@ -43,6 +43,7 @@ BLIND = Path(__file__).parent / "judged" / "similar_blind.toml"
 BLIND2 = Path(__file__).parent / "judged" / "similar_blind2.toml"
 BLIND3 = Path(__file__).parent / "judged" / "similar_blind3.toml"
 BLIND4 = Path(__file__).parent / "judged" / "similar_blind4.toml"
+SETS = (JUDGED, BLIND, BLIND2, BLIND3, BLIND4)  # each printed, in this order
 TOP = 3
 # The Similar of before: the title's words (3 letters or more, not these), OR-ed, FTS5-ranked.
 _BEFORE_STOP = frozenset(
@@ -79,10 +80,7 @@ def _before(db: Database) -> Similar:
 
 
 async def run(show: bool) -> None:
-    sets = {
-        path.name: tomllib.loads(path.read_text(encoding="utf-8"))["papers"]
-        for path in (JUDGED, BLIND, BLIND2, BLIND3, BLIND4)
-    }
+    sets = {path.name: tomllib.loads(path.read_text(encoding="utf-8"))["papers"] for path in SETS}
     tables: dict[str, dict[str, tuple[str, ...]]] = {name: {} for name in sets}
     with tempfile.TemporaryDirectory(prefix="laurel-similar-") as tmp:
         path = Path(tmp) / "laurel.db"

@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.ranking import KINDS, SETS, load_judged
-from benchmarks.similar import BLIND, BLIND2, BLIND3, JUDGED
+from benchmarks.similar import SETS as SIMILAR_SETS
 from bot.catalog.bundled import load_bundled_into
 from bot.catalog.parts import CatalogParts
 from bot.domain.clock import SystemClock
 from tests.support.backends import open_sqlite
-
-SIMILAR_SETS = (JUDGED, BLIND, BLIND2, BLIND3)
 
 
 @pytest.fixture(scope="module")
