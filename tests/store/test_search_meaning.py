@@ -443,18 +443,22 @@ def test_a_papers_hub_is_the_mean_cosine_of_its_nearest_itself_left_out() -> Non
     hubs, reads = semantic.Hubs(), []
     far, near, lone = _kept([0.0, 1.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0])
     crowd = _kept(*([1.0, 0.0, 0.0] for _ in range(semantic.HUB_NEIGHBOURS + 1)))
-    reference = [(10, far), (11, near), (12, lone), *enumerate(crowd)]
+    reference = [(10, far), (11, near), (12, lone), *enumerate(crowd, start=100)]
 
     def read() -> semantic.Kept:
         reads.append(1)
         return reference
 
-    one_of_crowd, alone, without = hubs.of(1, [(0, crowd[0]), (12, lone), (99, None)], read)
+    one_of_crowd, alone, without = hubs.of(1, [(100, crowd[0]), (12, lone), (99, None)], read)
     assert one_of_crowd == pytest.approx(1.0, abs=1e-3)  # its ten nearest: the rest of it
     assert alone == pytest.approx(0.0, abs=1e-3)  # its own cosine, 1, is not counted
     assert without is None  # no vector, no hub
     (beside,) = hubs.of(1, [(11, near)], read)  # 0.6 to each of the crowd, 0.8 to `far`
-    assert beside == pytest.approx((0.8 + 0.6 * (semantic.HUB_NEIGHBOURS - 1)) / 10, abs=1e-3)
+    ten = semantic.HUB_NEIGHBOURS
+    assert beside == pytest.approx((0.8 + 0.6 * (ten - 1)) / ten, abs=1e-3)
     assert len(reads) == 1  # read once for a generation of the index
     # Another generation's papers are read again: here, fewer than two with vectors.
-    assert hubs.of(2, [(0, crowd[0])], lambda: [*reference[:1], (13, None)]) == [None]
+    assert hubs.of(2, [(100, crowd[0])], lambda: [*reference[:1], (13, None)]) == [None]
+    # A paper the reference names twice is left out of its own hub all the same.
+    (twice,) = hubs.of(3, [(10, far)], lambda: [(10, far), (10, far), (11, near)])
+    assert twice == pytest.approx(0.8, abs=1e-3)

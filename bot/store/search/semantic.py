@@ -180,8 +180,9 @@ class Hubs:
     """How near each paper lies to the papers nearest it: the mean cosine of its HUB_NEIGHBOURS
     nearest among the index's first HUB_REFERENCE papers, itself left out. A paper in a crowded
     field (one of many on language models) is as near its many neighbours as a paper in a
-    sparse field is to the one truly like it, so a cosine says less there: Similar takes the two
-    papers' hubs from their cosine (similar.py; CSLS, as in Conneau et al. 2018). The papers
+    sparse field is to the one truly like it, so a cosine says less there: Similar takes part of
+    the two papers' mean hub, above a typical one, off their cosine (similar.near_by_meaning;
+    CSLS, as in Conneau et al. 2018). The papers
     reckoned among are read once for each generation of the index (`reference`), and each
     paper's hub remembered for that generation; safe to share between searcher threads."""
 
@@ -212,12 +213,13 @@ class Hubs:
             return [self._known.get(paper_id) for paper_id, _ in papers]
 
     def _read(self, reference: Kept) -> None:
-        vectors = [(paper_id, v) for paper_id, k in reference if (v := vector_of(k)) is not None]
+        read = dict(reference)  # each paper once, so that leaving it out leaves out one
+        vectors = [(paper_id, v) for paper_id, k in read.items() if (v := vector_of(k)) is not None]
         width = vectors[0][1].size if vectors else 0  # one model's: another's rebuilds the index
         kept = [(paper_id, v) for paper_id, v in vectors if v.size == width]
         self._ids = np.array([paper_id for paper_id, _ in kept], dtype=np.int64)
         rows = np.array([v for _, v in kept], dtype=np.float32).reshape(len(kept), width)
-        self._columns = np.ascontiguousarray(rows.T)  # a paper a column: the product is quicker
+        self._columns = np.ascontiguousarray(rows.T)  # a paper a column: twice as quick here
         self._known = {}
 
     def _reckon(self, papers: dict[int, np.ndarray]) -> None:
