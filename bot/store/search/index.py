@@ -53,7 +53,7 @@ from bot.store.search.query import schema
 from bot.store.search.readers import StoreReaders
 from bot.store.search.readings import page
 from bot.store.search.semantic import Embedder, Hubs, model_of, with_vectors
-from bot.store.search.similar import Topic, reference, similar_ranked
+from bot.store.search.similar import Topic, similar_ranked
 from bot.store.search.store import SNAPSHOT, Store
 from bot.store.search.text import Parsed
 from bot.store.sql import Connection
@@ -393,15 +393,12 @@ class SearchIndex(Healing):
             return None
         index = self._index
 
-        def ranked() -> list[int]:
-            generation = self.generation  # read first: the hubs of a later one are read again
-            searcher = index.searcher()
-            reading = partial(reference, searcher)
-            hubs = partial(self._hubs.of, generation, reference=reading)
-            return similar_ranked(searcher, self.schema, topic, scope, limit, hubs)
-
         def search_and_load() -> T:
-            return self._readers.load(load, self._checked(ranked))
+            hubs = (self._hubs, self.generation)  # read first: a later one's hubs are read anew
+            ids = self._checked(
+                lambda: similar_ranked(index.searcher(), self.schema, topic, scope, limit, hubs)
+            )
+            return self._readers.load(load, ids)
 
         return await self._searching(search_and_load)
 

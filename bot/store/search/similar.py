@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import tantivy
 
@@ -36,7 +36,7 @@ from bot.domain.areas import RESEARCH_AREAS
 from bot.domain.models import StoredPaper
 from bot.domain.paper_names import own_names
 from bot.store.search.documents import area_token, filter_token, task_token
-from bot.store.search.semantic import HUB_REFERENCE, Kept, cosines, vector_of
+from bot.store.search.semantic import HUB_REFERENCE, Hubs, Kept, cosines, vector_of
 from bot.store.search.text import stems, tokens
 
 FLOOR = 0.22  # of the paper's own score: below it, not shown (benchmarks/similar.py)
@@ -343,9 +343,6 @@ def alike(topic: Topic, other: StoredPaper) -> bool:
     )
 
 
-HubsOf = Callable[[Kept], list[float | None]]  # semantic.Hubs.of, for this index's generation
-
-
 def reference(searcher: tantivy.Searcher) -> Kept:
     """The papers a hub is reckoned among: the first HUB_REFERENCE the index holds, with their
     vectors."""
@@ -373,12 +370,13 @@ def similar_ranked(
     topic: Topic,
     scope: tuple[str | None, int | None, str | None, str | None],
     limit: int,
-    hubs: HubsOf,
+    hubs: tuple[Hubs, int],
 ) -> list[int]:
     """The ids of the papers about `topic` within `scope`, best first, the topic's own paper
     left out: the first `limit` the words find at or above FLOOR of its own score, and where
     the index has vectors, those of the first POOL near by meaning (`near_by_meaning`, each
-    paper's hub from `hubs`), less the words' papers below WORDS_MEANING_FLOOR by meaning."""
+    paper's hub from `hubs`: the index's, and the generation the searcher is of or before),
+    less the words' papers below WORDS_MEANING_FLOOR by meaning."""
     query = topic_query(schema, searcher, topic, scope)
     every = topic_query(schema, searcher, topic, (None, None, None, None))
     if query is None or every is None:
@@ -400,7 +398,10 @@ def similar_ranked(
     overrules = bool(topic.text)  # a vector of the title alone does not overrule the words
     close = set()
     vectors = [searcher.doc(address).get_first("vector") for _, address in hits]
-    hub, *their_hubs = hubs([(topic.paper_id, kept), *zip(ids, vectors, strict=True)])
+    known, generation = hubs
+    reading = partial(reference, searcher)
+    papers = [(topic.paper_id, kept), *zip(ids, vectors, strict=True)]
+    hub, *their_hubs = known.of(generation, papers, reading)
     for paper_id, cosine, other_hub in zip(ids, cosines(vectors, mine), their_hubs, strict=True):
         # A cosine of None: the model could not read the paper, and the words alone say.
         if paper_id in by_words:
