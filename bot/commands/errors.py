@@ -6,6 +6,8 @@ Three kinds, each with its own answer and its own metrics outcome:
   could not be read or written. The member is told, in their language, that nothing was
   changed and the operator knows; the English reason goes to the log as a warning;
 - a bug (`error`): an apology with an error id, the traceback logged under that id.
+An interaction that expired before the bot answered it (10062: the bot or its host too slow)
+is a fault told to no one, as no answer can reach the member; it is logged as a warning.
 Nothing the member reads is English-only: text comes from the locale files, never `str(error)`.
 Answering works whether the interaction was already answered, deferred, or has expired.
 """
@@ -179,6 +181,12 @@ def answer_for(
 ) -> tuple[str | None, CommandOutcome]:
     """What to tell the user about `error` (None: nothing), and the command's outcome."""
     cause = _unwrap(error)
+    if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:
+        # The window closed before the bot's first answer (the bot, its host or Discord was
+        # slow): nothing can reach the member through this interaction any more, an apology
+        # included, and slowness is an operational fault, not a bug.
+        log.warning("an interaction expired before the bot answered it (too slow): %s", cause)
+        return None, "fault"
     if isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED:
         # A retry of an answer whose first attempt took effect despite a 5xx: the user has
         # the answer already, and an apology on top of it would be wrong.

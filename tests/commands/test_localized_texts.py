@@ -12,6 +12,7 @@ import ast
 import logging
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -164,6 +165,19 @@ def test_the_handler_tells_a_mistake_from_a_fault_in_its_answer_and_its_label(
         assert str(error) not in text or isinstance(error, UserError)
         if language != "en":
             assert not re.search(r"[A-Za-z]{4,}", re.sub(r"`[^`]*`|Laurel", "", text)), text
+
+
+def test_an_interaction_that_expired_is_a_fault_told_to_no_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    response: Any = SimpleNamespace(status=404, reason="Not Found")  # what discord.py reads
+    gone = discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})
+    another = discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
+    caplog.set_level(logging.WARNING)
+    assert answer_for(_wrapped(gone), STRINGS, discord.Locale.taiwan_chinese) == (None, "fault")
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    text, outcome = answer_for(_wrapped(another), STRINGS, discord.Locale.taiwan_chinese)
+    assert (text is not None, outcome) == (True, "error")  # any other 404 is still a bug
 
 
 # The names that are the same in every language.
